@@ -1,0 +1,161 @@
+# tracetune: one Makefile for the library, the CUDA kernels, the tools,
+# the tests, the fuzzers and the benchmarks.
+#
+#   make                 build bin/tt-* (CUDA when nvcc is found)
+#   make HAVE_CUDA=0     build without CUDA; HAVE_CUDA=1 fails if nvcc is missing
+#   make test            unit tests (Criterion) and end-to-end tests of the tools
+#   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
+#   make fuzz            short libFuzzer runs of the trace parsers (FUZZ_SECONDS=30)
+#   make bench           benchmarks, TSV on stdout
+#   make install PREFIX=/usr/local
+
+PREFIX  ?= /usr/local
+BUILD   ?= build
+BIN     ?= bin
+CC      ?= cc
+OPT     ?= -O2
+CFLAGS  ?= $(OPT) -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+           -Wno-format-nonliteral
+CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels $(HDF5_CFLAGS)
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+ifeq ($(SAN),1)
+CFLAGS += $(SAN_FLAGS)
+LDFLAGS += $(SAN_FLAGS)
+endif
+
+# ---- what this machine has ----
+PKG_CONFIG ?= pkg-config
+HDF5_PKG := $(shell $(PKG_CONFIG) --exists hdf5 2>/dev/null && echo hdf5)
+ifeq ($(HDF5_PKG),)
+$(error [config] HDF5: not found (install libhdf5-dev; pkg-config hdf5 must answer))
+endif
+HDF5_CFLAGS := $(shell $(PKG_CONFIG) --cflags hdf5)
+HDF5_LIBS   := $(shell $(PKG_CONFIG) --libs hdf5)
+COMP_LIBS   := $(shell $(PKG_CONFIG) --libs zlib liblzma 2>/dev/null || echo -lz -llzma)
+CRITERION_LIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
+GNUPLOT := $(shell command -v gnuplot 2>/dev/null)
+
+NVCC ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+ifeq ($(HAVE_CUDA),)
+HAVE_CUDA := $(if $(NVCC),1,0)
+endif
+ifeq ($(HAVE_CUDA),1)
+ifeq ($(NVCC),)
+$(error [config] HAVE_CUDA=1 but nvcc was not found (set NVCC=/path/to/nvcc))
+endif
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(realpath $(NVCC)))
+NVCCFLAGS ?= -O2 -std=c++17 -arch=sm_90 -Xcompiler -Wall,-Wextra
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -lcudart_static -lrt -ldl -lpthread -lstdc++
+KERNEL_SRCS := $(wildcard kernels/*.cu)
+KERNEL_OBJS := $(KERNEL_SRCS:kernels/%.cu=$(BUILD)/kernels/%.o)
+else
+CUDA_LIBS :=
+KERNEL_OBJS := $(BUILD)/kernels/gpu_none.o
+endif
+
+ifeq ($(MAKELEVEL),0)
+$(info [config] HDF5: $(HDF5_CFLAGS) $(HDF5_LIBS))
+$(info [config] CUDA: $(if $(filter 1,$(HAVE_CUDA)),nvcc $(NVCC) (static runtime),not built (HAVE_CUDA=0 or no nvcc): GPU entry points return "not built in"))
+$(info [config] Criterion: $(if $(CRITERION_LIBS),found,not found (make test needs libcriterion-dev)))
+$(info [config] gnuplot: $(if $(GNUPLOT),$(GNUPLOT),not found))
+endif
+
+LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(CUDA_LIBS) -lm
+
+# ---- sources ----
+CORE_SRCS := $(wildcard libcore/*.c)
+CORE_OBJS := $(CORE_SRCS:libcore/%.c=$(BUILD)/libcore/%.o)
+LIBCORE   := $(BUILD)/libtracetune.a
+CLI_OBJ   := $(BUILD)/tools/cli.o
+TOOL_SRCS := $(wildcard tools/tt-*.c)
+TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o)
+UNIT_BIN  := $(BUILD)/tests/unit
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
+
+.PHONY: all test unit e2e sanitize fuzz bench clean install example
+all: $(TOOLS)
+
+$(BUILD)/libcore/%.o: libcore/%.c $(wildcard libcore/include/tt/*.h libcore/internal/*.h kernels/*.h libcore/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/kernels/gpu_none.o: kernels/gpu_none.c kernels/kernels.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BUILD)/kernels/%.o: kernels/%.cu $(wildcard kernels/*.h)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+
+$(LIBCORE): $(CORE_OBJS) $(KERNEL_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/tools/%.o: tools/%.c tools/cli.h $(wildcard libcore/include/tt/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Itools $(CFLAGS) $(WARN) -c $< -o $@
+
+$(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
+
+# ---- tests ----
+$(BUILD)/tests/%.o: tests/unit/%.c $(wildcard tests/unit/*.h libcore/include/tt/*.h libcore/internal/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) -Wno-missing-prototypes -c $< -o $@
+
+$(UNIT_BIN): $(UNIT_OBJS) $(LIBCORE)
+	@test -n "$(CRITERION_LIBS)" || { echo "make: Criterion not found: install libcriterion-dev" >&2; exit 1; }
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CRITERION_LIBS) $(LIBS) -o $@
+
+unit: $(UNIT_BIN) $(TOOLS)
+	TT_SHARED=$(abspath ../shared) $(UNIT_BIN) --jobs 2
+
+e2e: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/e2e/run.sh
+
+test: unit e2e
+
+sanitize:
+	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 test
+
+# ---- fuzzing (clang's libFuzzer) ----
+FUZZ_SECONDS ?= 30
+FUZZ_CC ?= clang
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined
+fuzz:
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_FLAGS) tests/fuzz/fuzz_ingest.c $(CORE_SRCS) kernels/gpu_none.c \
+	    $(HDF5_LIBS) $(COMP_LIBS) -lm -o build-fuzz/fuzz_ingest
+	@mkdir -p tests/fuzz/findings
+	build-fuzz/fuzz_ingest -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+	    -artifact_prefix=tests/fuzz/findings/ tests/fuzz/findings tests/fuzz/corpus
+
+# ---- benchmarks ----
+$(BUILD)/bench/%: bench/%.c $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $^ $(LIBS) -o $@
+
+bench: $(TOOLS) $(BENCH_BINS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) BENCH_BIN=$(abspath $(BUILD)/bench) bench/run
+
+# ---- the bundled example ----
+example: $(TOOLS)
+	$(BIN)/tt-ingest -o example.h5 data/example.csv
+	$(BIN)/tt-stats example.h5
+
+install: $(TOOLS)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tt \
+	    $(DESTDIR)$(PREFIX)/share/tracetune
+	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
+	install -m 644 $(LIBCORE) $(DESTDIR)$(PREFIX)/lib
+	install -m 644 libcore/include/tt/*.h $(DESTDIR)$(PREFIX)/include/tt
+	install -m 644 data/* $(DESTDIR)$(PREFIX)/share/tracetune
+
+clean:
+	rm -rf build build-san build-fuzz bin

@@ -1,0 +1,36 @@
+/* Device discovery. Linked with the static CUDA runtime, so a CUDA build
+ * runs on a machine without a GPU and reports that instead of failing. */
+#include "kernels.h"
+
+#include <cstdio>
+#include <cuda_runtime.h>
+
+extern "C" int tt_kern_built(void) { return 1; }
+
+extern "C" int tt_kern_device_count(int *n, char *msg, size_t msgsize)
+{
+    *n = 0;
+    cudaError_t e = cudaGetDeviceCount(n);
+    if (e != cudaSuccess || *n == 0) {
+        std::snprintf(msg, msgsize, "no CUDA device (%s)",
+                      e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        *n = 0;
+        return TT_KERN_NO_DEVICE;
+    }
+    std::snprintf(msg, msgsize, "%d CUDA device(s)", *n);
+    return TT_KERN_OK;
+}
+
+extern "C" int tt_kern_device_describe(int dev, char *buf, size_t size)
+{
+    cudaDeviceProp p;
+    cudaError_t e = cudaGetDeviceProperties(&p, dev);
+    if (e != cudaSuccess) {
+        std::snprintf(buf, size, "device %d: %s", dev, cudaGetErrorString(e));
+        return TT_KERN_FAIL;
+    }
+    std::snprintf(buf, size, "%s, %.1f GiB, compute %d.%d, %d SMs", p.name,
+                  (double)p.totalGlobalMem / (1024.0 * 1024.0 * 1024.0), p.major, p.minor,
+                  p.multiProcessorCount);
+    return TT_KERN_OK;
+}

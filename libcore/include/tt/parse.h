@@ -1,0 +1,39 @@
+/* tt/parse.h: strict number parsing for trace fields and command options.
+ *
+ * Each function parses the whole string or fails: no leading or trailing
+ * space, no empty string, no partial number. They return 0, TT_EPARSE for
+ * text that is not a number of the kind asked, or TT_ERANGE for a number
+ * that does not fit. No context: callers add file, line and field names.
+ * Thread-safe (they do not depend on the locale).
+ */
+#ifndef TT_PARSE_H
+#define TT_PARSE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Decimal integer with optional sign: "42", "-7". */
+int tt_parse_i64(const char *s, int64_t *out);
+/* Like tt_parse_i64 but the result must fit in int32_t. */
+int tt_parse_i32(const char *s, int32_t *out);
+/* Finite decimal number: "1.5", "-2e3", "66.0"; no "nan", "inf", hex. */
+int tt_parse_f64(const char *s, double *out);
+/* A number that stands for a whole quantity, written as an integer or as a
+ * float ("66", "66.0", "193256.4"): rounded to the nearest integer, halves
+ * away from zero. This is how traces store integral seconds as floats. */
+int tt_parse_round(const char *s, int64_t *out);
+/* A number scaled by 1000 and rounded to the nearest integer, halves away
+ * from zero: "0.25" -> 250. Used for fractional GPUs in permille. */
+int tt_parse_milli(const char *s, int64_t *out);
+
+/* 1 when s is a token that traces use for "no value": "", "NA", "N/A",
+ * "None", "null", "NULL", "nan", "NaN" (case as listed). */
+int tt_is_missing(const char *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,120 @@
+/* tt/trace.h: the job table in memory (SPEC section 3) and its provenance.
+ *
+ * A trace is one array per column, so the simulator and the GPU backend can
+ * take the numeric columns as they are. String columns (name, user, vc,
+ * model, status) hold int32 codes into a string table of that column; -1 is
+ * "absent". Times are int64 seconds; absent times are TT_TIME_NONE.
+ *
+ * Ownership: a tt_trace owns its columns, tables and provenance strings;
+ * tt_trace_free releases all. A trace is not safe to modify from two
+ * threads; reading it from many threads is safe.
+ */
+#ifndef TT_TRACE_H
+#define TT_TRACE_H
+
+#include <stdint.h>
+
+#include "tt/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TT_TIME_NONE INT64_MIN /* an absent time or duration */
+#define TT_NONE32 (-1)         /* an absent count or string code */
+
+/* Interned strings: code i is the i-th distinct string added. */
+typedef struct tt_strtab tt_strtab;
+tt_strtab *tt_strtab_create(void);
+void tt_strtab_free(tt_strtab *t);
+/* The code of s (added if new); s is copied. Returns >= 0, or TT_ENOMEM. */
+int32_t tt_strtab_intern(tt_strtab *t, const char *s);
+/* The code of s, or -1 when s is not in the table. */
+int32_t tt_strtab_find(const tt_strtab *t, const char *s);
+/* The string with code i (NULL for i out of range). Owned by the table. */
+const char *tt_strtab_get(const tt_strtab *t, int32_t i);
+int32_t tt_strtab_count(const tt_strtab *t);
+
+/* Why an input row was not kept. Names (tt_drop_name) are the attribute
+ * suffixes in the HDF5 file and the words in tt-ingest's report. */
+typedef enum {
+    TT_DROP_CPU_ONLY,         /* asks for no GPU */
+    TT_DROP_NOT_STARTED,      /* never ran: no start time (pending, cancelled in queue) */
+    TT_DROP_NOT_FINISHED,     /* no end time: running when the trace was taken */
+    TT_DROP_NO_ATTEMPTS,      /* Philly: a job record with no attempts */
+    TT_DROP_MISSING_TIME,     /* a time needed for the run time is absent */
+    TT_DROP_END_BEFORE_START, /* observed end earlier than observed start */
+    TT_DROP_NO_TASKS,         /* PAI: a job with no rows in the task table */
+    TT_DROP_COUNT
+} tt_drop_reason;
+const char *tt_drop_name(int reason);
+
+/* Where the rows came from; written as attributes of /jobs. */
+typedef struct tt_provenance {
+    char *format;        /* ingest format name ("philly-csv", "tt-gen", ...) */
+    char *source_files;  /* input names, one per line */
+    char *source_sha256; /* hex digests of the raw input bytes, one per line */
+    char *time_base;     /* "unix" (UTC epoch seconds) or "relative" */
+    char *timezone;      /* zone applied to times without an offset, or "" */
+    char *duration_unit; /* "s", or "steps" where a trace gives no seconds */
+    char *tool_version;  /* tracetune version that wrote the file */
+    char *notes;         /* free text, e.g. generator parameters */
+    int64_t rows_read;   /* data rows seen (headers and comments excluded) */
+    int64_t rows_kept;
+    int64_t dropped[TT_DROP_COUNT];
+    int64_t duplicates;      /* kept rows equal in every column to an earlier row */
+    int64_t ambiguous_times; /* local times in a DST fall-back hour (first taken) */
+    int64_t shifted_times;   /* local times in a DST gap (moved forward) */
+} tt_provenance;
+
+typedef struct tt_trace {
+    int64_t n; /* jobs */
+    int64_t cap;
+    int64_t *submit;   /* s; sorted ascending after tt_trace_sort */
+    int64_t *duration; /* s (or steps, see provenance) on an ideal placement */
+    int64_t *start;    /* observed first start, s, or TT_TIME_NONE */
+    int64_t *end;      /* observed last end, s, or TT_TIME_NONE */
+    int32_t *gpus;     /* whole GPUs, >= 1 */
+    int32_t *gpu_milli; /* GPU demand in thousandths of a GPU (fractional sharing) */
+    int32_t *nodes;    /* observed node count, or -1 */
+    int32_t *name, *user, *vc, *model, *status; /* string codes, or -1 */
+    tt_strtab *names, *users, *vcs, *models, *statuses;
+    tt_provenance prov;
+} tt_trace;
+
+/* One job as a parser hands it over; strings may be NULL (absent) and are
+ * copied by tt_trace_append. */
+typedef struct tt_job {
+    int64_t submit, duration, start, end;
+    int32_t gpus, gpu_milli, nodes;
+    const char *name, *user, *vc, *model, *status;
+} tt_job;
+
+/* A job with every optional field absent and gpu_milli = 0 (meaning
+ * "gpus * 1000", filled in by tt_trace_append). */
+tt_job tt_job_empty(void);
+
+/* An empty trace (all provenance strings ""), or NULL when out of memory. */
+tt_trace *tt_trace_create(void);
+void tt_trace_free(tt_trace *t);
+/* Makes room for n jobs in total. 0 or TT_ENOMEM. */
+int tt_trace_reserve(tt_trace *t, int64_t n);
+/* Appends a job. 0 or TT_ENOMEM (the trace is unchanged then). */
+int tt_trace_append(tt_trace *t, const tt_job *j);
+/* Sorts jobs by submit time, stably (ties keep input order). 0 or TT_ENOMEM. */
+int tt_trace_sort(tt_trace *t);
+/* Counts rows equal in every column to an earlier row (kept, not removed).
+ * Returns the count, or TT_ENOMEM. */
+int64_t tt_trace_count_duplicates(const tt_trace *t);
+/* Replaces a provenance string (copied). 0 or TT_ENOMEM. */
+int tt_prov_set(char **field, const char *value);
+/* Appends a line to a provenance list field such as source_files. */
+int tt_prov_add_line(char **field, const char *line);
+
+/* 1 when t[i] is sorted by submit. */
+int tt_trace_is_sorted(const tt_trace *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

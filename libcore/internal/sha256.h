@@ -1,0 +1,20 @@
+/* SHA-256 (FIPS 180-4), for the provenance digest of input files. */
+#ifndef TT_SHA256_H
+#define TT_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    uint32_t h[8];
+    uint64_t len; /* bytes hashed so far */
+    uint8_t buf[64];
+    size_t nbuf;
+} tt_sha256;
+
+void tt_sha256_init(tt_sha256 *s);
+void tt_sha256_update(tt_sha256 *s, const void *data, size_t n);
+/* Writes 64 lowercase hex digits and a NUL to hex. */
+void tt_sha256_hex(tt_sha256 *s, char hex[65]);
+
+#endif

@@ -1,0 +1,57 @@
+/* Strict number parsing. */
+#include "testutil.h"
+#include "tt/error.h"
+#include "tt/parse.h"
+
+Test(parse, integers)
+{
+    int64_t v;
+    cr_expect_eq(tt_parse_i64("42", &v), 0);
+    cr_expect_eq(v, 42);
+    cr_expect_eq(tt_parse_i64("-9223372036854775808", &v), 0);
+    cr_expect_eq(v, INT64_MIN);
+    cr_expect_eq(tt_parse_i64("9223372036854775808", &v), TT_ERANGE);
+    cr_expect_eq(tt_parse_i64("", &v), TT_EPARSE);
+    cr_expect_eq(tt_parse_i64(" 1", &v), TT_EPARSE);
+    cr_expect_eq(tt_parse_i64("1 ", &v), TT_EPARSE);
+    cr_expect_eq(tt_parse_i64("1.0", &v), TT_EPARSE);
+    cr_expect_eq(tt_parse_i64("0x10", &v), TT_EPARSE);
+    cr_expect_eq(tt_parse_i64("+", &v), TT_EPARSE);
+    int32_t w;
+    cr_expect_eq(tt_parse_i32("2147483648", &w), TT_ERANGE);
+    cr_expect_eq(tt_parse_i32("-2147483648", &w), 0);
+}
+
+Test(parse, floats_and_rounding)
+{
+    double d;
+    int64_t v;
+    cr_expect_eq(tt_parse_f64("1.5e3", &d), 0);
+    cr_expect_eq(d, 1500.0);
+    cr_expect_eq(tt_parse_f64("nan", &d), TT_EPARSE);
+    cr_expect_eq(tt_parse_f64("inf", &d), TT_EPARSE);
+    cr_expect_eq(tt_parse_f64("1e999", &d), TT_ERANGE);
+    cr_expect_eq(tt_parse_f64(".", &d), TT_EPARSE);
+    cr_expect_eq(tt_parse_f64("1e", &d), TT_EPARSE);
+    cr_expect_eq(tt_parse_round("66.0", &v), 0);
+    cr_expect_eq(v, 66);
+    cr_expect_eq(tt_parse_round("2.5", &v), 0);
+    cr_expect_eq(v, 3);
+    cr_expect_eq(tt_parse_round("-2.5", &v), 0);
+    cr_expect_eq(v, -3);
+    cr_expect_eq(tt_parse_milli("0.25", &v), 0);
+    cr_expect_eq(v, 250);
+    cr_expect_eq(tt_parse_milli("12.5", &v), 0);
+    cr_expect_eq(v, 12500);
+    cr_expect_eq(tt_parse_round("1e30", &v), TT_ERANGE);
+}
+
+Test(parse, missing_tokens)
+{
+    cr_expect(tt_is_missing(""));
+    cr_expect(tt_is_missing("NA"));
+    cr_expect(tt_is_missing("None"));
+    cr_expect(tt_is_missing("null"));
+    cr_expect(!tt_is_missing("0"));
+    cr_expect(!tt_is_missing("n"));
+}

@@ -1,0 +1,100 @@
+/* Shared tool glue. */
+#include "cli.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tt/gpu.h"
+#include "tt/parse.h"
+#include "tt/version.h"
+
+static const char *prog = "tt";
+static char cleanup_path[4096];
+
+void cli_init(const char *p)
+{
+    const char *slash = strrchr(p, '/');
+    prog = slash ? slash + 1 : p;
+}
+
+const char *cli_prog(void) { return prog; }
+
+void cli_err(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", prog);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *usage)
+{
+    fprintf(stderr, "%s", usage);
+    fprintf(stderr, "Try '%s -h' for more.\n", prog);
+    return EXIT_USAGE;
+}
+
+int cli_close_stdout(int status)
+{
+    int bad = fflush(stdout) != 0 || ferror(stdout);
+    int e = errno;
+    if (fclose(stdout) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (bad && e != EPIPE) {
+        cli_err("write error on standard output: %s", strerror(e));
+        return EXIT_FAIL;
+    }
+    return bad ? EXIT_FAIL : status;
+}
+
+static void on_signal(int sig)
+{
+    if (cleanup_path[0])
+        unlink(cleanup_path); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void cli_cleanup_on_signal(const char *path)
+{
+    if (!path) {
+        cleanup_path[0] = '\0';
+        return;
+    }
+    snprintf(cleanup_path, sizeof cleanup_path, "%s", path);
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+int cli_version(void)
+{
+    char gpu[512];
+    tt_gpu_describe(gpu, sizeof gpu);
+    printf("%s (tracetune %s)\nCUDA: %s\nGPU: %s\n", prog, TT_VERSION,
+           tt_gpu_built() ? "built in" : "not built in", gpu);
+    return cli_close_stdout(EXIT_OK);
+}
+
+int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out)
+{
+    int rc = tt_parse_i64(s, out);
+    if (rc || *out < min) {
+        cli_err("option %s: %s '%s'", opt,
+                rc == TT_ERANGE ? "number out of range" : rc ? "not an integer" : "too small", s);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* cli.h: what every tool shares: messages as "prog: what: reason", exit
+ * codes, a checked close of stdout, clean-up of a half-written output on
+ * a signal, and --version. Tool-side only: libcore never prints. */
+#ifndef TT_CLI_H
+#define TT_CLI_H
+
+#include <stdint.h>
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Sets the program name for messages. */
+void cli_init(const char *prog);
+const char *cli_prog(void);
+/* "prog: message\n" on stderr. */
+void cli_err(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+/* Prints the short usage to stderr with a hint, returns EXIT_USAGE. */
+int cli_usage_error(const char *usage);
+/* Flushes and closes stdout; on a write error reports it and returns
+ * EXIT_FAIL, else status. Call as `return cli_close_stdout(status)`. */
+int cli_close_stdout(int status);
+/* Removes path (a temporary output) if the process gets SIGINT, SIGTERM,
+ * SIGHUP or SIGPIPE, then dies of that signal. NULL forgets it. */
+void cli_cleanup_on_signal(const char *path);
+/* Prints "prog (tracetune VERSION)" and the GPU situation to stdout. */
+int cli_version(void);
+/* Strict option values: print "prog: option -x: bad value 'v'" on error. */
+int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
+
+#endif

@@ -1,0 +1,127 @@
+/* tt-ingest: read job traces of the public formats into a tracetune HDF5
+ * trace. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "tt/ingest.h"
+#include "tt/tracefile.h"
+
+static const char usage[] =
+    "usage: tt-ingest [-f FORMAT] [-m MAP] [--tz ZONE] [-q] -o OUT.h5 INPUT...\n";
+
+static void help(void)
+{
+    printf("%s", usage);
+    printf("\nReads job traces (files, or - for stdin; plain, gzip or xz) into a trace file.\n"
+           "\n"
+           "  -f FORMAT   input format (default auto: told from the header); one of:\n");
+    for (const char *const *f = tt_ingest_format_list(); *f; f++)
+        printf("                %-12s %s\n", *f, tt_ingest_format_help(*f));
+    printf("  -m MAP      for -f csv: columns by name, e.g. submit=ts,duration=run,gpus=ngpu\n"
+           "              (keys: submit duration gpus start end name user vc model status nodes\n"
+           "              gpu_milli); without -m, common header names are recognised\n"
+           "  --tz ZONE   zone of times without an offset (IANA name, UTC, +08:00);\n"
+           "              default: the format's own (philly: America/Los_Angeles,\n"
+           "              helios: Asia/Shanghai, others UTC)\n"
+           "  -o OUT.h5   output trace (written whole or not at all)\n"
+           "  -q          no report on stderr\n"
+           "  -h, --help  this help;  --version  version and GPU support\n"
+           "\nExit status: 0 ok, 1 bad input or I/O error, 2 usage error.\n");
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static void report(const tt_trace *t)
+{
+    const tt_provenance *p = &t->prov;
+    int64_t dropped = 0;
+    for (int r = 0; r < TT_DROP_COUNT; r++)
+        dropped += p->dropped[r];
+    fprintf(stderr, "%s: %s: %lld rows read, %lld kept, %lld dropped", cli_prog(), p->format,
+            (long long)p->rows_read, (long long)p->rows_kept, (long long)dropped);
+    const char *sep = " (";
+    for (int r = 0; r < TT_DROP_COUNT; r++)
+        if (p->dropped[r]) {
+            fprintf(stderr, "%s%lld %s", sep, (long long)p->dropped[r], tt_drop_name(r));
+            sep = ", ";
+        }
+    fprintf(stderr, "%s; %lld duplicate rows kept\n", *sep == ',' ? ")" : "",
+            (long long)p->duplicates);
+    if (p->ambiguous_times || p->shifted_times)
+        fprintf(stderr,
+                "%s: %lld local times fell in a DST fall-back hour (first taken), %lld in a "
+                "spring-forward gap (moved forward); zone %s\n",
+                cli_prog(), (long long)p->ambiguous_times, (long long)p->shifted_times,
+                p->timezone);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    tt_ingest_opts o = {"auto", NULL, NULL};
+    const char *out = NULL;
+    int quiet = 0, c;
+    static const struct option lopts[] = {{"tz", required_argument, 0, 'z'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {"version", no_argument, 0, 'V'},
+                                          {0, 0, 0, 0}};
+    while ((c = getopt_long(argc, argv, "f:m:o:qh", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'f': o.format = optarg; break;
+        case 'm': o.map = optarg; break;
+        case 'z': o.tz = optarg; break;
+        case 'o': out = optarg; break;
+        case 'q': quiet = 1; break;
+        case 'h': help(); return cli_close_stdout(EXIT_OK);
+        case 'V': return cli_version();
+        default: return cli_usage_error(usage);
+        }
+    }
+    if (!out || optind >= argc) {
+        cli_err("%s", !out ? "no output file (-o OUT.h5)" : "no input file");
+        return cli_usage_error(usage);
+    }
+    if (strcmp(o.format, "auto") != 0 && !tt_ingest_format_help(o.format)) {
+        cli_err("unknown format '%s' (see tt-ingest -h)", o.format);
+        return EXIT_USAGE;
+    }
+    for (int i = optind; i < argc; i++)
+        if (same_file(argv[i], out)) {
+            cli_err("output '%s' is also an input: refusing to overwrite it", out);
+            return EXIT_FAIL;
+        }
+    tt_ctx *ctx = tt_ctx_create();
+    if (!ctx) {
+        cli_err("out of memory");
+        return EXIT_FAIL;
+    }
+    tt_trace *t = NULL;
+    int rc = tt_ingest(ctx, &o, (const char *const *)argv + optind, argc - optind, &t);
+    if (!rc) {
+        char tmp[4096];
+        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
+            cli_cleanup_on_signal(tmp);
+        rc = tt_trace_save(ctx, t, out);
+        cli_cleanup_on_signal(NULL);
+    }
+    if (rc) {
+        cli_err("%s", tt_errmsg(ctx));
+        tt_trace_free(t);
+        tt_ctx_free(ctx);
+        return rc == TT_EINVAL ? EXIT_USAGE : EXIT_FAIL;
+    }
+    if (!quiet)
+        report(t);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+    return cli_close_stdout(EXIT_OK);
+}
