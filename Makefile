@@ -4,6 +4,7 @@
 #   make                 build bin/tt-* (CUDA when nvcc is found)
 #   make HAVE_CUDA=0     build without CUDA; HAVE_CUDA=1 fails if nvcc is missing
 #   make test            unit tests (Criterion) and end-to-end tests of the tools
+#   make check           test + sanitize + fuzz: what CI runs
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
 #   make fuzz            short libFuzzer runs of the trace parsers (FUZZ_SECONDS=30)
 #   make bench           benchmarks, TSV on stdout
@@ -77,7 +78,7 @@ UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test unit e2e sanitize fuzz bench clean install example
+.PHONY: all test check unit e2e sanitize fuzz bench clean install example
 all: $(TOOLS)
 
 $(BUILD)/libcore/%.o: libcore/%.c $(wildcard libcore/include/tt/*.h libcore/internal/*.h kernels/*.h libcore/*.h)
@@ -120,6 +121,9 @@ e2e: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/e2e/run.sh
 
 test: unit e2e
+
+# what CI runs: the tests, the tests under sanitizers, a short fuzz run
+check: test sanitize fuzz
 
 sanitize:
 	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 test

@@ -1,0 +1,165 @@
+/* The trace table and its HDF5 file. */
+#include <hdf5.h>
+
+#include "testutil.h"
+#include "tt/tracefile.h"
+
+static tt_job job(int64_t submit, int64_t dur, int32_t gpus, const char *name)
+{
+    tt_job j = tt_job_empty();
+    j.submit = submit;
+    j.duration = dur;
+    j.gpus = gpus;
+    j.name = name;
+    return j;
+}
+
+Test(trace, stable_sort_and_duplicates)
+{
+    tt_trace *t = tt_trace_create();
+    tt_job js[] = {job(30, 1, 1, "a"), job(10, 2, 1, "b"), job(30, 3, 2, "c"),
+                   job(-5, 4, 1, "d"), job(10, 2, 1, "b"), job(10, 2, 1, "e")};
+    for (size_t i = 0; i < 6; i++)
+        cr_assert_eq(tt_trace_append(t, &js[i]), 0);
+    cr_assert_eq(tt_trace_sort(t), 0);
+    const char *order[] = {"d", "b", "b", "e", "a", "c"};
+    for (int i = 0; i < 6; i++)
+        cr_expect_str_eq(tt_strtab_get(t->names, t->name[i]), order[i], "row %d", i);
+    cr_expect(tt_trace_is_sorted(t));
+    cr_expect_eq(tt_trace_count_duplicates(t), 1);
+    cr_expect_eq(t->gpu_milli[0], 1000, "gpu_milli defaults to gpus * 1000");
+    cr_expect_eq(t->start[0], TT_TIME_NONE);
+    cr_expect_eq(t->user[0], -1);
+    tt_trace_free(t);
+}
+
+Test(trace, big_sort_is_stable)
+{
+    tt_trace *t = tt_trace_create();
+    uint64_t x = 1;
+    for (int i = 0; i < 100000; i++) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        tt_job j = job((int64_t)(x >> 50) - 4000, i, 1, NULL);
+        tt_trace_append(t, &j);
+    }
+    tt_trace_sort(t);
+    for (int64_t i = 1; i < t->n; i++) {
+        cr_assert(t->submit[i - 1] <= t->submit[i]);
+        if (t->submit[i - 1] == t->submit[i])
+            cr_assert(t->duration[i - 1] < t->duration[i], "ties keep input order");
+    }
+    tt_trace_free(t);
+}
+
+Test(strtab, intern_and_find)
+{
+    tt_strtab *s = tt_strtab_create();
+    char buf[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(buf, sizeof buf, "s%d", i);
+        cr_assert_eq(tt_strtab_intern(s, buf), i);
+    }
+    cr_expect_eq(tt_strtab_intern(s, "s42"), 42);
+    cr_expect_eq(tt_strtab_find(s, "s4999"), 4999);
+    cr_expect_eq(tt_strtab_find(s, "nope"), -1);
+    cr_expect_str_eq(tt_strtab_get(s, 7), "s7");
+    cr_expect_null(tt_strtab_get(s, 5000));
+    tt_strtab_free(s);
+}
+
+static char *tmpfile_path(const char *name)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "/tmp/tt-unit-%d-%s", (int)getpid(), name);
+    return p;
+}
+
+Test(tracefile, round_trip_every_column)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = tt_trace_create();
+    tt_job a = job(100, 50, 2, "job-1");
+    a.start = 110;
+    a.end = 160;
+    a.nodes = 1;
+    a.user = "alice";
+    a.vc = "vc1";
+    a.model = "resnet50";
+    a.status = "Pass";
+    a.gpu_milli = 1500;
+    tt_job b = job(200, 7, 1, "job-\xc3\xa9");
+    tt_trace_append(t, &a);
+    tt_trace_append(t, &b);
+    tt_prov_set(&t->prov.format, "unit");
+    tt_prov_add_line(&t->prov.source_files, "x.csv");
+    tt_prov_add_line(&t->prov.source_files, "y.csv");
+    t->prov.rows_read = 9;
+    t->prov.rows_kept = 2;
+    t->prov.dropped[TT_DROP_CPU_ONLY] = 7;
+    const char *path = tmpfile_path("rt.h5");
+    cr_assert_eq(tt_trace_save(ctx, t, path), 0, "%s", tt_errmsg(ctx));
+    tt_trace *r = NULL;
+    cr_assert_eq(tt_trace_load(ctx, path, &r), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(r->n, 2);
+    cr_expect_eq(r->submit[0], 100);
+    cr_expect_eq(r->duration[1], 7);
+    cr_expect_eq(r->start[0], 110);
+    cr_expect_eq(r->end[0], 160);
+    cr_expect_eq(r->start[1], TT_TIME_NONE);
+    cr_expect_eq(r->gpu_milli[0], 1500);
+    cr_expect_eq(r->nodes[1], -1);
+    cr_expect_str_eq(tt_strtab_get(r->names, r->name[1]), "job-\xc3\xa9");
+    cr_expect_str_eq(tt_strtab_get(r->users, r->user[0]), "alice");
+    cr_expect_eq(r->user[1], -1);
+    cr_expect_str_eq(tt_strtab_get(r->models, r->model[0]), "resnet50");
+    cr_expect_str_eq(r->prov.format, "unit");
+    cr_expect_str_eq(r->prov.source_files, "x.csv\ny.csv");
+    cr_expect_eq(r->prov.dropped[TT_DROP_CPU_ONLY], 7);
+    cr_expect_eq(r->prov.rows_read, 9);
+    unlink(path);
+    tt_trace_free(t);
+    tt_trace_free(r);
+    tt_ctx_free(ctx);
+}
+
+Test(tracefile, clear_errors_for_wrong_files)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *r = NULL;
+    cr_expect_eq(tt_trace_load(ctx, "/nonexistent.h5", &r), TT_EIO);
+    const char *txt = tmpfile_path("noth5.h5");
+    FILE *fp = fopen(txt, "w");
+    fputs("submit,duration\n", fp);
+    fclose(fp);
+    cr_expect_eq(tt_trace_load(ctx, txt, &r), TT_EFORMAT);
+    cr_expect(strstr(tt_errmsg(ctx), "not an HDF5 file") != NULL, "%s", tt_errmsg(ctx));
+    unlink(txt);
+    const char *other = tmpfile_path("other.h5");
+    hid_t f = H5Fcreate(other, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(f, "data", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(g);
+    H5Fclose(f);
+    cr_expect_eq(tt_trace_load(ctx, other, &r), TT_EFORMAT);
+    cr_expect(strstr(tt_errmsg(ctx), "not a tracetune trace") != NULL, "%s", tt_errmsg(ctx));
+    unlink(other);
+    cr_expect_null(r);
+    tt_ctx_free(ctx);
+}
+
+Test(tracefile, failed_save_leaves_nothing)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = tt_trace_create();
+    tt_job a = job(1, 1, 1, NULL);
+    tt_trace_append(t, &a);
+    cr_expect_eq(tt_trace_save(ctx, t, "/nonexistent-dir/out.h5"), TT_EIO);
+    cr_expect(strstr(tt_errmsg(ctx), "cannot write '/nonexistent-dir/out.h5'") != NULL, "%s",
+              tt_errmsg(ctx));
+    char tmp[512];
+    tt_tmp_name("/tmp/x/out.h5", tmp, sizeof tmp);
+    char want[64];
+    snprintf(want, sizeof want, "/tmp/x/.out.h5.tmp-%d", (int)getpid());
+    cr_expect_str_eq(tmp, want);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
