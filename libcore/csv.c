@@ -52,6 +52,21 @@ int tt_csv_split(char *line, char delim, char **fields, int max)
     }
 }
 
+int tt_tab_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    for (char *p = line;;) {
+        char *tab = strchr(p, '\t');
+        if (n < max)
+            fields[n] = p;
+        n++;
+        if (!tab)
+            return n;
+        *tab = '\0';
+        p = tab + 1;
+    }
+}
+
 int tt_ws_split(char *line, char **fields, int max)
 {
     int n = 0;

@@ -220,7 +220,7 @@ static int detect_format(tt_ctx *ctx, tt_src *s, const tt_format **out)
     if (c < -1)
         return tt_errcode(ctx);
     if (c == -1)
-        return tt_err(ctx, TT_EEMPTY, "%s: empty input", tt_src_label(s));
+        return tt_err(ctx, TT_EEMPTY, "%s:1: empty input", tt_src_label(s));
     if (c == '[' || c == '{') {
         *out = &tt_fmt_philly_json;
         return 0;
@@ -266,7 +266,8 @@ static int finish(ig_state *ig, const tt_format *fmt, tt_src **srcs, int n)
             tt_prov_add_line(&p->source_sha256, hex))
             return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
     }
-    if (tt_prov_set(&p->format, fmt->name) || tt_prov_set(&p->time_base, fmt->time_base) ||
+    if (tt_prov_set(&p->format, fmt->name) ||
+        (fmt->time_base && tt_prov_set(&p->time_base, fmt->time_base)) ||
         tt_prov_set(&p->timezone, tt_tz_name(ig->tz)))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
     if (p->rows_read == 0)

@@ -22,7 +22,8 @@ typedef struct tt_format {
     const char *name;
     const char *help;
     const char *default_tz; /* zone for naive times, e.g. "America/Los_Angeles" */
-    const char *time_base;  /* "unix" when times are absolute, else "relative" */
+    const char *time_base;  /* "unix" when times are absolute, else "relative";
+                             * NULL: the parser sets prov.time_base itself */
     /* Score (0 = not this format, higher = surer) for the first non-empty
      * line of an input, for -f auto; NULL when the format cannot be told
      * from its header. The line may be modified. */

@@ -26,7 +26,7 @@ expect_exit 1 tt-ingest -o x.h5 "$FIX/philly_csv_short_row.csv"
 expect_err "philly_csv_short_row.csv:2: expected 5 fields, got 4"
 : > empty.csv
 expect_exit 1 tt-ingest -o x.h5 empty.csv
-expect_err "empty.csv: empty input"
+expect_err "empty.csv:1: empty input"
 head -c 3000 /bin/sh > garbage.csv
 expect_exit 1 tt-ingest -f philly-csv -o x.h5 garbage.csv
 expect_err "garbage.csv:1: binary data"

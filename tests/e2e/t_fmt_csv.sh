@@ -1,0 +1,81 @@
+# csv: generic CSV/TSV by header names or -m maps; drops, fractional GPUs,
+# calendar times; tt-cat's TSV reads back byte-identical (own fixtures and
+# the Philly CSV); bad input names file, line and field, exits 1, no output.
+bad() { # bad FIXTURE MESSAGE
+    expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/$1"
+    expect_err "$1:$2"
+    [ ! -e x.h5 ] || fail "output left after an error in $1"
+}
+# roundtrip A.h5: tt-cat A | tt-ingest -f csv - | tt-cat gives the same bytes
+roundtrip() {
+    tt-cat "$1" > rt_a.tsv
+    tt-ingest -q -f csv -o rt_b.h5 - < rt_a.tsv || fail "read-back of $1 failed"
+    tt-cat rt_b.h5 | cmp -s - rt_a.tsv || fail "csv round trip of $1 differs"
+    rm -f rt_b.h5
+}
+
+# header names, drops, calendar times with offsets, fractional GPUs
+expect_exit 0 tt-ingest -o j.h5 "$FIX/csv_jobs.csv"
+expect_err "csv: 7 rows read, 3 kept, 4 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 end_before_start)"
+t0=$(date -u -d '2020-04-01 00:00:00+08:00' +%s)
+{
+    printf 'submit\tduration\tgpus\tgpu_milli\tstart\tend\tnodes\tname\tuser\tvc\tmodel\tstatus\n'
+    printf '%d\t30\t1\t500\t%d\t%d\t\tj2\tu2\tvcB\t\tFAILED\n' $t0 $((t0 + 5)) $((t0 + 35))
+    printf '%d\t3600\t8\t8000\t%d\t%d\t\tj1\tu1\tvcA\tbert\tCOMPLETED\n' $((t0 + 10)) $((t0 + 60)) $((t0 + 3660))
+    printf '%d\t600\t2\t1500\t%d\t%d\t\tj,7\tu4\tvcC\tresnet, 50\tCOMPLETED\n' $((t0 + 15)) $((t0 + 20)) $((t0 + 620))
+} > want.tsv
+tt-cat j.h5 | cmp -s - want.tsv || fail "csv_jobs: $(tt-cat j.h5 | diff - want.tsv)"
+roundtrip j.h5
+
+# -m names columns and wins over header names; numbers may carry blanks
+expect_exit 0 tt-ingest -f csv -m submit=when,duration=len,gpus=k,user=who,vc=queue -o m.h5 "$FIX/csv_mapped.tsv"
+printf '50\t31\t1\tbob\tq2\t\n100\t60\t2\talice\tq1\tA3C\n' > wantm.tsv
+tt-cat -H -c submit,duration,gpus,user,vc,model m.h5 | cmp -s - wantm.tsv ||
+    fail "csv_mapped: $(tt-cat -H -c submit,duration,gpus,user,vc,model m.h5 | diff - wantm.tsv)"
+tt-cat --info m.h5 | grep -qx "time_base	relative" || fail "numeric times give a relative time base"
+roundtrip m.h5
+expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/csv_mapped.tsv"
+expect_err "csv_mapped.tsv:1: header has no submit column"
+expect_exit 2 tt-ingest -f csv -m submit=when,colour=k -o x.h5 "$FIX/csv_mapped.tsv"
+expect_err "-m: unknown key 'colour' (keys: submit duration gpus start end name user vc model status nodes gpu_milli)"
+expect_exit 1 tt-ingest -f csv -m submit=nosuch,duration=len,gpus=k -o x.h5 "$FIX/csv_mapped.tsv"
+expect_err "csv_mapped.tsv:1: -m: no column 'nosuch' in the header"
+expect_exit 2 tt-ingest -f tiresias -m submit=when -o x.h5 "$FIX/csv_mapped.tsv"
+expect_err "-m (column map) applies to -f csv only"
+[ ! -e x.h5 ] || fail "output left after an error"
+
+# a tt-cat TSV with every column reads back to the same bytes
+expect_exit 0 tt-ingest -o v.h5 "$FIX/csv_roundtrip.tsv"
+expect_err "csv: 4 rows read, 4 kept"
+tt-cat v.h5 | cmp -s - "$FIX/csv_roundtrip.tsv" || fail "csv_roundtrip: $(tt-cat v.h5 | diff - "$FIX/csv_roundtrip.tsv")"
+# and so do traces of the other formats
+tt-ingest -q -o g.h5 "$FIX/gavel_small.trace" && roundtrip g.h5
+tt-ingest -q -o t.h5 "$FIX/tiresias_small.csv" && roundtrip t.h5
+
+bad csv_bad_gpus.csv "3: field 'gpus': expected a number, got 'two'"
+bad csv_negative.csv "3: field 'duration': negative value '-20'"
+bad csv_bad_time.csv "3: field 'submit': cannot parse time '2020-13-01 00:00:00'"
+bad csv_short_row.csv "3: expected 3 fields, got 2"
+bad csv_no_gpus.csv "1: header has no gpus column"
+bad csv_no_duration.csv "1: header has no duration column"
+bad csv_header_only.csv "1: header only: no job rows"
+: > empty.csv
+expect_exit 1 tt-ingest -f csv -o x.h5 empty.csv
+expect_err "empty.csv:1: empty input"
+head -c 3000 /bin/sh > garbage.csv
+expect_exit 1 tt-ingest -f csv -o x.h5 garbage.csv
+expect_err "garbage.csv:1: binary data"
+[ ! -e x.h5 ] || fail "output left after an error"
+
+P="$TRACES/philly/pollux_philly.csv"
+[ -r "$P" ] || skip "no shared Philly CSV"
+expect_exit 0 tt-ingest -q -o p.h5 "$P"
+tt-cat p.h5 > p.tsv
+# through a pipe, as documented
+tt-cat p.h5 | tt-ingest -f csv -o q.h5 - 2> err.txt || fail "read-back: $(cat err.txt)"
+grep -qF "csv: 82247 rows read, 82247 kept, 0 dropped; 65 duplicate rows kept" err.txt ||
+    fail "report: $(cat err.txt)"
+tt-cat q.h5 | cmp -s - p.tsv || fail "csv round trip of the Philly CSV differs"
+# tt-cat's header is recognised without -f
+expect_exit 0 tt-ingest -o r.h5 p.tsv
+expect_err "csv: 82247 rows read"
