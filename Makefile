@@ -150,7 +150,7 @@ bench: $(TOOLS) $(BENCH_BINS)
 
 # ---- the bundled example ----
 example: $(TOOLS)
-	$(BIN)/tt-ingest -o example.h5 data/example.csv
+	$(BIN)/tt-ingest -o example.h5 data/example.tsv
 	$(BIN)/tt-stats example.h5
 
 install: $(TOOLS)

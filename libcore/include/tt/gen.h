@@ -1,0 +1,87 @@
+/* tt/gen.h: synthetic job traces with Philly-like shapes.
+ *
+ * Arrivals are a non-homogeneous Poisson process of submissions, busier on
+ * weekday afternoons than at night and at weekends; each submission is a
+ * burst of near-simultaneous jobs (a hyper-parameter sweep) of geometric
+ * size that share GPU count, user and VC. Durations come from a log-normal
+ * mixture, GPU counts from a discrete mix, users and VCs from Zipf laws.
+ * The defaults are fitted to the Philly per-job CSV (data/README.md).
+ *
+ * Every random draw is a counter-based hash of (seed, stream, index) and
+ * every computation that decides a value uses integer or IEEE-754 basic
+ * arithmetic only (the logarithm and exponential are computed here, not
+ * taken from libm), so the same parameters give the same trace on any
+ * machine with IEEE doubles. Thread-safe for distinct contexts.
+ */
+#ifndef TT_GEN_H
+#define TT_GEN_H
+
+#include <stdint.h>
+
+#include "tt/error.h"
+#include "tt/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TT_GEN_MAX_GPU_MIX 64
+#define TT_GEN_MAX_DUR_MIX 8
+#define TT_GEN_MIN_DURATION 1
+#define TT_GEN_MAX_DURATION 5184000 /* 60 days */
+
+/* Generator parameters; the tt-gen option of each field is in brackets. */
+typedef struct tt_gen_params {
+    int64_t jobs;        /* [-n] jobs to generate, >= 1 */
+    int64_t seed;        /* [-s] >= 0 */
+    double interarrival; /* [-a] long-run mean seconds between jobs */
+    double batch;        /* [-b] mean jobs per submission (geometric), >= 1 */
+    double day_ratio;    /* [--day-ratio] busiest hour's rate / quietest hour's */
+    int32_t peak_hour;   /* [--peak-hour] 0-23: the busiest hour starts then */
+    double weekend;      /* [--weekend] weekend rate / weekday rate */
+    int64_t start;       /* [--start] unix epoch of the trace start, or
+                            TT_TIME_NONE: relative times, t = 0 a Monday 00:00 */
+    int32_t users, vcs;  /* [-u] [-v] how many, >= 1 */
+    double user_skew;    /* [--user-skew] Zipf exponent over users */
+    double vc_skew;      /* [--vc-skew] Zipf exponent over VCs */
+    int ngpu;            /* [-g] GPU count mix: ngpu entries */
+    int32_t gpu_k[TT_GEN_MAX_GPU_MIX];
+    double gpu_w[TT_GEN_MAX_GPU_MIX]; /* relative weights, > 0 */
+    int ndur;                         /* [-d] duration mix: ndur log-normals */
+    double dur_w[TT_GEN_MAX_DUR_MIX];      /* relative weights, > 0 */
+    double dur_median[TT_GEN_MAX_DUR_MIX]; /* seconds, > 0 */
+    double dur_sigma[TT_GEN_MAX_DUR_MIX];  /* of the natural log, >= 0 */
+} tt_gen_params;
+
+/* The Philly-like defaults (jobs = 1000, seed = 0). */
+void tt_gen_defaults(tt_gen_params *p);
+
+/* Parses a GPU mix "GPUS:WEIGHT,..." (e.g. "1:0.8,8:0.2"; weights are
+ * relative, counts work as well as shares) into p->gpu_k/gpu_w/ngpu.
+ * 0, or TT_EINVAL with the reason in ctx (p unchanged then). */
+int tt_gen_parse_gpus(tt_ctx *ctx, const char *spec, tt_gen_params *p);
+
+/* Parses a duration mix "WEIGHT:MEDIAN:SIGMA,..." of log-normals (median
+ * in seconds, sigma of the natural log) into p->dur_*. 0 or TT_EINVAL. */
+int tt_gen_parse_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p);
+
+/* Checks every parameter's range. 0, or TT_EINVAL naming the field. */
+int tt_gen_check(tt_ctx *ctx, const tt_gen_params *p);
+
+/* The tt-gen command line that reproduces p ("tt-gen -n 1000 -s 0 ..."),
+ * numbers written so they read back exactly. Caller frees; NULL when out
+ * of memory. */
+char *tt_gen_describe(const tt_gen_params *p);
+
+/* Generates a trace, sorted by submit time, with names job-1..job-N in
+ * that order, users user-1..user-U and VCs vc-1..vc-V (1 = most frequent
+ * rank); start, end, status and model absent. Provenance: format "tt-gen",
+ * notes = tt_gen_describe(p), rows read = rows kept = jobs, time base
+ * "unix" with --start, else "relative". 0 with *out owned by the caller,
+ * or TT_EINVAL / TT_ERANGE / TT_ENOMEM with the reason in ctx. */
+int tt_gen_run(tt_ctx *ctx, const tt_gen_params *p, tt_trace **out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
