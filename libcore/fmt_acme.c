@@ -22,7 +22,7 @@ static int parse_one(ig_state *ig) { return fc_job_log(ig, 0, 1); }
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return fc_each_input(ig, srcs, n, parse_one);
+    return ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_acme = {

@@ -28,17 +28,6 @@ int fc_header_starts(const char *line, const char *prefix)
     return strncmp(skip_bom(line), prefix, strlen(prefix)) == 0;
 }
 
-int fc_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
-{
-    for (int i = 0; i < n; i++) {
-        ig->src = srcs[i];
-        int rc = one(ig);
-        if (rc)
-            return rc;
-    }
-    return 0;
-}
-
 int fc_header(ig_state *ig, fc_csv *c)
 {
     char *line;

@@ -96,13 +96,7 @@ static int parse(ig_state *ig, tt_src **srcs, int n)
 {
     if (tt_prov_set(&ig->trace->prov.duration_unit, "steps"))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
-    for (int i = 0; i < n; i++) {
-        ig->src = srcs[i];
-        int rc = parse_one(ig);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_gavel = {

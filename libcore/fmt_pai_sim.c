@@ -63,7 +63,7 @@ static int parse_one(ig_state *ig)
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return fc_each_input(ig, srcs, n, parse_one);
+    return ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_pai_sim = {

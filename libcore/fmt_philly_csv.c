@@ -60,13 +60,7 @@ static int parse_one(ig_state *ig)
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    for (int i = 0; i < n; i++) {
-        ig->src = srcs[i];
-        int rc = parse_one(ig);
-        if (rc)
-            return rc;
-    }
-    return 0;
+    return ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_philly_csv = {

@@ -64,6 +64,17 @@ int ig_fail(ig_state *ig, const char *fmt, ...)
                   (long long)tt_src_lineno(ig->src), msg);
 }
 
+int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
+{
+    for (int i = 0; i < n; i++) {
+        ig->src = srcs[i];
+        int rc = one(ig);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
 int ig_line(ig_state *ig, char **line)
 {
     for (;;) {

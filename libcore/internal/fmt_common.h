@@ -27,10 +27,6 @@ int fc_detect_header(const char *line, const char *header);
 /* 1 when line starts with prefix (after a byte-order mark), else 0. */
 int fc_header_starts(const char *line, const char *prefix);
 
-/* Runs one(ig) on each input in turn with ig->src set; stops at the
- * first error. */
-int fc_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig));
-
 /* Reads the header line of ig->src into c. Fails on an empty input
  * (TT_EEMPTY) and on more than FC_MAXF columns; a missing column is left
  * to ig_need_col, which names it. 0 or a negative code. */

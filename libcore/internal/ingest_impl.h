@@ -50,6 +50,10 @@ int ig_fail(ig_state *ig, const char *fmt, ...)
 #endif
     ;
 
+/* Runs one(ig) on each input in turn with ig->src set; stops at the
+ * first error. The parse of a format whose inputs are independent. */
+int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig));
+
 /* The next non-empty line of the current input (ig->src): 1, 0 at the end,
  * or a negative code. Whitespace-only lines are skipped. */
 int ig_line(ig_state *ig, char **line);

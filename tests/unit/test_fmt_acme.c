@@ -8,20 +8,7 @@
 #define SEREN "job_id,user,node_num,gpu_num,cpu_num,type,state,submit_time,start_time," \
               "end_time,duration,queue,gpu_time\n"
 
-static const char *str(const tt_strtab *tab, int32_t code)
-{
-    return code < 0 ? "(none)" : tt_strtab_get(tab, code);
-}
-
-static void expect_fail(const char *text, const char *msg)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "acme", text);
-    cr_expect_null(t);
-    cr_expect_str_eq(tt_errmsg(ctx), msg);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_fail(text, msg) expect_ingest_fail("acme", text, msg)
 
 typedef struct {
     int64_t submit, start, end, duration;
@@ -50,9 +37,9 @@ static void check_job(const tt_trace *t, int64_t i, const want_job *w)
     cr_expect_eq(t->gpus[i], w->gpus, "%s gpus", w->name);
     cr_expect_eq(t->gpu_milli[i], w->gpus * 1000, "%s gpu_milli", w->name);
     cr_expect_eq(t->nodes[i], w->nodes, "%s nodes", w->name);
-    cr_expect_str_eq(str(t->names, t->name[i]), w->name);
-    cr_expect_str_eq(str(t->users, t->user[i]), w->user);
-    cr_expect_str_eq(str(t->statuses, t->status[i]), w->status);
+    cr_expect_str_eq(code_str(t->names, t->name[i]), w->name);
+    cr_expect_str_eq(code_str(t->users, t->user[i]), w->user);
+    cr_expect_str_eq(code_str(t->statuses, t->status[i]), w->status);
     cr_expect_eq(t->vc[i], -1, "%s vc", w->name);
     cr_expect_eq(t->model[i], -1, "%s model (type is a job category)", w->name);
 }

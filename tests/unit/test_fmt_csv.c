@@ -2,11 +2,6 @@
  * time bases and tt-cat's TSV. */
 #include "testutil.h"
 
-static const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
-{
-    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
-}
-
 static tt_trace *ingest_map(tt_ctx *ctx, const char *fmt, const char *map, const char *text)
 {
     tt_ingest_opts o = {fmt, map, NULL};

@@ -9,11 +9,6 @@ static tt_trace *ingest_label(tt_ctx *ctx, const char *fmt, const char *text, co
     return t;
 }
 
-static const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
-{
-    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
-}
-
 /* Per VC file: rows, sum of scale_factor, of total_steps and of
  * arrival_time, computed with awk -F'\t' over each .trace file. */
 static const struct {

@@ -7,20 +7,7 @@
 #define HDR "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,start_time,end_time," \
             "duration,queue\n"
 
-static const char *str(const tt_strtab *tab, int32_t code)
-{
-    return code < 0 ? "(none)" : tt_strtab_get(tab, code);
-}
-
-static void expect_fail(const char *text, const char *msg)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "helios", text);
-    cr_expect_null(t);
-    cr_expect_str_eq(tt_errmsg(ctx), msg);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_fail(text, msg) expect_ingest_fail("helios", text, msg)
 
 Test(fmt_helios, readme_example_every_value)
 {
@@ -57,10 +44,10 @@ Test(fmt_helios, readme_example_every_value)
         cr_expect_eq(t->gpus[i], want[i].gpus, "job %d gpus", i);
         cr_expect_eq(t->gpu_milli[i], want[i].gpus * 1000, "job %d gpu_milli", i);
         cr_expect_eq(t->nodes[i], want[i].nodes, "job %d nodes", i);
-        cr_expect_str_eq(str(t->names, t->name[i]), want[i].name);
-        cr_expect_str_eq(str(t->users, t->user[i]), want[i].user);
-        cr_expect_str_eq(str(t->vcs, t->vc[i]), want[i].vc);
-        cr_expect_str_eq(str(t->statuses, t->status[i]), want[i].status);
+        cr_expect_str_eq(code_str(t->names, t->name[i]), want[i].name);
+        cr_expect_str_eq(code_str(t->users, t->user[i]), want[i].user);
+        cr_expect_str_eq(code_str(t->vcs, t->vc[i]), want[i].vc);
+        cr_expect_str_eq(code_str(t->statuses, t->status[i]), want[i].status);
         cr_expect_eq(t->model[i], -1, "job %d model", i);
     }
     tt_trace_free(t);
@@ -112,7 +99,7 @@ Test(fmt_helios, columns_by_name_and_no_duration_column)
     cr_expect_eq(t->start[0], 1590940860);
     cr_expect_eq(t->duration[0], 60);
     cr_expect_eq(t->nodes[0], -1);
-    cr_expect_str_eq(str(t->names, t->name[0]), "77");
+    cr_expect_str_eq(code_str(t->names, t->name[0]), "77");
     tt_trace_free(t);
     tt_ctx_free(ctx);
 }

@@ -7,29 +7,7 @@
 #define HDR "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time," \
             "deletion_time,scheduled_time\n"
 
-static const char *str(const tt_strtab *tab, int32_t code)
-{
-    return code < 0 ? "(none)" : tt_strtab_get(tab, code);
-}
-
-static int64_t find(const tt_trace *t, const char *name)
-{
-    int32_t code = tt_strtab_find(t->names, name);
-    for (int64_t i = 0; code >= 0 && i < t->n; i++)
-        if (t->name[i] == code)
-            return i;
-    return -1;
-}
-
-static void expect_fail(const char *text, const char *msg)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "openb", text);
-    cr_expect_null(t);
-    cr_expect_str_eq(tt_errmsg(ctx), msg);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_fail(text, msg) expect_ingest_fail("openb", text, msg)
 
 Test(fmt_openb, default_pod_list)
 {
@@ -71,9 +49,9 @@ Test(fmt_openb, default_pod_list)
         {"openb-pod-8151", "Failed", 12901761, 12901762, 12901792, 30, 1, 590},
     };
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-        int64_t i = find(t, want[k].name);
+        int64_t i = find_job(t, want[k].name);
         cr_assert_geq(i, 0, "%s kept", want[k].name);
-        cr_expect_str_eq(str(t->statuses, t->status[i]), want[k].status);
+        cr_expect_str_eq(code_str(t->statuses, t->status[i]), want[k].status);
         cr_expect_eq(t->submit[i], want[k].submit, "%s submit", want[k].name);
         cr_expect_eq(t->start[i], want[k].start, "%s start", want[k].name);
         cr_expect_eq(t->end[i], want[k].end, "%s end", want[k].name);
@@ -83,7 +61,7 @@ Test(fmt_openb, default_pod_list)
         cr_expect_eq(t->user[i], -1);
         cr_expect_eq(t->model[i], -1);
     }
-    cr_expect_eq(find(t, "openb-pod-0100"), -1); /* Pending, no scheduled_time */
+    cr_expect_eq(find_job(t, "openb-pod-0100"), -1); /* Pending, no scheduled_time */
     tt_trace_free(t);
     tt_ctx_free(ctx);
 }
@@ -106,11 +84,11 @@ Test(fmt_openb, drops_float_times_and_gpu_milli)
     cr_expect_eq(t->prov.dropped[TT_DROP_END_BEFORE_START], 1);
     cr_assert_eq(t->n, 2);
     /* sorted by creation: p5 (3) before p4 (10) */
-    cr_expect_str_eq(str(t->names, t->name[0]), "p5");
+    cr_expect_str_eq(code_str(t->names, t->name[0]), "p5");
     cr_expect_eq(t->gpus[0], 4);
     cr_expect_eq(t->gpu_milli[0], 4000);
     cr_expect_eq(t->duration[0], 46);
-    cr_expect_str_eq(str(t->names, t->name[1]), "p4");
+    cr_expect_str_eq(code_str(t->names, t->name[1]), "p4");
     cr_expect_eq(t->start[1], 13); /* 12.6 rounded */
     cr_expect_eq(t->duration[1], 97);
     cr_expect_eq(t->gpus[1], 1);

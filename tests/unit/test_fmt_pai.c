@@ -7,11 +7,6 @@
 #define JOB_EXAMPLE "alibaba_pai_gpu_v2020/readme_examples/pai_job_table.example.csv"
 #define TASK_EXAMPLE "alibaba_pai_gpu_v2020/readme_examples/pai_task_table.example.csv"
 
-static const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
-{
-    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
-}
-
 static tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char *const *in, int n)
 {
     tt_ingest_opts o = {fmt, NULL, NULL};
@@ -21,14 +16,6 @@ static tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char *const *i
 }
 
 /* Index of the job named name, or -1. */
-static int64_t find_job(const tt_trace *t, const char *name)
-{
-    for (int64_t i = 0; i < t->n; i++)
-        if (t->name[i] >= 0 && strcmp(tt_strtab_get(t->names, t->name[i]), name) == 0)
-            return i;
-    return -1;
-}
-
 static void check_fixture_trace(const tt_trace *t)
 {
     cr_expect_str_eq(t->prov.format, "pai");

@@ -7,30 +7,8 @@
 #define HDR "job_id,user,num_gpu,num_cpu,num_pod,duration,job_name,submit_time,group,gpu_type," \
             "wait_time,user_dur,group_dur,group_gpu_dur\n"
 
-static const char *str(const tt_strtab *tab, int32_t code)
-{
-    return code < 0 ? "(none)" : tt_strtab_get(tab, code);
-}
-
 /* Index of the job named name, or -1. */
-static int64_t find(const tt_trace *t, const char *name)
-{
-    int32_t code = tt_strtab_find(t->names, name);
-    for (int64_t i = 0; code >= 0 && i < t->n; i++)
-        if (t->name[i] == code)
-            return i;
-    return -1;
-}
-
-static void expect_fail(const char *text, const char *msg)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "pai-sim", text);
-    cr_expect_null(t);
-    cr_expect_str_eq(tt_errmsg(ctx), msg);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_fail(text, msg) expect_ingest_fail("pai-sim", text, msg)
 
 Test(fmt_pai_sim, head133_totals_and_spot_checks)
 {
@@ -61,7 +39,7 @@ Test(fmt_pai_sim, head133_totals_and_spot_checks)
     cr_expect_eq(dur, 606876);
     cr_expect_eq(gpus, 164); /* each job's num_gpu rounded up */
     cr_expect_eq(end, 683356);
-    cr_expect_eq(find(t, "0"), -1); /* CPU-only */
+    cr_expect_eq(find_job(t, "0"), -1); /* CPU-only */
     static const struct {
         const char *name, *user;
         int64_t submit, start, end, duration;
@@ -73,9 +51,9 @@ Test(fmt_pai_sim, head133_totals_and_spot_checks)
         {"131", "27390ef59c1f", 1003, 1006, 40819, 39813, 13, 12500},
     };
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
-        int64_t i = find(t, want[k].name);
+        int64_t i = find_job(t, want[k].name);
         cr_assert_geq(i, 0, "job %s kept", want[k].name);
-        cr_expect_str_eq(str(t->users, t->user[i]), want[k].user);
+        cr_expect_str_eq(code_str(t->users, t->user[i]), want[k].user);
         cr_expect_eq(t->submit[i], want[k].submit, "job %s submit", want[k].name);
         cr_expect_eq(t->start[i], want[k].start, "job %s start", want[k].name);
         cr_expect_eq(t->end[i], want[k].end, "job %s end", want[k].name);

@@ -3,11 +3,6 @@
  * (America/Los_Angeles, fold=0 for the DST fall-back hour). */
 #include "testutil.h"
 
-static const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
-{
-    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
-}
-
 static tt_trace *ingest_file(tt_ctx *ctx, const char *fmt, const char *path)
 {
     tt_ingest_opts o = {fmt, NULL, NULL};

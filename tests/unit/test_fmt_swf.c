@@ -5,11 +5,6 @@
 
 #define FIX "tests/fixtures/"
 
-static const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
-{
-    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
-}
-
 static tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char *const *in, int n)
 {
     tt_ingest_opts o = {fmt, NULL, NULL};

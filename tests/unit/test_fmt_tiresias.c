@@ -1,11 +1,6 @@
 /* The tiresias format: the Tiresias simulator's job list (CRLF CSV). */
 #include "testutil.h"
 
-static const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
-{
-    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
-}
-
 Test(tiresias, shared_60_jobs)
 {
     const char *rel = "philly/simulator_shipped/tiresias/60_job.csv";

@@ -36,4 +36,37 @@ static inline tt_trace *ingest_text(tt_ctx *ctx, const char *fmt, const char *te
     return t;
 }
 
+/* The string of row i of a string column, NULL when absent. */
+static inline const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
+{
+    return codes[i] < 0 ? NULL : tt_strtab_get(tab, codes[i]);
+}
+
+/* The string of a code, "(none)" when absent (for messages and str_eq). */
+static inline const char *code_str(const tt_strtab *tab, int32_t code)
+{
+    return code < 0 ? "(none)" : tt_strtab_get(tab, code);
+}
+
+/* The row of the job named name, or -1. */
+static inline int64_t find_job(const tt_trace *t, const char *name)
+{
+    int32_t code = tt_strtab_find(t->names, name);
+    for (int64_t i = 0; code >= 0 && i < t->n; i++)
+        if (t->name[i] == code)
+            return i;
+    return -1;
+}
+
+/* Ingesting text as fmt must fail with exactly msg and give no trace. */
+static inline void expect_ingest_fail(const char *fmt, const char *text, const char *msg)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_text(ctx, fmt, text);
+    cr_expect_null(t);
+    cr_expect_str_eq(tt_errmsg(ctx), msg);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
 #endif
