@@ -121,6 +121,11 @@ int tt_parse_milli(const char *s, int64_t *out) { return round_scaled(s, 1000.0,
 
 int tt_is_missing(const char *s)
 {
+    /* Every token is empty or starts with N or n: most fields end here. */
+    if (*s == '\0')
+        return 1;
+    if (*s != 'N' && *s != 'n')
+        return 0;
     static const char *const tokens[] = {"", "NA", "N/A", "None", "none", "null",
                                          "NULL", "nan", "NaN"};
     for (size_t i = 0; i < sizeof tokens / sizeof tokens[0]; i++)

@@ -7,7 +7,9 @@
 struct tt_strtab {
     char **s;
     int32_t n, cap;
-    int32_t *slot; /* hash slots holding code + 1; 0 = empty */
+    int32_t *slot;  /* hash slots holding code + 1; 0 = empty */
+    uint32_t *hash; /* the full hash of each slot's string: most probes end
+                       without touching the string (1M distinct job names) */
     uint32_t nslot; /* power of two, at least 2 * n */
 };
 
@@ -33,45 +35,60 @@ void tt_strtab_free(tt_strtab *t)
         free(t->s[i]);
     free(t->s);
     free(t->slot);
+    free(t->hash);
     free(t);
 }
 
 static int rehash(tt_strtab *t, uint32_t nslot)
 {
     int32_t *slot = (int32_t *)calloc(nslot, sizeof *slot);
-    if (!slot)
+    uint32_t *hash = (uint32_t *)malloc(nslot * sizeof *hash);
+    if (!slot || !hash) {
+        free(slot);
+        free(hash);
         return TT_ENOMEM;
-    for (int32_t i = 0; i < t->n; i++) {
-        uint32_t h = hash_str(t->s[i]) & (nslot - 1);
-        while (slot[h])
-            h = (h + 1) & (nslot - 1);
-        slot[h] = i + 1;
+    }
+    for (uint32_t k = 0; k < t->nslot; k++) {
+        if (!t->slot[k])
+            continue;
+        uint32_t h = t->hash[k], s = h & (nslot - 1);
+        while (slot[s])
+            s = (s + 1) & (nslot - 1);
+        slot[s] = t->slot[k];
+        hash[s] = h;
     }
     free(t->slot);
+    free(t->hash);
     t->slot = slot;
+    t->hash = hash;
     t->nslot = nslot;
     return 0;
+}
+
+/* The slot of s (hash h): where it is, or the empty slot where it goes. */
+static uint32_t probe(const tt_strtab *t, const char *s, uint32_t h)
+{
+    uint32_t k = h & (t->nslot - 1);
+    while (t->slot[k] && (t->hash[k] != h || strcmp(t->s[t->slot[k] - 1], s) != 0))
+        k = (k + 1) & (t->nslot - 1);
+    return k;
 }
 
 int32_t tt_strtab_find(const tt_strtab *t, const char *s)
 {
     if (!t->nslot)
         return -1;
-    uint32_t h = hash_str(s) & (t->nslot - 1);
-    while (t->slot[h]) {
-        int32_t i = t->slot[h] - 1;
-        if (strcmp(t->s[i], s) == 0)
-            return i;
-        h = (h + 1) & (t->nslot - 1);
-    }
-    return -1;
+    return t->slot[probe(t, s, hash_str(s))] - 1;
 }
 
 int32_t tt_strtab_intern(tt_strtab *t, const char *s)
 {
-    int32_t i = tt_strtab_find(t, s);
-    if (i >= 0)
-        return i;
+    uint32_t h = hash_str(s);
+    if (t->nslot) {
+        uint32_t k = probe(t, s, h);
+        if (t->slot[k])
+            return t->slot[k] - 1;
+    }
     if (t->n == INT32_MAX - 1)
         return TT_ENOMEM;
     if ((uint32_t)(t->n + 1) * 2u > t->nslot &&
@@ -90,12 +107,11 @@ int32_t tt_strtab_intern(tt_strtab *t, const char *s)
     if (!copy)
         return TT_ENOMEM;
     memcpy(copy, s, len + 1);
-    i = t->n++;
+    int32_t i = t->n++;
     t->s[i] = copy;
-    uint32_t h = hash_str(s) & (t->nslot - 1);
-    while (t->slot[h])
-        h = (h + 1) & (t->nslot - 1);
-    t->slot[h] = i + 1;
+    uint32_t k = probe(t, s, h);
+    t->slot[k] = i + 1;
+    t->hash[k] = h;
     return i;
 }
 

@@ -268,13 +268,23 @@ static int row_equal(tt_trace *t, int64_t a, int64_t b)
     return 1;
 }
 
-int64_t tt_trace_count_duplicates(const tt_trace *ct)
+/* Duplicates among rows [a, b) with equal submit: pairwise for the short
+ * runs that real traces have, hashed for long ones (a trace whose jobs all
+ * arrive at t = 0). Returns the count or TT_ENOMEM. */
+static int64_t dups_in_run(tt_trace *t, int64_t a, int64_t b)
 {
-    tt_trace *t = (tt_trace *)ct; /* column accessors only read */
-    if (t->n < 2)
-        return 0;
+    int64_t dups = 0, m = b - a;
+    if (m <= 32) {
+        for (int64_t i = a + 1; i < b; i++)
+            for (int64_t j = a; j < i; j++)
+                if (row_equal(t, i, j)) {
+                    dups++;
+                    break;
+                }
+        return dups;
+    }
     uint64_t nslot = 1;
-    while (nslot < (uint64_t)t->n * 2u)
+    while (nslot < (uint64_t)m * 2u)
         nslot <<= 1;
     uint64_t *hash = (uint64_t *)calloc(nslot, sizeof *hash);
     int64_t *row = (int64_t *)malloc(nslot * sizeof *row);
@@ -283,8 +293,7 @@ int64_t tt_trace_count_duplicates(const tt_trace *ct)
         free(row);
         return TT_ENOMEM;
     }
-    int64_t dups = 0;
-    for (int64_t i = 0; i < t->n; i++) {
+    for (int64_t i = a; i < b; i++) {
         uint64_t h = row_hash(t, i), s = h & (nslot - 1);
         int dup = 0;
         while (hash[s]) {
@@ -294,14 +303,37 @@ int64_t tt_trace_count_duplicates(const tt_trace *ct)
             }
             s = (s + 1) & (nslot - 1);
         }
-        if (dup)
+        if (dup) {
             dups++;
-        else {
+        } else {
             hash[s] = h;
             row[s] = i;
         }
     }
     free(hash);
     free(row);
+    return dups;
+}
+
+int64_t tt_trace_count_duplicates(const tt_trace *ct)
+{
+    tt_trace *t = (tt_trace *)ct; /* column accessors only read */
+    if (!tt_trace_is_sorted(t))
+        return dups_in_run(t, 0, t->n);
+    /* Equal rows have equal submit times, and a sorted trace keeps those
+     * together: compare only within each run, in one sequential pass. */
+    int64_t dups = 0;
+    for (int64_t a = 0; a < t->n;) {
+        int64_t b = a + 1;
+        while (b < t->n && t->submit[b] == t->submit[a])
+            b++;
+        if (b - a > 1) {
+            int64_t d = dups_in_run(t, a, b);
+            if (d < 0)
+                return d;
+            dups += d;
+        }
+        a = b;
+    }
     return dups;
 }

@@ -104,7 +104,7 @@ int tt_trace_append(tt_trace *t, const tt_job *j);
 /* Sorts jobs by submit time, stably (ties keep input order). 0 or TT_ENOMEM. */
 int tt_trace_sort(tt_trace *t);
 /* Counts rows equal in every column to an earlier row (kept, not removed).
- * Returns the count, or TT_ENOMEM. */
+ * Returns the count, or TT_ENOMEM. One sequential pass on a sorted trace. */
 int64_t tt_trace_count_duplicates(const tt_trace *t);
 /* Replaces a provenance string (copied). 0 or TT_ENOMEM. */
 int tt_prov_set(char **field, const char *value);
