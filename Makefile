@@ -106,7 +106,7 @@ $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # ---- tests ----
-$(BUILD)/tests/%.o: tests/unit/%.c $(wildcard tests/unit/*.h libcore/include/tt/*.h libcore/internal/*.h)
+$(BUILD)/tests/%.o: tests/unit/%.c $(wildcard tests/unit/*.h tests/refsim/*.[ch] libcore/include/tt/*.h libcore/internal/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) -Wno-missing-prototypes -c $< -o $@
 

@@ -1,0 +1,110 @@
+/* The reference simulator: SPEC (docs/model.md) sections 2 to 7 implemented
+ * literally and naively (plain arrays, O(n^2) scans), so the real engine can
+ * be checked against it on small traces (5..200 jobs, a few nodes). It uses
+ * no libcore code. Where the model text is ambiguous, the reading taken is
+ * listed at the top of refsim.c.
+ *
+ * Single-threaded and reentrant: no global state. */
+#ifndef TT_REFSIM_H
+#define TT_REFSIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REF_INF INT64_MAX  /* w0, w1, theta infinite */
+#define REF_NONE INT64_MIN /* a time that did not happen (rejected jobs) */
+
+typedef struct {
+    int32_t racks, nodes_per_rack, gpus_per_node;
+} ref_cluster;
+
+enum { REF_FIFO, REF_SJF, REF_SRTF, REF_LAS };
+
+/* SPEC defaults: fifo, inf, inf, inf, 30, 0, 300, 3, 1, 1000 */
+typedef struct {
+    int order;
+    int64_t w0, w1, theta, restart, congestion, min_run, max_preempt;
+    int backfill;
+    int64_t load;
+} ref_params;
+
+typedef struct {
+    int64_t slow_l1, slow_l2; /* permille, >= 1000 */
+} ref_model;
+
+/* Sorted by submit; model = class index already resolved (0 .. nmodels-1). */
+typedef struct {
+    int64_t submit, duration;
+    int32_t gpus, model;
+} ref_job;
+
+/* Per job. Rejected jobs (larger than the cluster): rejected = 1, times
+ * REF_NONE, counts 0, last_level -1. */
+typedef struct {
+    int64_t first_start, end, queue_total, used_gpu_s;
+    int32_t preemptions, starts_l0, starts_l1, starts_l2, rejected, last_level;
+} ref_job_result;
+
+/* SPEC section 7, in its order. */
+typedef struct {
+    int64_t makespan;
+    double jct_mean;
+    int64_t jct_p50, jct_p90, jct_p99;
+    double queue_mean;
+    int64_t queue_p99;
+    double comm_gpu_s, comm_share;
+    int64_t restart_gpu_s, preemptions, placed_l0, placed_l1, placed_l2;
+    double util;
+    int64_t rejected;
+} ref_metrics;
+
+/* One segment: a stretch of a job holding GPUs, from a start at t0 to its
+ * end (completed = 1) or eviction (completed = 0) at t1. */
+typedef struct {
+    int64_t job, t0, t1;
+    int64_t r;        /* restart overhead paid at this start (s) */
+    int64_t s;        /* effective slowdown (permille) */
+    int64_t w_before; /* remaining work at the start (milli-ideal-seconds) */
+    int64_t done;     /* work completed in the segment */
+    int32_t level, completed;
+} ref_segment;
+
+/* Every segment of a run, in the order they ended, with the GPUs each held
+ * on every node: alloc[i * nodes + n]. Zero-initialise before use; release
+ * with ref_log_free. */
+typedef struct {
+    int32_t nodes;
+    int64_t nseg, cap;
+    ref_segment *seg;
+    int32_t *alloc;
+} ref_log;
+
+void ref_params_default(ref_params *p);
+
+/* Simulates jobs[0..n) on cluster c under p. out[0..n) receives per-job
+ * results, m (may be NULL) the metrics. Returns 0, -1 on bad input (see the
+ * bounds in refsim.c), -2 when out of memory or on an internal inconsistency
+ * (a waiting job with no event left, which the model says cannot happen). */
+int ref_simulate(const ref_cluster *c, const ref_params *p, const ref_model *models,
+                 int nmodels, const ref_job *jobs, int64_t n, ref_job_result *out,
+                 ref_metrics *m);
+
+/* ref_simulate that also records every segment into log (may be NULL). */
+int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model *models,
+                     int nmodels, const ref_job *jobs, int64_t n, ref_job_result *out,
+                     ref_metrics *m, ref_log *log);
+
+void ref_log_free(ref_log *log);
+
+/* Checks the SPEC section 7 invariants and the section 5/6 rules a run must
+ * obey, from the inputs, the log and the results alone (not the simulator's
+ * state): per-node GPUs held <= G at every instant, each accepted job ends
+ * exactly once, JCT >= duration, work conservation, restart overhead only on
+ * restarts, legal evictions, placement shapes and timer levels, and every
+ * metric recomputed. Returns 0, or -1 with the first violation in why. */
+int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_model *models,
+                         int nmodels, const ref_job *jobs, int64_t n,
+                         const ref_job_result *out, const ref_metrics *m, const ref_log *log,
+                         char *why, size_t whylen);
+
+#endif
