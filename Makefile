@@ -4,7 +4,7 @@
 #   make                 build bin/tt-* (CUDA when nvcc is found)
 #   make HAVE_CUDA=0     build without CUDA; HAVE_CUDA=1 fails if nvcc is missing
 #   make test            unit tests (Criterion) and end-to-end tests of the tools
-#   make check           test + sanitize + fuzz: what CI runs
+#   make check           fuzz + sanitize + test: what CI runs (ends on the test summary)
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
 #   make fuzz            short libFuzzer runs of the trace parsers (FUZZ_SECONDS=30)
 #   make bench           benchmarks, TSV on stdout
@@ -122,8 +122,9 @@ e2e: $(TOOLS)
 
 test: unit e2e
 
-# what CI runs: the tests, the tests under sanitizers, a short fuzz run
-check: test sanitize fuzz
+# what CI runs: a short fuzz run, the tests under sanitizers, then the tests
+# (last, so the run closes on their summary)
+check: fuzz sanitize test
 
 sanitize:
 	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 test
