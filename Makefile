@@ -79,6 +79,8 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all test check unit e2e sanitize fuzz bench clean install example
+# keep object files that pattern chains build (tool objects), so a second make does nothing
+.SECONDARY:
 all: $(TOOLS)
 
 $(BUILD)/libcore/%.o: libcore/%.c $(wildcard libcore/include/tt/*.h libcore/internal/*.h kernels/*.h libcore/*.h)
