@@ -188,7 +188,7 @@ int tt_src_open(tt_ctx *ctx, const char *path, tt_src **out)
 {
     *out = NULL;
     int is_stdin = strcmp(path, "-") == 0;
-    tt_src *s;
+    tt_src *s = NULL;
     int rc = src_new(ctx, is_stdin ? "<stdin>" : path, &s);
     if (rc)
         return rc;
@@ -214,7 +214,7 @@ int tt_src_open(tt_ctx *ctx, const char *path, tt_src **out)
 int tt_src_open_mem(tt_ctx *ctx, const void *buf, size_t n, const char *label, tt_src **out)
 {
     *out = NULL;
-    tt_src *s;
+    tt_src *s = NULL;
     int rc = src_new(ctx, label, &s);
     if (rc)
         return rc;
