@@ -5,16 +5,8 @@
 
 #include "tt/parse.h"
 
-static const char bom[] = "\xEF\xBB\xBF";
-
-static const char *skip_bom(const char *line)
-{
-    return strncmp(line, bom, 3) == 0 ? line + 3 : line;
-}
-
 int fc_detect_header(const char *line, const char *header)
 {
-    line = skip_bom(line);
     size_t n = strlen(header);
     if (strncmp(line, header, n) != 0)
         return 0;
@@ -25,21 +17,16 @@ int fc_detect_header(const char *line, const char *header)
 
 int fc_header_starts(const char *line, const char *prefix)
 {
-    return strncmp(skip_bom(line), prefix, strlen(prefix)) == 0;
+    return strncmp(line, prefix, strlen(prefix)) == 0;
 }
 
 int fc_header(ig_state *ig, fc_csv *c)
 {
     char *line;
-    int rc = ig_line(ig, &line);
+    int rc = ig_header(ig, &line);
     if (rc < 0)
         return rc;
     int64_t at = tt_src_lineno(ig->src);
-    if (rc == 0) /* line 0 would read oddly: the header belongs on line 1 */
-        return tt_err(ig->ctx, TT_EEMPTY, "%s:%lld: empty input: no header line",
-                      tt_src_label(ig->src), (long long)(at ? at : 1));
-    if (strncmp(line, bom, 3) == 0)
-        line += 3;
     int n = ig_split(ig, line, ',', c->f, FC_MAXF, -1);
     if (n < 0)
         return n;

@@ -42,12 +42,6 @@ static const char *const aliases[NKEYS][NALIAS] = {
 };
 
 
-/* Spreadsheets save CSV with a UTF-8 byte-order mark before the header. */
-static char *skip_bom(char *line)
-{
-    return strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
-}
-
 static int split(ig_state *ig, char *line, char delim, char **f, int want)
 {
     if (delim == ',')
@@ -74,7 +68,6 @@ static int find_alias(char **hdr, int n, const char *used, int k)
 static int detect(char *line)
 {
     char *f[MAXF], used[MAXF] = {0};
-    line = skip_bom(line);
     int n = strchr(line, '\t') ? tt_tab_split(line, f, MAXF) : tt_csv_split(line, ',', f, MAXF);
     if (n < 2 || n > MAXF)
         return 0;
@@ -144,22 +137,12 @@ static int missing_column(ig_state *ig, int k)
                    names, keys[k]);
 }
 
-static int empty_input(ig_state *ig)
-{
-    int64_t at = tt_src_lineno(ig->src); /* 0 for no bytes, but the header is line 1 */
-    return tt_err(ig->ctx, TT_EPARSE, "%s:%lld: empty input: no header line",
-                  tt_src_label(ig->src), (long long)(at ? at : 1));
-}
-
 static int read_header(ig_state *ig, const usermap *m, colmap *c)
 {
     char *line, *f[MAXF];
-    int rc = ig_line(ig, &line);
+    int rc = ig_header(ig, &line);
     if (rc < 0)
         return rc;
-    if (rc == 0)
-        return empty_input(ig);
-    line = skip_bom(line);
     c->delim = strchr(line, '\t') ? '\t' : ',';
     int n = c->delim == ',' ? ig_split(ig, line, ',', f, MAXF, -1) : tt_tab_split(line, f, MAXF);
     if (n < 0)

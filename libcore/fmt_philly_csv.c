@@ -16,11 +16,9 @@ static int detect(char *line)
 static int parse_one(ig_state *ig)
 {
     char *line, *f[MAXF];
-    int rc = ig_line(ig, &line);
+    int rc = ig_header(ig, &line);
     if (rc < 0)
         return rc;
-    if (rc == 0)
-        return ig_fail(ig, "empty input: no header line");
     int nh = ig_split(ig, line, ',', f, MAXF, -5);
     if (nh < 0)
         return nh;

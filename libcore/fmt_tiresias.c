@@ -16,15 +16,8 @@ static const char *const needed[] = {"job_id", "num_gpu", "submit_time", "model_
                                      "duration"};
 #define NNEEDED (int)(sizeof needed / sizeof needed[0])
 
-/* Spreadsheets save CSV with a UTF-8 byte-order mark before the header. */
-static char *skip_bom(char *line)
-{
-    return strncmp(line, "\xEF\xBB\xBF", 3) == 0 ? line + 3 : line;
-}
-
 static int detect(char *line)
 {
-    line = skip_bom(line);
     char *f[MAXF];
     int n = tt_csv_split(line, ',', f, MAXF);
     if (n < NNEEDED || n > MAXF)
@@ -38,15 +31,10 @@ static int detect(char *line)
 static int parse_one(ig_state *ig)
 {
     char *line, *f[MAXF];
-    int rc = ig_line(ig, &line);
+    int rc = ig_header(ig, &line);
     if (rc < 0)
         return rc;
-    if (rc == 0) { /* line 0 would read oddly: the header belongs on line 1 */
-        int64_t at = tt_src_lineno(ig->src);
-        return tt_err(ig->ctx, TT_EPARSE, "%s:%lld: empty input: no header line",
-                      tt_src_label(ig->src), (long long)(at ? at : 1));
-    }
-    int nh = ig_split(ig, skip_bom(line), ',', f, MAXF, -NNEEDED);
+    int nh = ig_split(ig, line, ',', f, MAXF, -NNEEDED);
     if (nh < 0)
         return nh;
     if (nh > MAXF)

@@ -89,6 +89,16 @@ int ig_line(ig_state *ig, char **line)
     }
 }
 
+int ig_header(ig_state *ig, char **line)
+{
+    int rc = ig_line(ig, line);
+    if (rc != 0)
+        return rc;
+    int64_t at = tt_src_lineno(ig->src); /* 0 for no bytes: the header is line 1 */
+    return tt_err(ig->ctx, TT_EEMPTY, "%s:%lld: empty input: no header line",
+                  tt_src_label(ig->src), (long long)(at ? at : 1));
+}
+
 int ig_split(ig_state *ig, char *line, char delim, char **f, int max, int want)
 {
     int n = tt_csv_split(line, delim, f, max);

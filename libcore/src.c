@@ -34,7 +34,8 @@ struct tt_src {
     size_t line_cap;
     int64_t lineno;
     int at_line_start;
-    int replay; /* tt_src_ungetline: return the current line again */
+    int replay;   /* tt_src_ungetline: return the current line again */
+    int bom_done; /* the first decoded bytes were checked for a UTF-8 BOM */
 };
 
 const char *tt_src_label(const tt_src *s) { return s->label; }
@@ -137,6 +138,16 @@ static int out_fill(tt_src *s, tt_ctx *ctx)
                 return corrupt(s, ctx, "truncated xz data");
             else if (xr != LZMA_OK && xr != LZMA_BUF_ERROR)
                 return corrupt(s, ctx, "corrupt xz data");
+        }
+    }
+    /* Spreadsheets write a UTF-8 byte-order mark before the first line; it
+     * is not part of any header, so no format has to know about it. */
+    if (!s->bom_done && s->out_len > 0) {
+        s->bom_done = 1;
+        if (s->out_len >= 3 && memcmp(s->out, "\xEF\xBB\xBF", 3) == 0) {
+            s->out_pos = 3;
+            if (s->out_pos == s->out_len)
+                return out_fill(s, ctx); /* the mark was all this chunk held */
         }
     }
     return 0;

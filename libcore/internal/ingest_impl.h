@@ -58,6 +58,11 @@ int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig));
  * or a negative code. Whitespace-only lines are skipped. */
 int ig_line(ig_state *ig, char **line);
 
+/* The header: the first non-empty line of the current input. 1 with the
+ * line, or TT_EEMPTY "LABEL:N: empty input: no header line" when there is
+ * none, or another negative code. */
+int ig_header(ig_state *ig, char **line);
+
 /* Splits a CSV line (delim ',' or '\t'); fails (field count, quotes) when
  * the count is not exactly want, or less than want when want < 0 (= at
  * least -want). Returns the count or TT_EPARSE. */

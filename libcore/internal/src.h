@@ -1,6 +1,7 @@
 /* An input byte stream: a file, stdin ("-") or a memory buffer, plain,
  * gzip- or xz-compressed (told from its first bytes), read as lines or as
- * bytes with line numbers kept. The SHA-256 of the raw bytes is kept as
+ * bytes with line numbers kept. A UTF-8 byte-order mark at the start of the
+ * decoded text is skipped. The SHA-256 of the raw bytes is kept as
  * they are read, for the trace's provenance. */
 #ifndef TT_SRC_H
 #define TT_SRC_H

@@ -168,3 +168,36 @@ Test(src, open_missing_file)
     cr_expect(strstr(tt_errmsg(ctx), "cannot open '/nonexistent/x.csv'") != NULL);
     tt_ctx_free(ctx);
 }
+
+Test(src, utf8_bom_is_skipped_once)
+{
+    int rc;
+    cr_expect_str_eq(all_lines("\xEF\xBB\xBFh,x\n\xEF\xBB\xBF", 10, &rc), "h,x|\xEF\xBB\xBF|",
+                     "only the mark at the very start is dropped");
+    cr_expect_eq(rc, 0);
+    cr_expect_str_eq(all_lines("\xEF\xBB\xBF", 3, &rc), "", "a file of just the mark is empty");
+    cr_expect_eq(rc, 0);
+    /* byte access sees it gone too, so -f auto still finds a JSON '[' */
+    tt_ctx *ctx = tt_ctx_create();
+    tt_src *s;
+    tt_src_open_mem(ctx, "\xEF\xBB\xBF[]", 5, "t", &s);
+    cr_expect_eq(tt_src_peekc(s, ctx), '[');
+    tt_src_close(s);
+    tt_src_open_mem(ctx, "\xEF\xBB\xBF", 3, "t", &s);
+    cr_expect_eq(tt_src_peekc(s, ctx), -1);
+    tt_src_close(s);
+    tt_ctx_free(ctx);
+}
+
+Test(src, empty_input_names_line_one)
+{
+    expect_ingest_fail("philly-csv", "", "mem.txt:1: empty input: no header line");
+    expect_ingest_fail("philly-csv", "\n\n", "mem.txt:2: empty input: no header line");
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_text(ctx, "auto",
+                              "\xEF\xBB\xBFtimestamp,duration,num_gpus,gpu_time,cluster\n"
+                              "2017-10-09 07:01:55,66.0,1,66.0,11cb48\n");
+    cr_expect_not_null(t, "a BOM before the header: %s", tt_errmsg(ctx));
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
