@@ -2,6 +2,8 @@
  * breakdowns and offered load. Nothing here prints. */
 #include "tt/stats.h"
 
+#include "internal/radix.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,46 +120,6 @@ int64_t tt_stats_rank(int64_t n, int pct)
 /* LSD radix sort, 8 bits a pass, skipping the bytes in which no key
  * differs from the first (durations need 3 or 4 passes, not 8). Keys are
  * biased by 2^63 so negative values order first. */
-int tt_stats_sort_i64(int64_t *v, int64_t n)
-{
-    if (n < 2)
-        return 0;
-    const uint64_t bias = 0x8000000000000000ull;
-    uint64_t k0 = (uint64_t)v[0], diff = 0;
-    for (int64_t i = 1; i < n; i++)
-        diff |= (uint64_t)v[i] ^ k0;
-    if (!diff)
-        return 0;
-    uint64_t *a = (uint64_t *)malloc((size_t)n * sizeof *a);
-    uint64_t *b = (uint64_t *)malloc((size_t)n * sizeof *b);
-    if (!a || !b) {
-        free(a);
-        free(b);
-        return TT_ENOMEM;
-    }
-    for (int64_t i = 0; i < n; i++)
-        a[i] = (uint64_t)v[i] ^ bias;
-    for (int shift = 0; shift < 64; shift += 8) {
-        if (!((diff >> shift) & 0xff))
-            continue;
-        int64_t count[257] = {0};
-        for (int64_t i = 0; i < n; i++)
-            count[((a[i] >> shift) & 0xff) + 1]++;
-        for (int d = 0; d < 256; d++)
-            count[d + 1] += count[d];
-        for (int64_t i = 0; i < n; i++)
-            b[count[(a[i] >> shift) & 0xff]++] = a[i];
-        uint64_t *s = a;
-        a = b;
-        b = s;
-    }
-    for (int64_t i = 0; i < n; i++)
-        v[i] = (int64_t)(a[i] ^ bias);
-    free(a);
-    free(b);
-    return 0;
-}
-
 int tt_stats_dist_get(tt_ctx *ctx, const tt_trace *t, int quantity, tt_stats_dist *out)
 {
     memset(out, 0, sizeof *out);
@@ -183,7 +145,7 @@ int tt_stats_dist_get(tt_ctx *ctx, const tt_trace *t, int quantity, tt_stats_dis
         }
         sum += v[i];
     }
-    if (tt_stats_sort_i64(v, n)) {
+    if (tt_radix_sort_i64(v, NULL, n)) {
         free(v);
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "internal/radix.h"
 #include "tt/version.h"
 
 const char *tt_drop_name(int reason)
@@ -178,54 +179,26 @@ int tt_trace_is_sorted(const tt_trace *t)
     return 1;
 }
 
-/* Stable LSD radix sort of indices by submit (8 passes of 8 bits over the
- * order-preserving unsigned key): O(n), and stable by construction. */
-static int sort_order(const int64_t *key, int64_t n, int64_t *order)
-{
-    int64_t *tmp = (int64_t *)malloc((size_t)n * sizeof *tmp);
-    if (!tmp)
-        return TT_ENOMEM;
-    for (int64_t i = 0; i < n; i++)
-        order[i] = i;
-    int64_t *src = order, *dst = tmp;
-    for (int shift = 0; shift < 64; shift += 8) {
-        int64_t count[257] = {0};
-        for (int64_t i = 0; i < n; i++) {
-            uint64_t k = (uint64_t)key[src[i]] ^ 0x8000000000000000ull;
-            count[((k >> shift) & 0xff) + 1]++;
-        }
-        if (count[1 + (((uint64_t)key[src[0]] ^ 0x8000000000000000ull) >> shift & 0xff)] == n)
-            continue; /* every key has the same byte here: pass is a no-op */
-        for (int b = 0; b < 256; b++)
-            count[b + 1] += count[b];
-        for (int64_t i = 0; i < n; i++) {
-            uint64_t k = (uint64_t)key[src[i]] ^ 0x8000000000000000ull;
-            dst[count[(k >> shift) & 0xff]++] = src[i];
-        }
-        int64_t *s = src;
-        src = dst;
-        dst = s;
-    }
-    if (src != order)
-        memcpy(order, src, (size_t)n * sizeof *order);
-    free(tmp);
-    return 0;
-}
-
 int tt_trace_sort(tt_trace *t)
 {
     if (t->n < 2 || tt_trace_is_sorted(t))
         return 0;
     int64_t n = t->n;
     int64_t *order = (int64_t *)malloc((size_t)n * sizeof *order);
-    void *buf = malloc((size_t)n * sizeof(int64_t));
-    if (!order || !buf || sort_order(t->submit, n, order)) {
+    int64_t *buf = (int64_t *)malloc((size_t)n * sizeof *buf); /* keys, then gather space */
+    if (order && buf) {
+        for (int64_t i = 0; i < n; i++) {
+            order[i] = i;
+            buf[i] = t->submit[i];
+        }
+    }
+    if (!order || !buf || tt_radix_sort_i64(buf, order, n)) {
         free(order);
         free(buf);
         return TT_ENOMEM;
     }
     for (int c = 0; c < NCOL64; c++) {
-        int64_t *col = *col64(t, c), *out = (int64_t *)buf;
+        int64_t *col = *col64(t, c), *out = buf;
         for (int64_t i = 0; i < n; i++)
             out[i] = col[order[i]];
         memcpy(col, out, (size_t)n * sizeof *col);

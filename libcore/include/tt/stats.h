@@ -71,9 +71,6 @@ int tt_stats_dist_get(tt_ctx *ctx, const tt_trace *t, int quantity, tt_stats_dis
  * values: ceil(pct * n / 100), at least 1 (SPEC section 7). */
 int64_t tt_stats_rank(int64_t n, int pct);
 
-/* Sorts v ascending (LSD radix sort, O(n)). 0 or TT_ENOMEM. */
-int tt_stats_sort_i64(int64_t *v, int64_t n);
-
 /* One row of a breakdown. */
 typedef struct tt_stats_group {
     int64_t key;      /* the GPU count, or the VC code (-1: jobs with no VC) */
