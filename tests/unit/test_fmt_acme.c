@@ -44,15 +44,12 @@ static void check_job(const tt_trace *t, int64_t i, const want_job *w)
     cr_expect_eq(t->model[i], -1, "%s model (type is a job category)", w->name);
 }
 
-static tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char **rel, int n)
+static tt_trace *ingest_shared(tt_ctx *ctx, const char *fmt, const char **rel, int n)
 {
     const char *in[2];
     for (int i = 0; i < n; i++)
         in[i] = shared_path(rel[i]);
-    tt_ingest_opts o = {fmt, NULL, NULL};
-    tt_trace *t = NULL;
-    tt_ingest(ctx, &o, in, n, &t);
-    return t;
+    return ingest_files(ctx, fmt, in, n);
 }
 
 static const char *seren_rel = "acme/readme_examples/trace_seren.example.csv";
@@ -63,7 +60,7 @@ Test(fmt_acme, seren_example_every_value)
     if (!have_shared(seren_rel))
         cr_skip("no shared file %s", shared_path(seren_rel));
     tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_files(ctx, "auto", &seren_rel, 1);
+    tt_trace *t = ingest_shared(ctx, "auto", &seren_rel, 1);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_expect_str_eq(t->prov.format, "acme");
     cr_expect_str_eq(t->prov.time_base, "unix");
@@ -80,7 +77,7 @@ Test(fmt_acme, kalos_example_every_value)
     if (!have_shared(kalos_rel))
         cr_skip("no shared file %s", shared_path(kalos_rel));
     tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_files(ctx, "auto", &kalos_rel, 1);
+    tt_trace *t = ingest_shared(ctx, "auto", &kalos_rel, 1);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_expect_str_eq(t->prov.format, "acme");
     cr_expect_eq(t->prov.rows_read, 2);
@@ -97,7 +94,7 @@ Test(fmt_acme, both_files_in_one_call)
         cr_skip("no shared Acme example files");
     tt_ctx *ctx = tt_ctx_create();
     const char *rel[2] = {kalos_rel, seren_rel}; /* Kalos first: sorting puts Seren ahead */
-    tt_trace *t = ingest_files(ctx, "acme", rel, 2);
+    tt_trace *t = ingest_shared(ctx, "acme", rel, 2);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_expect_eq(t->prov.rows_read, 4);
     cr_expect_eq(t->prov.rows_kept, 4);

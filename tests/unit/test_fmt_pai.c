@@ -7,14 +7,6 @@
 #define JOB_EXAMPLE "alibaba_pai_gpu_v2020/readme_examples/pai_job_table.example.csv"
 #define TASK_EXAMPLE "alibaba_pai_gpu_v2020/readme_examples/pai_task_table.example.csv"
 
-static tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char *const *in, int n)
-{
-    tt_ingest_opts o = {fmt, NULL, NULL};
-    tt_trace *t = NULL;
-    tt_ingest(ctx, &o, in, n, &t);
-    return t;
-}
-
 /* Index of the job named name, or -1. */
 static void check_fixture_trace(const tt_trace *t)
 {

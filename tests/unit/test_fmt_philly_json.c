@@ -3,27 +3,7 @@
  * (America/Los_Angeles, fold=0 for the DST fall-back hour). */
 #include "testutil.h"
 
-static tt_trace *ingest_file(tt_ctx *ctx, const char *fmt, const char *path)
-{
-    tt_ingest_opts o = {fmt, NULL, NULL};
-    tt_trace *t = NULL;
-    tt_ingest(ctx, &o, &path, 1, &t);
-    return t;
-}
-
-/* Ingests text as philly-json and checks that it fails with TT_EPARSE and
- * a message containing want. */
-static void expect_error(const char *text, const char *want)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "philly-json", text);
-    cr_expect_null(t, "accepted: %s", text);
-    cr_expect_eq(tt_errcode(ctx), TT_EPARSE, "code %d for: %s", tt_errcode(ctx), text);
-    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "message '%s' lacks '%s'", tt_errmsg(ctx),
-              want);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_error(text, want) expect_ingest_error("philly-json", text, TT_EPARSE, want)
 
 Test(philly_json, readme_example)
 {
@@ -31,7 +11,8 @@ Test(philly_json, readme_example)
     if (!have_shared(rel))
         cr_skip("no shared Philly README example (%s)", rel);
     tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_file(ctx, "auto", shared_path(rel));
+    const char *in = shared_path(rel);
+    tt_trace *t = ingest_files(ctx, "auto", &in, 1);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_expect_str_eq(t->prov.format, "philly-json");
     cr_expect_str_eq(t->prov.time_base, "unix");
@@ -60,7 +41,8 @@ Test(philly_json, readme_example)
 Test(philly_json, quirks_fixture)
 {
     tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_file(ctx, "philly-json", "tests/fixtures/philly_json_quirks.json");
+    const char *in = "tests/fixtures/philly_json_quirks.json";
+    tt_trace *t = ingest_files(ctx, "philly-json", &in, 1);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_expect_eq(t->prov.rows_read, 8);
     cr_expect_eq(t->prov.rows_kept, 2);
@@ -101,7 +83,8 @@ Test(philly_json, quirks_fixture)
 Test(philly_json, json_lines_and_single_object)
 {
     tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_file(ctx, "auto", "tests/fixtures/philly_json_lines.jsonl");
+    const char *in = "tests/fixtures/philly_json_lines.jsonl";
+    tt_trace *t = ingest_files(ctx, "auto", &in, 1);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_expect_str_eq(t->prov.format, "philly-json");
     cr_expect_eq(t->prov.rows_read, 3);
@@ -117,7 +100,8 @@ Test(philly_json, json_lines_and_single_object)
     cr_expect_null(str_at(t->statuses, t->status, 1));
     tt_trace_free(t);
 
-    t = ingest_file(ctx, "auto", "tests/fixtures/philly_json_single.json");
+    in = "tests/fixtures/philly_json_single.json";
+    t = ingest_files(ctx, "auto", &in, 1);
     cr_assert_not_null(t, "%s", tt_errmsg(ctx));
     cr_assert_eq(t->n, 1);
     cr_expect_eq(t->submit[0], 1507363899);
@@ -218,7 +202,8 @@ Test(philly_json, fixture_errors)
         char path[256];
         snprintf(path, sizeof path, "tests/fixtures/%s", cases[i].file);
         tt_ctx *ctx = tt_ctx_create();
-        tt_trace *t = ingest_file(ctx, "auto", path);
+        const char *in = path;
+        tt_trace *t = ingest_files(ctx, "auto", &in, 1);
         cr_expect_null(t, "%s accepted", path);
         cr_expect_eq(tt_errcode(ctx), cases[i].code, "%s: code %d", path, tt_errcode(ctx));
         cr_expect(strstr(tt_errmsg(ctx), cases[i].msg) != NULL, "message '%s' lacks '%s'",

@@ -5,14 +5,6 @@
 
 #define FIX "tests/fixtures/"
 
-static tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char *const *in, int n)
-{
-    tt_ingest_opts o = {fmt, NULL, NULL};
-    tt_trace *t = NULL;
-    tt_ingest(ctx, &o, in, n, &t);
-    return t;
-}
-
 Test(swf, small_fixture_with_unix_start)
 {
     const char *in = FIX "swf_small.swf";
@@ -96,17 +88,7 @@ Test(swf, detect)
     tt_ctx_free(ctx);
 }
 
-static void expect_error(const char *text, const char *want)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "swf", text);
-    cr_expect_null(t, "accepted: %s", text);
-    cr_expect_eq(tt_errcode(ctx), TT_EPARSE, "code %d for: %s", tt_errcode(ctx), text);
-    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "message '%s' lacks '%s'", tt_errmsg(ctx),
-              want);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_error(text, want) expect_ingest_error("swf", text, TT_EPARSE, want)
 
 Test(swf, malformed_rows)
 {

@@ -92,15 +92,7 @@ Test(tiresias, columns_by_name)
     tt_ctx_free(ctx);
 }
 
-static void expect_error(const char *text, const char *want)
-{
-    tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "tiresias", text);
-    cr_expect_null(t, "accepted: %s", text);
-    cr_expect(strstr(tt_errmsg(ctx), want), "message '%s' lacks '%s'", tt_errmsg(ctx), want);
-    tt_trace_free(t);
-    tt_ctx_free(ctx);
-}
+#define expect_error(text, want) expect_ingest_error("tiresias", text, 0, want)
 
 #define HDR "job_id,num_gpu,submit_time,iterations,model_name,duration,interval\r\n"
 #define ROW "0,1,0,606,vgg19,164,30\r\n"

@@ -36,6 +36,32 @@ static inline tt_trace *ingest_text(tt_ctx *ctx, const char *fmt, const char *te
     return t;
 }
 
+/* Ingests n files with format fmt; the trace, or NULL with the message in
+ * ctx. */
+static inline tt_trace *ingest_files(tt_ctx *ctx, const char *fmt, const char *const *in, int n)
+{
+    tt_ingest_opts o = {fmt, NULL, NULL};
+    tt_trace *t = NULL;
+    tt_ingest(ctx, &o, in, n, &t);
+    return t;
+}
+
+/* Ingesting text as fmt must fail with a message containing want, and with
+ * code unless code is 0. */
+static inline void expect_ingest_error(const char *fmt, const char *text, int code,
+                                       const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_text(ctx, fmt, text);
+    cr_expect_null(t, "accepted: %s", text);
+    if (code)
+        cr_expect_eq(tt_errcode(ctx), code, "code %d for: %s", tt_errcode(ctx), text);
+    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "message '%s' lacks '%s'", tt_errmsg(ctx),
+              want);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
 /* The string of row i of a string column, NULL when absent. */
 static inline const char *str_at(const tt_strtab *tab, const int32_t *codes, int64_t i)
 {
