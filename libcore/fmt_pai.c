@@ -306,10 +306,13 @@ static int parse(ig_state *ig, tt_src **srcs, int n)
         ig->src = srcs[i];
         if ((rc = first_line_fields(ig, &kind[i])))
             break;
-        if (kind[i] == 0)
+        if (kind[i] == 0) {
+            int64_t at = tt_src_lineno(srcs[i]); /* 0 for no bytes: say line 1 */
             rc = tt_err(ig->ctx, TT_EEMPTY,
-                        "%s: empty input: expected a PAI job table (%d fields) or task table "
-                        "(%d fields)", tt_src_label(srcs[i]), JOB_FIELDS, TASK_FIELDS);
+                        "%s:%lld: empty input: expected a PAI job table (%d fields) or task "
+                        "table (%d fields)",
+                        tt_src_label(srcs[i]), (long long)(at ? at : 1), JOB_FIELDS, TASK_FIELDS);
+        }
         else if (kind[i] != JOB_FIELDS && kind[i] != TASK_FIELDS)
             rc = ig_fail(ig, "expected %d fields (PAI job table) or %d (task table), got %d",
                          JOB_FIELDS, TASK_FIELDS, kind[i]);

@@ -201,7 +201,7 @@ Test(pai, malformed_inputs)
     t = ingest_text(ctx, "pai", "");
     cr_expect_null(t);
     cr_expect_eq(tt_errcode(ctx), TT_EEMPTY);
-    cr_expect(strstr(tt_errmsg(ctx), "mem.txt: empty input") != NULL, "%s", tt_errmsg(ctx));
+    cr_expect(strstr(tt_errmsg(ctx), "mem.txt:1: empty input") != NULL, "%s", tt_errmsg(ctx));
     t = ingest_text(ctx, "pai", ",x,u,Terminated,10.0,20.0\n");
     cr_expect_null(t);
     cr_expect(strstr(tt_errmsg(ctx), "mem.txt:1: field 'job_name': value missing") != NULL, "%s",
