@@ -73,7 +73,7 @@ CLI_OBJ   := $(BUILD)/tools/cli.o
 TOOL_SRCS := $(wildcard tools/tt-*.c)
 TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
-UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o)
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o
 UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
@@ -111,6 +111,11 @@ $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 $(BUILD)/tests/%.o: tests/unit/%.c $(wildcard tests/unit/*.h tests/refsim/*.[ch] libcore/include/tt/*.h libcore/internal/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) -Wno-missing-prototypes -c $< -o $@
+
+# the reference simulator: test code, built apart from libcore on purpose
+$(BUILD)/tests/refsim.o: tests/refsim/refsim.c tests/refsim/refsim.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
 
 $(UNIT_BIN): $(UNIT_OBJS) $(LIBCORE)
 	@test -n "$(CRITERION_LIBS)" || { echo "make: Criterion not found: install libcriterion-dev" >&2; exit 1; }

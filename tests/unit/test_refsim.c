@@ -3,9 +3,7 @@
  * invariants of section 7. */
 #include "testutil.h"
 
-/* The Makefile builds tests/unit/test_*.c only; the reference simulator is
- * test code, not library code, so it is compiled into this file. */
-#include "../refsim/refsim.c"
+#include "../refsim/refsim.h"
 
 /* m0: no slowdown. m1: mild (L1 1.2x, L2 1.5x). m2: sensitive at
  * theta = 2000 (L2 2.0x); m0 and m1 are not. */

@@ -1,0 +1,1193 @@
+/* sim_step.h: the simulation step (docs/model.md sections 2 to 7), written
+ * once for the CPU backend (libcore/sim.c) and the CUDA kernels.
+ *
+ * Common subset of C11, C++ and CUDA: static inline functions marked
+ * HOST_DEVICE, fixed-width integers, plain structs, no allocation (the
+ * caller sizes one buffer with tts_state_bytes and hands it to
+ * tts_state_bind), integer arithmetic only.
+ *
+ * What each event costs, and why the structures are what they are:
+ *  - Fresh waiting jobs (never started) sit in a segment tree indexed by
+ *    their static queue rank (fifo and las: job index; sjf and srtf:
+ *    (duration, index)). Each tree node keeps, per job class, the fewest
+ *    GPUs any job below it asks for. The classes are what a job may do
+ *    now: L0 only; L0/L1 (insensitive or sensitive); any level
+ *    (insensitive or sensitive). Whether a job of k GPUs fits at a level
+ *    is monotone in k, so the cluster state reduces to one threshold per
+ *    class (the largest k that fits now) and a pass finds the next job
+ *    that will start in O(log n), skipping every job that cannot.
+ *  - Evicted jobs wait in a small unsorted list (their keys move), scanned
+ *    per start; they may take any level and are never sensitive.
+ *  - Timer crossings happen in job index order (submit' + W0 is monotone),
+ *    so two cursors replace a timer heap. Running jobs end through a
+ *    binary heap on (end, index).
+ *  - Per node: free GPUs and its occupants (at most G). Per rack: free
+ *    GPUs and the largest L0 request it can take.
+ */
+#ifndef TT_SIM_STEP_H
+#define TT_SIM_STEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define HOST_DEVICE __host__ __device__
+#else
+#define HOST_DEVICE
+#endif
+#define TTS_FN static inline HOST_DEVICE
+
+#define TTS_INF INT64_MAX
+#define TTS_NONE INT64_MIN
+#define TTS_BIG INT32_MAX
+#define TTS_MAX_CLASSES 64
+
+enum { TTS_FUTURE, TTS_WAIT, TTS_WAITV, TTS_RUN, TTS_DONE, TTS_REJECTED };
+enum { TTS_ORDER_FIFO, TTS_ORDER_SJF, TTS_ORDER_SRTF, TTS_ORDER_LAS };
+/* What a waiting fresh job may do now; see the header comment. */
+enum { TTS_C0, TTS_C1I, TTS_C1S, TTS_C2I, TTS_C2S, TTS_NCLASS };
+
+/* The trace and model table, read-only and shared by every configuration. */
+typedef struct {
+    int64_t n;
+    const int64_t *submit, *duration;
+    const int32_t *gpus, *cls; /* cls: class, or -1 = drawn from the mix */
+    /* sjf/srtf queue ranks: rank_job[p] = job at rank p sorted by
+     * (duration, index), job_rank its inverse. */
+    const int32_t *rank_job, *job_rank;
+    int32_t nclasses;
+    const int64_t *slow_l1, *slow_l2; /* per class, permille */
+} tts_trace;
+
+typedef struct {
+    int32_t racks, nodes_per_rack, gpus_per_node;
+} tts_cluster;
+
+/* One configuration; mix_cum is the running sum of the class weights. */
+typedef struct {
+    int32_t order, backfill;
+    int64_t w0, w1, theta, restart, congestion, min_run, max_preempt, load;
+    uint64_t seed;
+    uint64_t mix_cum[TTS_MAX_CLASSES];
+} tts_config;
+
+/* A segment, for the optional log (host only; invariant checks). */
+typedef struct {
+    int64_t job, t0, t1, r, s, w_before, done;
+    int32_t level, completed;
+    int64_t alloc_off, alloc_n; /* alloc_n (node, gpus) pairs from tts_seglog.alloc[alloc_off] */
+} tts_segment;
+
+typedef struct {
+    int64_t cap, n, alloc_cap, alloc_n;
+    tts_segment *seg;
+    int32_t *alloc; /* node, gpus, node, gpus, ... */
+    int32_t overflow;
+} tts_seglog;
+
+typedef struct {
+    /* inputs */
+    const tts_trace *tr;
+    tts_config cf;
+    int32_t R, N, G, nodes, rack_gpus;
+    int64_t cluster_gpus, n;
+    /* per job */
+    uint8_t *state;
+    int32_t *cls, *evict, *level, *slow, *heap_pos, *vpos, *alloc_head;
+    int32_t *starts; /* 3 per job */
+    int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s;
+    /* fresh-job segment tree: TTS_NCLASS int32 per node, 2 * size nodes */
+    int32_t *tree;
+    int64_t size;
+    /* evicted waiting jobs; those evicted in the running pass wait apart */
+    int32_t *vict, *pend;
+    int64_t nvict, npend;
+    /* running jobs: heap on (end, index) */
+    int32_t *heap;
+    int64_t nheap;
+    /* nodes and racks */
+    int32_t *freeg, *nocc, *occ;  /* occ: G entry ids per node */
+    int32_t *rack_free, *rack_l0; /* rack_l0: largest k whose L0 fits */
+    int64_t total_free;
+    /* allocation entries: one per (job, node) held */
+    int32_t *ent_job, *ent_node, *ent_gpus, *ent_next;
+    int32_t ent_free;
+    /* scratch for a placement and a preemption */
+    int32_t *pl_node, *pl_gpus, *mark, *vic, *tmp;
+    int32_t pl_n, nvic;
+    /* the clock and cursors */
+    int64_t now, next_arr, c1, c2;
+    int32_t have_now;
+    /* totals */
+    int64_t used, comm_milli, restart_gs, preempt, placed[3];
+    int64_t waiting, running, busy, running_level[3];
+    tts_seglog *log; /* NULL: no log */
+} tts_state;
+
+/* ---- arithmetic ---- */
+
+TTS_FN int64_t tts_ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+TTS_FN int64_t tts_sat_add(int64_t a, int64_t b)
+{
+    if (a == TTS_INF || b == TTS_INF || a > TTS_INF - b)
+        return TTS_INF;
+    return a + b;
+}
+
+/* splitmix64 at step i + 1 of a generator seeded with seed: a counter-based
+ * hash, so a job's class does not depend on the order jobs are visited. */
+TTS_FN uint64_t tts_hash(uint64_t seed, int64_t i)
+{
+    uint64_t z = seed + 0x9E3779B97F4A7C15ULL * ((uint64_t)i + 1u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* The class of job i: the trace's, or the mix's pick for hash(seed, i). */
+TTS_FN int32_t tts_job_class(const tts_trace *tr, const tts_config *cf, int64_t i)
+{
+    if (tr->cls[i] >= 0)
+        return tr->cls[i];
+    uint64_t total = cf->mix_cum[tr->nclasses - 1];
+    uint64_t u = tts_hash(cf->seed, i) % total;
+    int32_t c = 0;
+    while (u >= cf->mix_cum[c])
+        c++;
+    return c;
+}
+
+TTS_FN int64_t tts_slow_eff(int64_t s, int64_t c) { return 1000 + (s - 1000) * 1000 / (1000 - c); }
+
+TTS_FN int64_t tts_level_slow(const tts_state *S, int64_t i, int32_t level)
+{
+    if (level == 0)
+        return 1000;
+    int32_t c = S->cls[i];
+    return tts_slow_eff(level == 1 ? S->tr->slow_l1[c] : S->tr->slow_l2[c], S->cf.congestion);
+}
+
+TTS_FN int tts_sensitive(const tts_state *S, int64_t i)
+{
+    return S->cf.theta != TTS_INF && S->tr->slow_l2[S->cls[i]] >= S->cf.theta;
+}
+
+/* submit' = s0 + (submit - s0) * 1000 / load */
+TTS_FN int64_t tts_submit(const tts_state *S, int64_t i)
+{
+    int64_t s0 = S->tr->submit[0];
+    return s0 + (S->tr->submit[i] - s0) * 1000 / S->cf.load;
+}
+
+/* The level the timers allow job i at t. */
+TTS_FN int32_t tts_allowed(const tts_state *S, int64_t i, int64_t t)
+{
+    if (S->state[i] == TTS_WAITV || S->tr->gpus[i] > S->rack_gpus)
+        return 2;
+    int64_t wait = t - S->enq[i];
+    if (S->cf.w0 == TTS_INF || wait < S->cf.w0)
+        return 0;
+    if (S->cf.w1 == TTS_INF || wait - S->cf.w0 < S->cf.w1)
+        return 1;
+    return 2;
+}
+
+TTS_FN int tts_waited(const tts_state *S, int64_t i, int64_t t)
+{
+    return S->state[i] == TTS_WAITV || (S->cf.w0 != TTS_INF && t - S->enq[i] >= S->cf.w0);
+}
+
+TTS_FN int32_t tts_class_of(const tts_state *S, int64_t i, int64_t t)
+{
+    int32_t al = tts_allowed(S, i, t);
+    if (al == 0)
+        return TTS_C0;
+    int s = S->tr->gpus[i] <= S->rack_gpus && tts_sensitive(S, i);
+    if (al == 1)
+        return s ? TTS_C1S : TTS_C1I;
+    return s ? TTS_C2S : TTS_C2I;
+}
+
+/* ---- memory ---- */
+
+TTS_FN int64_t tts_tree_size(int64_t n)
+{
+    int64_t s = 1;
+    while (s < n)
+        s *= 2;
+    return s;
+}
+
+/* Bytes of the buffer one simulation of n jobs on c needs (8-aligned). */
+TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
+{
+    int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
+    int64_t size = tts_tree_size(n), b = 0;
+#define TTS_ADD(count, type) b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8
+    TTS_ADD(n, uint8_t);
+    TTS_ADD(8 * n, int32_t);  /* cls evict level slow heap_pos vpos alloc_head, spare */
+    TTS_ADD(3 * n, int32_t);  /* starts */
+    TTS_ADD(7 * n, int64_t);  /* w enq t0 end first queue gpu_s */
+    TTS_ADD(2 * size * TTS_NCLASS, int32_t);
+    TTS_ADD(2 * n, int32_t);  /* vict pend */
+    TTS_ADD(n, int32_t);      /* heap */
+    TTS_ADD(2 * nodes, int32_t);
+    TTS_ADD(slots, int32_t);
+    TTS_ADD(2 * c->racks, int32_t);
+    TTS_ADD(4 * slots, int32_t);
+    TTS_ADD(3 * nodes, int32_t); /* pl_node pl_gpus mark */
+    TTS_ADD(2 * slots, int32_t); /* vic tmp */
+#undef TTS_ADD
+    return b;
+}
+
+TTS_FN void *tts_carve(char **p, int64_t count, int64_t elem)
+{
+    void *r = (void *)*p;
+    *p += (count * elem + 7) / 8 * 8;
+    return r;
+}
+
+/* Points S's arrays into buf (tts_state_bytes(n, c) bytes, 8-aligned). */
+TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster *c)
+{
+    char *p = (char *)buf;
+    int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
+    S->size = tts_tree_size(n);
+    S->state = (uint8_t *)tts_carve(&p, n, 1);
+    int32_t *i32 = (int32_t *)tts_carve(&p, 8 * n, 4);
+    S->cls = i32;
+    S->evict = i32 + n;
+    S->level = i32 + 2 * n;
+    S->slow = i32 + 3 * n;
+    S->heap_pos = i32 + 4 * n;
+    S->vpos = i32 + 5 * n;
+    S->alloc_head = i32 + 6 * n;
+    S->starts = (int32_t *)tts_carve(&p, 3 * n, 4);
+    int64_t *i64 = (int64_t *)tts_carve(&p, 7 * n, 8);
+    S->w = i64;
+    S->enq = i64 + n;
+    S->t0 = i64 + 2 * n;
+    S->end = i64 + 3 * n;
+    S->first = i64 + 4 * n;
+    S->queue = i64 + 5 * n;
+    S->gpu_s = i64 + 6 * n;
+    S->tree = (int32_t *)tts_carve(&p, 2 * S->size * TTS_NCLASS, 4);
+    S->vict = (int32_t *)tts_carve(&p, 2 * n, 4);
+    S->pend = S->vict + n;
+    S->heap = (int32_t *)tts_carve(&p, n, 4);
+    S->freeg = (int32_t *)tts_carve(&p, 2 * nodes, 4);
+    S->nocc = S->freeg + nodes;
+    S->occ = (int32_t *)tts_carve(&p, slots, 4);
+    S->rack_free = (int32_t *)tts_carve(&p, 2 * c->racks, 4);
+    S->rack_l0 = S->rack_free + c->racks;
+    S->ent_job = (int32_t *)tts_carve(&p, 4 * slots, 4);
+    S->ent_node = S->ent_job + slots;
+    S->ent_gpus = S->ent_job + 2 * slots;
+    S->ent_next = S->ent_job + 3 * slots;
+    S->pl_node = (int32_t *)tts_carve(&p, 3 * nodes, 4);
+    S->pl_gpus = S->pl_node + nodes;
+    S->mark = S->pl_node + 2 * nodes;
+    S->vic = (int32_t *)tts_carve(&p, 2 * slots, 4);
+    S->tmp = S->vic + slots;
+}
+
+/* ---- the fresh-job tree ---- */
+
+TTS_FN int64_t tts_pos(const tts_state *S, int64_t i)
+{
+    int32_t o = S->cf.order;
+    return (o == TTS_ORDER_SJF || o == TTS_ORDER_SRTF) ? S->tr->job_rank[i] : i;
+}
+
+TTS_FN int64_t tts_job_at(const tts_state *S, int64_t p)
+{
+    int32_t o = S->cf.order;
+    return (o == TTS_ORDER_SJF || o == TTS_ORDER_SRTF) ? S->tr->rank_job[p] : p;
+}
+
+TTS_FN void tts_tree_pull(tts_state *S, int64_t v)
+{
+    int32_t *d = S->tree + v * TTS_NCLASS, *l = S->tree + 2 * v * TTS_NCLASS,
+            *r = l + TTS_NCLASS;
+    for (int c = 0; c < TTS_NCLASS; c++)
+        d[c] = l[c] < r[c] ? l[c] : r[c];
+}
+
+/* Leaf of job i: class cl with k GPUs, or empty when cl < 0. */
+TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
+{
+    int64_t v = S->size + tts_pos(S, i);
+    int32_t *d = S->tree + v * TTS_NCLASS;
+    for (int c = 0; c < TTS_NCLASS; c++)
+        d[c] = c == cl ? k : TTS_BIG;
+    for (v >>= 1; v >= 1; v >>= 1)
+        tts_tree_pull(S, v);
+}
+
+TTS_FN int tts_tree_ok(const tts_state *S, int64_t v, const int32_t *thr)
+{
+    const int32_t *d = S->tree + v * TTS_NCLASS;
+    for (int c = 0; c < TTS_NCLASS; c++)
+        if (d[c] <= thr[c])
+            return 1;
+    return 0;
+}
+
+/* The first rank >= p whose job passes thr for its class, or -1. */
+TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
+{
+    if (p >= S->n)
+        return -1;
+    int64_t v = S->size + p;
+    for (;;) {
+        if (tts_tree_ok(S, v, thr)) {
+            while (v < S->size) {
+                v *= 2;
+                if (!tts_tree_ok(S, v, thr))
+                    v++;
+            }
+            return v - S->size;
+        }
+        while (v & 1) {
+            if (v == 1)
+                return -1;
+            v >>= 1;
+        }
+        v++;
+    }
+}
+
+/* ---- queue order ---- */
+
+/* The order key of job i now (ties: lower index). */
+TTS_FN int64_t tts_key(const tts_state *S, int64_t i)
+{
+    switch (S->cf.order) {
+    case TTS_ORDER_SJF:
+        return S->tr->duration[i];
+    case TTS_ORDER_SRTF:
+        return S->w[i];
+    case TTS_ORDER_LAS:
+        return S->gpu_s[i];
+    default:
+        return tts_submit(S, i);
+    }
+}
+
+TTS_FN int tts_after(int64_t k1, int64_t i1, int64_t k2, int64_t i2)
+{
+    return k1 > k2 || (k1 == k2 && i1 > i2);
+}
+
+/* The first tree rank whose fresh job comes after (key, idx) in order. */
+TTS_FN int64_t tts_rank_after(const tts_state *S, int64_t key, int64_t idx)
+{
+    int64_t lo = 0, hi = S->n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2, j = tts_job_at(S, mid);
+        int64_t kj = S->cf.order == TTS_ORDER_LAS    ? 0
+                     : S->cf.order == TTS_ORDER_SRTF ? S->tr->duration[j] * 1000
+                                                     : tts_key(S, j);
+        if (tts_after(kj, j, key, idx))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* ---- nodes and racks ---- */
+
+TTS_FN void tts_rack_refresh(tts_state *S, int32_t r)
+{
+    int32_t whole = 0, part = 0, f = 0;
+    for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
+        int32_t g = S->freeg[x];
+        f += g;
+        if (g == S->G)
+            whole++;
+        else if (g > part)
+            part = g;
+    }
+    S->rack_free[r] = f;
+    S->rack_l0[r] = whole * S->G + part;
+}
+
+/* Largest k with a free L0 / L1 / L2 placement now. */
+TTS_FN void tts_fit_max(const tts_state *S, int32_t *m0, int32_t *m1, int32_t *m2)
+{
+    int32_t a = 0, b = 0;
+    for (int32_t r = 0; r < S->R; r++) {
+        if (S->rack_l0[r] > a)
+            a = S->rack_l0[r];
+        if (S->rack_free[r] > b)
+            b = S->rack_free[r];
+    }
+    *m0 = a;
+    *m1 = b;
+    *m2 = (int32_t)S->total_free;
+}
+
+TTS_FN int tts_evictable(const tts_state *S, int64_t i, int64_t t)
+{
+    return S->state[i] == TTS_RUN && !tts_sensitive(S, i) && t - S->t0[i] >= S->cf.min_run &&
+           S->evict[i] < S->cf.max_preempt;
+}
+
+/* Largest k for which eviction could open an L0 placement now. */
+TTS_FN int32_t tts_preempt_max(const tts_state *S, int64_t t)
+{
+    int32_t best = 0;
+    for (int32_t r = 0; r < S->R; r++) {
+        int32_t clear = 0, part = 0;
+        for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
+            int32_t f = S->freeg[x], all = 1;
+            for (int32_t s = 0; s < S->nocc[x]; s++) {
+                int32_t e = S->occ[x * S->G + s];
+                if (tts_evictable(S, S->ent_job[e], t))
+                    f += S->ent_gpus[e];
+                else
+                    all = 0;
+            }
+            if (all)
+                clear++;
+            else if (f > part)
+                part = f;
+        }
+        if (clear * S->G + part > best)
+            best = clear * S->G + part;
+    }
+    return best;
+}
+
+/* ---- placement searches: fill pl_node/pl_gpus, or return 0 ---- */
+
+TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
+{
+    S->pl_node[S->pl_n] = x;
+    S->pl_gpus[S->pl_n] = g;
+    S->pl_n++;
+}
+
+/* The node in [lo, hi) with the fewest free GPUs >= k, lowest index, not
+ * marked; -1 if none. */
+TTS_FN int32_t tts_best_fit(const tts_state *S, int32_t lo, int32_t hi, int32_t k)
+{
+    int32_t best = -1;
+    for (int32_t x = lo; x < hi; x++)
+        if (!S->mark[x] && S->freeg[x] >= k && (best < 0 || S->freeg[x] < S->freeg[best]))
+            best = x;
+    return best;
+}
+
+TTS_FN int tts_find_l0(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    if (k <= S->G) {
+        int32_t x = tts_best_fit(S, 0, S->nodes, k);
+        if (x < 0)
+            return 0;
+        tts_pl_add(S, x, k);
+        return 1;
+    }
+    int32_t a = k / S->G, b = k % S->G, best = -1;
+    for (int32_t r = 0; r < S->R; r++)
+        if (S->rack_l0[r] >= k && (best < 0 || S->rack_free[r] < S->rack_free[best]))
+            best = r;
+    if (best < 0)
+        return 0;
+    int32_t lo = best * S->N, hi = lo + S->N, got = 0;
+    for (int32_t x = lo; x < hi && got < a; x++)
+        if (S->freeg[x] == S->G) {
+            tts_pl_add(S, x, S->G);
+            S->mark[x] = 1;
+            got++;
+        }
+    if (b > 0)
+        tts_pl_add(S, tts_best_fit(S, lo, hi, b), b);
+    for (int32_t q = 0; q < S->pl_n; q++)
+        S->mark[S->pl_node[q]] = 0;
+    return 1;
+}
+
+/* Takes k GPUs from the nodes of rack r, most free first, lower index on
+ * ties (a node's free count does not move while others are taken, so this
+ * is a walk over the free counts from G down). */
+TTS_FN int32_t tts_take_most_free(tts_state *S, int32_t r, int32_t k)
+{
+    for (int32_t f = S->G; f > 0 && k > 0; f--)
+        for (int32_t x = r * S->N; x < (r + 1) * S->N && k > 0; x++)
+            if (S->freeg[x] == f) {
+                int32_t g = f < k ? f : k;
+                tts_pl_add(S, x, g);
+                k -= g;
+            }
+    return k;
+}
+
+TTS_FN int tts_find_l1(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    int32_t best = -1;
+    for (int32_t r = 0; r < S->R; r++)
+        if (S->rack_free[r] >= k && (best < 0 || S->rack_free[r] < S->rack_free[best]))
+            best = r;
+    if (best < 0)
+        return 0;
+    tts_take_most_free(S, best, k);
+    return 1;
+}
+
+TTS_FN int tts_find_l2(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    if (S->total_free < k)
+        return 0;
+    /* racks by most free first, lower index on ties */
+    for (int32_t r = 0; r < S->R; r++)
+        S->mark[r] = 0;
+    while (k > 0) {
+        int32_t best = -1;
+        for (int32_t r = 0; r < S->R; r++)
+            if (!S->mark[r] && S->rack_free[r] > 0 &&
+                (best < 0 || S->rack_free[r] > S->rack_free[best]))
+                best = r;
+        S->mark[best] = 1;
+        k = tts_take_most_free(S, best, k);
+    }
+    for (int32_t r = 0; r < S->R; r++)
+        S->mark[r] = 0;
+    return 1;
+}
+
+/* The level of the placement in pl (docs/model.md section 4). */
+TTS_FN int32_t tts_classify(const tts_state *S, int32_t k)
+{
+    int32_t rack = S->pl_node[0] / S->N;
+    for (int32_t q = 1; q < S->pl_n; q++)
+        if (S->pl_node[q] / S->N != rack)
+            return 2;
+    return S->pl_n == (k + S->G - 1) / S->G ? 0 : 1;
+}
+
+/* ---- preemption ---- */
+
+TTS_FN int tts_cost_less(int64_t g1, int64_t n1, int64_t g2, int64_t n2)
+{
+    return g1 < g2 || (g1 == g2 && n1 < n2);
+}
+
+/* The k <= G rule on node x for need GPUs: evictable occupants, most GPUs
+ * on the node first, then lower job index, until need are free. Returns 1
+ * with the cost (victims' total GPUs, count) and, when out is given, the
+ * victims appended to out[*nout]; 0 when eviction cannot free need. */
+TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t t, int64_t *cg,
+                         int64_t *cn, int32_t *out, int32_t *nout)
+{
+    int32_t freed = S->freeg[x], m = 0;
+    int32_t *cand = S->tmp; /* entry ids of evictable occupants */
+    *cg = *cn = 0;
+    if (freed >= need)
+        return 1;
+    for (int32_t s = 0; s < S->nocc[x]; s++) {
+        int32_t e = S->occ[x * S->G + s];
+        if (tts_evictable(S, S->ent_job[e], t))
+            cand[m++] = e;
+    }
+    /* insertion sort: most GPUs on the node first, then lower job index */
+    for (int32_t a = 1; a < m; a++) {
+        int32_t e = cand[a], b = a;
+        while (b > 0 && (S->ent_gpus[cand[b - 1]] < S->ent_gpus[e] ||
+                         (S->ent_gpus[cand[b - 1]] == S->ent_gpus[e] &&
+                          S->ent_job[cand[b - 1]] > S->ent_job[e]))) {
+            cand[b] = cand[b - 1];
+            b--;
+        }
+        cand[b] = e;
+    }
+    int32_t used = 0;
+    while (freed < need && used < m) {
+        int32_t e = cand[used++];
+        freed += S->ent_gpus[e];
+        *cg += S->tr->gpus[S->ent_job[e]];
+        *cn += 1;
+    }
+    if (freed < need)
+        return 0;
+    if (out)
+        for (int32_t q = 0; q < used; q++)
+            out[(*nout)++] = S->ent_job[cand[q]];
+    return 1;
+}
+
+/* Clearing node x: every occupant must be evictable. */
+TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t t, int64_t *cg, int64_t *cn)
+{
+    *cg = *cn = 0;
+    for (int32_t s = 0; s < S->nocc[x]; s++) {
+        int32_t j = S->ent_job[S->occ[x * S->G + s]];
+        if (!tts_evictable(S, j, t))
+            return 0;
+        *cg += S->tr->gpus[j];
+        *cn += 1;
+    }
+    return 1;
+}
+
+/* For rack r and k > G: marks (mark[x] = 1) the a cheapest clearable nodes
+ * and sets *bnode (-1 when b = 0). 1 with the rack's cost, or 0. Leaves
+ * the marks set; the caller clears the rack's marks. */
+TTS_FN int tts_rack_pick(tts_state *S, int32_t r, int32_t k, int64_t t, int32_t *bnode,
+                         int64_t *cg, int64_t *cn)
+{
+    int32_t a = k / S->G, b = k % S->G, lo = r * S->N, hi = lo + S->N;
+    *cg = *cn = 0;
+    *bnode = -1;
+    for (int32_t got = 0; got < a; got++) {
+        int32_t y = -1;
+        int64_t yg = 0, yn = 0;
+        for (int32_t x = lo; x < hi; x++) {
+            int64_t g, c;
+            if (!S->mark[x] && tts_clear_cost(S, x, t, &g, &c) &&
+                (y < 0 || tts_cost_less(g, c, yg, yn))) {
+                y = x;
+                yg = g;
+                yn = c;
+            }
+        }
+        if (y < 0)
+            return 0;
+        S->mark[y] = 1;
+        *cg += yg;
+        *cn += yn;
+    }
+    if (b > 0) {
+        int32_t y = -1;
+        int64_t yg = 0, yn = 0;
+        for (int32_t x = lo; x < hi; x++) {
+            int64_t g, c;
+            if (!S->mark[x] && tts_node_cost(S, x, b, t, &g, &c, 0, 0) &&
+                (y < 0 || tts_cost_less(g, c, yg, yn))) {
+                y = x;
+                yg = g;
+                yn = c;
+            }
+        }
+        if (y < 0)
+            return 0;
+        *bnode = y;
+        *cg += yg;
+        *cn += yn;
+    }
+    return 1;
+}
+
+TTS_FN void tts_unmark_rack(tts_state *S, int32_t r)
+{
+    for (int32_t x = r * S->N; x < (r + 1) * S->N; x++)
+        S->mark[x] = 0;
+}
+
+/* The cheapest L0 placement eviction opens for k GPUs: fills pl and the
+ * victims vic[0..nvic) (sorted, distinct). 1 found, 0 none. */
+TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
+{
+    S->pl_n = 0;
+    S->nvic = 0;
+    if (k <= S->G) {
+        int32_t best = -1;
+        int64_t bg = 0, bn = 0;
+        for (int32_t x = 0; x < S->nodes; x++) {
+            int64_t g, c;
+            if (tts_node_cost(S, x, k, t, &g, &c, 0, 0) &&
+                (best < 0 || tts_cost_less(g, c, bg, bn))) {
+                best = x;
+                bg = g;
+                bn = c;
+            }
+        }
+        if (best < 0)
+            return 0;
+        int64_t g, c;
+        tts_node_cost(S, best, k, t, &g, &c, S->vic, &S->nvic);
+        tts_pl_add(S, best, k);
+    } else {
+        int32_t best = -1, bnode = -1;
+        int64_t bg = 0, bn = 0;
+        for (int32_t r = 0; r < S->R; r++) {
+            int64_t g, c;
+            int32_t bx;
+            int ok = tts_rack_pick(S, r, k, t, &bx, &g, &c);
+            tts_unmark_rack(S, r);
+            if (ok && (best < 0 || tts_cost_less(g, c, bg, bn))) {
+                best = r;
+                bg = g;
+                bn = c;
+            }
+        }
+        if (best < 0)
+            return 0;
+        int64_t g, c;
+        tts_rack_pick(S, best, k, t, &bnode, &g, &c);
+        for (int32_t x = best * S->N; x < (best + 1) * S->N; x++)
+            if (S->mark[x]) {
+                for (int32_t s = 0; s < S->nocc[x]; s++)
+                    S->vic[S->nvic++] = S->ent_job[S->occ[x * S->G + s]];
+                tts_pl_add(S, x, S->G);
+            }
+        tts_unmark_rack(S, best);
+        if (bnode >= 0) {
+            tts_node_cost(S, bnode, k % S->G, t, &g, &c, S->vic, &S->nvic);
+            tts_pl_add(S, bnode, k % S->G);
+        }
+    }
+    /* distinct victims in index order (a job may sit on several nodes) */
+    for (int32_t a = 1; a < S->nvic; a++) {
+        int32_t v = S->vic[a], b = a;
+        while (b > 0 && S->vic[b - 1] > v) {
+            S->vic[b] = S->vic[b - 1];
+            b--;
+        }
+        S->vic[b] = v;
+    }
+    int32_t m = 0;
+    for (int32_t a = 0; a < S->nvic; a++)
+        if (m == 0 || S->vic[m - 1] != S->vic[a])
+            S->vic[m++] = S->vic[a];
+    S->nvic = m;
+    return 1;
+}
+
+/* ---- the running-job heap, on (end, index) ---- */
+
+TTS_FN int tts_heap_less(const tts_state *S, int32_t a, int32_t b)
+{
+    return S->end[a] < S->end[b] || (S->end[a] == S->end[b] && a < b);
+}
+
+TTS_FN void tts_heap_place(tts_state *S, int64_t p, int32_t j)
+{
+    S->heap[p] = j;
+    S->heap_pos[j] = (int32_t)p;
+}
+
+TTS_FN void tts_heap_fix(tts_state *S, int64_t p)
+{
+    int32_t j = S->heap[p];
+    while (p > 0 && tts_heap_less(S, j, S->heap[(p - 1) / 2])) {
+        tts_heap_place(S, p, S->heap[(p - 1) / 2]);
+        p = (p - 1) / 2;
+    }
+    for (;;) {
+        int64_t c = 2 * p + 1;
+        if (c >= S->nheap)
+            break;
+        if (c + 1 < S->nheap && tts_heap_less(S, S->heap[c + 1], S->heap[c]))
+            c++;
+        if (!tts_heap_less(S, S->heap[c], j))
+            break;
+        tts_heap_place(S, p, S->heap[c]);
+        p = c;
+    }
+    tts_heap_place(S, p, j);
+}
+
+TTS_FN void tts_heap_push(tts_state *S, int32_t j)
+{
+    tts_heap_place(S, S->nheap++, j);
+    tts_heap_fix(S, S->nheap - 1);
+}
+
+TTS_FN void tts_heap_remove(tts_state *S, int32_t j)
+{
+    int64_t p = S->heap_pos[j];
+    S->nheap--;
+    if (p != S->nheap) {
+        tts_heap_place(S, p, S->heap[S->nheap]);
+        tts_heap_fix(S, p);
+    }
+    S->heap_pos[j] = -1;
+}
+
+/* ---- starts and ends ---- */
+
+TTS_FN void tts_refresh_pl_racks(tts_state *S)
+{
+    int32_t last = -1;
+    for (int32_t q = 0; q < S->pl_n; q++) {
+        int32_t r = S->pl_node[q] / S->N;
+        if (r != last)
+            tts_rack_refresh(S, r);
+        last = r;
+    }
+}
+
+/* Starts waiting job i at t on the placement in pl. */
+TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
+{
+    int32_t k = S->tr->gpus[i];
+    if (S->state[i] == TTS_WAIT) {
+        tts_tree_set(S, i, -1, 0);
+    } else { /* an evicted job: swap-remove from the list */
+        int32_t p = S->vpos[i], last = S->vict[--S->nvict];
+        S->vict[p] = last;
+        S->vpos[last] = p;
+    }
+    S->alloc_head[i] = -1;
+    for (int32_t q = 0; q < S->pl_n; q++) {
+        int32_t x = S->pl_node[q], e = S->ent_free;
+        S->ent_free = S->ent_next[e];
+        S->ent_job[e] = i;
+        S->ent_node[e] = x;
+        S->ent_gpus[e] = S->pl_gpus[q];
+        S->ent_next[e] = S->alloc_head[i];
+        S->alloc_head[i] = e;
+        S->occ[x * S->G + S->nocc[x]++] = e;
+        S->freeg[x] -= S->pl_gpus[q];
+    }
+    S->total_free -= k;
+    tts_refresh_pl_racks(S);
+    int32_t lv = tts_classify(S, k);
+    int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf.restart : 0;
+    S->level[i] = lv;
+    S->slow[i] = (int32_t)s;
+    S->t0[i] = t;
+    S->end[i] = t + r + tts_ceil_div(S->w[i] * s, 1000000);
+    if (S->first[i] == TTS_NONE)
+        S->first[i] = t;
+    S->queue[i] += t - S->enq[i];
+    S->starts[3 * (int64_t)i + lv]++;
+    S->placed[lv]++;
+    S->state[i] = TTS_RUN;
+    tts_heap_push(S, i);
+    S->waiting--;
+    S->running++;
+    S->busy += k;
+    S->running_level[lv]++;
+}
+
+/* Ends job i's segment at t: completed, or evicted back to the queue (into
+ * the pending list: it waits for the next pass). */
+TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
+{
+    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf.restart : 0;
+    int64_t held = t - S->t0[i], run = held - r > 0 ? held - r : 0, done;
+    if (completed) {
+        done = S->w[i];
+    } else {
+        done = run * 1000000 / S->slow[i];
+        if (done > S->w[i])
+            done = S->w[i];
+    }
+    tts_seglog *L = S->log;
+    if (L && !L->overflow) {
+        if (L->n == L->cap || L->alloc_n + 2 * (int64_t)S->nodes > L->alloc_cap) {
+            L->overflow = 1;
+        } else {
+            tts_segment *g = &L->seg[L->n++];
+            g->job = i;
+            g->t0 = S->t0[i];
+            g->t1 = t;
+            g->r = r;
+            g->s = S->slow[i];
+            g->w_before = S->w[i];
+            g->done = done;
+            g->level = S->level[i];
+            g->completed = completed;
+            g->alloc_off = L->alloc_n;
+            g->alloc_n = 0;
+            for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+                L->alloc[L->alloc_n++] = S->ent_node[e];
+                L->alloc[L->alloc_n++] = S->ent_gpus[e];
+                g->alloc_n++;
+            }
+        }
+    }
+    S->w[i] -= done;
+    S->used += k * held;
+    S->comm_milli += k * (run * 1000 - done);
+    S->restart_gs += k * (r < held ? r : held);
+    S->gpu_s[i] += k * held;
+    int32_t e = S->alloc_head[i];
+    while (e >= 0) {
+        int32_t x = S->ent_node[e], nx = S->ent_next[e];
+        S->freeg[x] += S->ent_gpus[e];
+        for (int32_t s = 0; s < S->nocc[x]; s++)
+            if (S->occ[x * S->G + s] == e) {
+                S->occ[x * S->G + s] = S->occ[x * S->G + --S->nocc[x]];
+                break;
+            }
+        tts_rack_refresh(S, x / S->N);
+        S->ent_next[e] = S->ent_free;
+        S->ent_free = e;
+        e = nx;
+    }
+    S->alloc_head[i] = -1;
+    S->total_free += k;
+    S->running--;
+    S->busy -= k;
+    S->running_level[S->level[i]]--;
+    tts_heap_remove(S, i);
+    if (completed) {
+        S->state[i] = TTS_DONE;
+        S->end[i] = t;
+    } else {
+        S->state[i] = TTS_WAITV;
+        S->enq[i] = t;
+        S->evict[i]++;
+        S->preempt++;
+        S->waiting++;
+        S->pend[S->npend++] = i;
+    }
+}
+
+/* ---- the pass ---- */
+
+/* Tries job i at t by the steps of docs/model.md section 6. 1 if it
+ * started, 0 if not. */
+TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, int32_t m2)
+{
+    int32_t k = S->tr->gpus[i], al = tts_allowed(S, i, t);
+    /* 1. a free L0 placement */
+    if (k <= m0 && k <= S->rack_gpus && tts_find_l0(S, k)) {
+        tts_start(S, i, t);
+        return 1;
+    }
+    /* 2. sensitive and waited W0: evict to open L0 */
+    if (k <= S->rack_gpus && tts_sensitive(S, i) && tts_waited(S, i, t) &&
+        tts_preempt_max(S, t) >= k && tts_find_preempt(S, k, t)) {
+        for (int32_t v = 0; v < S->nvic; v++)
+            tts_end(S, S->vic[v], t, 0);
+        tts_start(S, i, t);
+        return 1;
+    }
+    /* 3. the best level the timers allow */
+    if (al >= 1 && k <= m1 && tts_find_l1(S, k)) {
+        tts_start(S, i, t);
+        return 1;
+    }
+    if (al >= 2 && k <= m2 && tts_find_l2(S, k)) {
+        tts_start(S, i, t);
+        return 1;
+    }
+    return 0;
+}
+
+/* One pass at t over the jobs waiting when it began. 1 if it started a
+ * job. */
+TTS_FN int tts_pass(tts_state *S, int64_t t)
+{
+    int changed = 0, have_cur = 0;
+    int64_t ckey = 0, cidx = -1, p = 0;
+    int need_mp = S->cf.theta != TTS_INF;
+    for (;;) {
+        int32_t m0, m1, m2, thr[TTS_NCLASS];
+        tts_fit_max(S, &m0, &m1, &m2);
+        if (!S->cf.backfill) {
+            for (int c = 0; c < TTS_NCLASS; c++)
+                thr[c] = TTS_BIG - 1;
+        } else {
+            int32_t mp = 0;
+            if (need_mp && (S->tree[TTS_NCLASS + TTS_C1S] < TTS_BIG ||
+                            S->tree[TTS_NCLASS + TTS_C2S] < TTS_BIG))
+                mp = tts_preempt_max(S, t);
+            thr[TTS_C0] = m0;
+            thr[TTS_C1I] = m1;
+            thr[TTS_C1S] = m1 > mp ? m1 : mp;
+            thr[TTS_C2I] = m2;
+            thr[TTS_C2S] = m2 > mp ? m2 : mp;
+        }
+        /* the next fresh candidate, and the next evicted one */
+        int64_t fr = tts_tree_first(S, p, thr), fj = fr < 0 ? -1 : tts_job_at(S, fr);
+        int64_t vj = -1, vk = 0, vthr = S->cf.backfill ? m2 : TTS_BIG - 1;
+        for (int64_t q = 0; q < S->nvict; q++) {
+            int32_t j = S->vict[q];
+            int64_t kj = tts_key(S, j);
+            if (S->tr->gpus[j] <= vthr && (!have_cur || tts_after(kj, j, ckey, cidx)) &&
+                (vj < 0 || tts_after(vk, vj, kj, j))) {
+                vj = j;
+                vk = kj;
+            }
+        }
+        int64_t j;
+        if (fj >= 0 && (vj < 0 || tts_after(vk, vj, tts_key(S, fj), fj)))
+            j = fj;
+        else
+            j = vj;
+        if (j < 0)
+            break;
+        have_cur = 1;
+        ckey = tts_key(S, j);
+        cidx = j;
+        int started = tts_try(S, (int32_t)j, t, m0, m1, m2);
+        if (started)
+            changed = 1;
+        else if (!S->cf.backfill)
+            break;
+        p = j == fj ? fr + 1 : tts_rank_after(S, ckey, cidx);
+    }
+    /* jobs evicted in this pass join the queue for the next one */
+    for (int64_t q = 0; q < S->npend; q++) {
+        int32_t j = S->pend[q];
+        S->vpos[j] = (int32_t)S->nvict;
+        S->vict[S->nvict++] = j;
+    }
+    S->npend = 0;
+    return changed;
+}
+
+/* ---- timers and events ---- */
+
+/* Advances the timer cursor *c past jobs that are no longer fresh and
+ * waiting; returns the next crossing (enq + off) of a waiting fresh job,
+ * TTS_INF if none (a job not yet arrived crosses after its arrival). */
+TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int64_t off)
+{
+    while (*c < S->next_arr && S->state[*c] != TTS_WAIT)
+        (*c)++;
+    if (*c >= S->next_arr)
+        return TTS_INF;
+    return tts_sat_add(S->enq[*c], off);
+}
+
+/* Re-classes the waiting fresh jobs whose timer crossed at or before t. */
+TTS_FN void tts_timers(tts_state *S, int64_t *c, int64_t off, int64_t t)
+{
+    for (;;) {
+        int64_t x = tts_timer_next(S, c, off);
+        if (x == TTS_INF || x > t)
+            return;
+        tts_tree_set(S, *c, tts_class_of(S, *c, t), S->tr->gpus[*c]);
+        (*c)++;
+    }
+}
+
+TTS_FN int64_t tts_off2(const tts_state *S)
+{
+    return S->cf.w0 == TTS_INF ? TTS_INF : tts_sat_add(S->cf.w0, S->cf.w1);
+}
+
+/* The least event time: 1 with *t, or 0 when nothing is left. */
+TTS_FN int tts_next_event(tts_state *S, int64_t *t)
+{
+    int64_t best = TTS_INF;
+    int any = 0;
+    /* a rejected job's submit is no event */
+    while (S->next_arr < S->n && S->state[S->next_arr] == TTS_REJECTED)
+        S->next_arr++;
+    if (S->next_arr < S->n) {
+        best = tts_submit(S, S->next_arr);
+        any = 1;
+    }
+    if (S->nheap > 0 && (!any || S->end[S->heap[0]] < best)) {
+        best = S->end[S->heap[0]];
+        any = 1;
+    }
+    if (S->cf.w0 != TTS_INF) {
+        int64_t a = tts_timer_next(S, &S->c1, S->cf.w0);
+        int64_t b = tts_timer_next(S, &S->c2, tts_off2(S));
+        if (a != TTS_INF && (!any || a < best)) {
+            best = a;
+            any = 1;
+        }
+        if (b != TTS_INF && (!any || b < best)) {
+            best = b;
+            any = 1;
+        }
+    }
+    *t = best;
+    return any;
+}
+
+/* Resets S for a run of tr on c under cf (S bound to a buffer of
+ * tts_state_bytes). log may be NULL. */
+TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
+                     const tts_config *cf, tts_seglog *log)
+{
+    S->tr = tr;
+    S->cf = *cf;
+    S->R = c->racks;
+    S->N = c->nodes_per_rack;
+    S->G = c->gpus_per_node;
+    S->nodes = S->R * S->N;
+    S->rack_gpus = S->N * S->G;
+    S->cluster_gpus = (int64_t)S->nodes * S->G;
+    S->n = tr->n;
+    S->log = log;
+    S->waiting = S->running = S->busy = 0;
+    S->used = S->comm_milli = S->restart_gs = S->preempt = 0;
+    for (int l = 0; l < 3; l++)
+        S->placed[l] = S->running_level[l] = 0;
+    for (int64_t i = 0; i < S->n; i++) {
+        S->state[i] = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
+        S->cls[i] = tts_job_class(tr, cf, i);
+        S->evict[i] = 0;
+        S->level[i] = -1;
+        S->slow[i] = 0;
+        S->heap_pos[i] = -1;
+        S->vpos[i] = -1;
+        S->alloc_head[i] = -1;
+        S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
+        S->w[i] = tr->duration[i] * 1000;
+        S->enq[i] = 0;
+        S->t0[i] = 0;
+        S->end[i] = TTS_NONE;
+        S->first[i] = TTS_NONE;
+        S->queue[i] = 0;
+        S->gpu_s[i] = 0;
+    }
+    for (int64_t v = 0; v < 2 * S->size * TTS_NCLASS; v++)
+        S->tree[v] = TTS_BIG;
+    S->nvict = S->npend = S->nheap = 0;
+    for (int32_t x = 0; x < S->nodes; x++) {
+        S->freeg[x] = S->G;
+        S->nocc[x] = 0;
+        S->mark[x] = 0;
+    }
+    for (int32_t r = 0; r < S->R; r++)
+        tts_rack_refresh(S, r);
+    S->total_free = S->cluster_gpus;
+    int32_t slots = S->nodes * S->G;
+    for (int32_t e = 0; e < slots; e++)
+        S->ent_next[e] = e + 1 < slots ? e + 1 : -1;
+    S->ent_free = 0;
+    S->pl_n = S->nvic = 0;
+    S->now = 0;
+    S->have_now = 0;
+    S->next_arr = S->c1 = S->c2 = 0;
+}
+
+/* Processes the next event time: frees the jobs that end then, queues the
+ * jobs submitted then, re-classes jobs whose timers crossed, and repeats
+ * the pass until one changes nothing. Returns 1, or 0 when no event is
+ * left. */
+TTS_FN int tts_step(tts_state *S)
+{
+    int64_t t;
+    if (!tts_next_event(S, &t))
+        return 0;
+    S->now = t;
+    S->have_now = 1;
+    while (S->nheap > 0 && S->end[S->heap[0]] <= t)
+        tts_end(S, S->heap[0], t, 1);
+    while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
+        int64_t i = S->next_arr++;
+        if (S->state[i] == TTS_REJECTED)
+            continue;
+        S->state[i] = TTS_WAIT;
+        S->enq[i] = t;
+        S->waiting++;
+        tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+    }
+    if (S->cf.w0 != TTS_INF) {
+        tts_timers(S, &S->c1, S->cf.w0, t);
+        tts_timers(S, &S->c2, tts_off2(S), t);
+    }
+    while (tts_pass(S, t))
+        ;
+    return 1;
+}
+
+#endif
