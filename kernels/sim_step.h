@@ -16,13 +16,20 @@
  *    is monotone in k, so the cluster state reduces to one threshold per
  *    class (the largest k that fits now) and a pass finds the next job
  *    that will start in O(log n), skipping every job that cannot.
- *  - Evicted jobs wait in a small unsorted list (their keys move), scanned
- *    per start; they may take any level and are never sensitive.
+ *  - Evicted jobs may take any level and are never sensitive: under fifo
+ *    and sjf their key does not move, so they go back into the tree at
+ *    their rank as "any level, insensitive"; under srtf and las it moves,
+ *    so they wait in an array sorted by (GPUs, key, index): per distinct
+ *    GPU count that fits, one binary search finds the next in order.
  *  - Timer crossings happen in job index order (submit' + W0 is monotone),
  *    so two cursors replace a timer heap. Running jobs end through a
  *    binary heap on (end, index).
- *  - Per node: free GPUs and its occupants (at most G). Per rack: free
- *    GPUs and the largest L0 request it can take.
+ *  - Per node: free GPUs, its occupants (at most G), and what eviction
+ *    could free there now (free + evictable GPUs; occupants that are not
+ *    evictable). A running job becomes evictable min_run after its start;
+ *    starts come in time order, so a list in start order ages them. Per
+ *    rack: free GPUs and the largest L0 request it can take, with and
+ *    without eviction.
  */
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
@@ -44,6 +51,9 @@
 
 enum { TTS_FUTURE, TTS_WAIT, TTS_WAITV, TTS_RUN, TTS_DONE, TTS_REJECTED };
 enum { TTS_ORDER_FIFO, TTS_ORDER_SJF, TTS_ORDER_SRTF, TTS_ORDER_LAS };
+/* Per-job flags: sensitive; may be evicted in this segment (insensitive,
+ * under max_preempt); evictable now (also aged min_run). */
+enum { TTS_F_SENS = 1, TTS_F_ELIG = 2, TTS_F_EVICT = 4 };
 /* What a waiting fresh job may do now; see the header comment. */
 enum { TTS_C0, TTS_C1I, TTS_C1S, TTS_C2I, TTS_C2S, TTS_NCLASS };
 
@@ -93,21 +103,26 @@ typedef struct {
     int64_t cluster_gpus, n;
     /* per job */
     uint8_t *state;
-    int32_t *cls, *evict, *level, *slow, *heap_pos, *vpos, *alloc_head;
+    int32_t *cls, *evict, *level, *slow, *heap_pos, *spare, *alloc_head, *flags;
+    int32_t *age_prev, *age_next; /* running jobs not yet evictable, by start */
+    int32_t age_head, age_tail;
     int32_t *starts; /* 3 per job */
-    int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s;
+    int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s, *vkey;
     /* fresh-job segment tree: TTS_NCLASS int32 per node, 2 * size nodes */
     int32_t *tree;
     int64_t size;
-    /* evicted waiting jobs; those evicted in the running pass wait apart */
+    /* evicted waiting jobs (srtf, las); those evicted in the running pass
+     * wait apart until it ends (every order) */
     int32_t *vict, *pend;
     int64_t nvict, npend;
     /* running jobs: heap on (end, index) */
     int32_t *heap;
     int64_t nheap;
     /* nodes and racks */
-    int32_t *freeg, *nocc, *occ;  /* occ: G entry ids per node */
-    int32_t *rack_free, *rack_l0; /* rack_l0: largest k whose L0 fits */
+    int32_t *freeg, *nocc, *occ; /* occ: G entry ids per node */
+    int32_t *ev, *nonev;         /* free + evictable GPUs; occupants not evictable */
+    /* largest k whose L0 fits now (rack_l0) or after evictions (rack_pc) */
+    int32_t *rack_free, *rack_l0, *rack_pc;
     int64_t total_free;
     /* allocation entries: one per (job, node) held */
     int32_t *ent_job, *ent_node, *ent_gpus, *ent_next;
@@ -168,10 +183,7 @@ TTS_FN int64_t tts_level_slow(const tts_state *S, int64_t i, int32_t level)
     return tts_slow_eff(level == 1 ? S->tr->slow_l1[c] : S->tr->slow_l2[c], S->cf.congestion);
 }
 
-TTS_FN int tts_sensitive(const tts_state *S, int64_t i)
-{
-    return S->cf.theta != TTS_INF && S->tr->slow_l2[S->cls[i]] >= S->cf.theta;
-}
+TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return S->flags[i] & TTS_F_SENS; }
 
 /* submit' = s0 + (submit - s0) * 1000 / load */
 TTS_FN int64_t tts_submit(const tts_state *S, int64_t i)
@@ -226,15 +238,15 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
     int64_t size = tts_tree_size(n), b = 0;
 #define TTS_ADD(count, type) b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8
     TTS_ADD(n, uint8_t);
-    TTS_ADD(8 * n, int32_t);  /* cls evict level slow heap_pos vpos alloc_head, spare */
+    TTS_ADD(10 * n, int32_t); /* cls evict level slow heap_pos spare alloc_head flags age */
     TTS_ADD(3 * n, int32_t);  /* starts */
-    TTS_ADD(7 * n, int64_t);  /* w enq t0 end first queue gpu_s */
+    TTS_ADD(8 * n, int64_t);  /* w enq t0 end first queue gpu_s vkey */
     TTS_ADD(2 * size * TTS_NCLASS, int32_t);
     TTS_ADD(2 * n, int32_t);  /* vict pend */
     TTS_ADD(n, int32_t);      /* heap */
-    TTS_ADD(2 * nodes, int32_t);
+    TTS_ADD(4 * nodes, int32_t);
     TTS_ADD(slots, int32_t);
-    TTS_ADD(2 * c->racks, int32_t);
+    TTS_ADD(3 * c->racks, int32_t);
     TTS_ADD(4 * slots, int32_t);
     TTS_ADD(3 * nodes, int32_t); /* pl_node pl_gpus mark */
     TTS_ADD(2 * slots, int32_t); /* vic tmp */
@@ -256,16 +268,19 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
     S->size = tts_tree_size(n);
     S->state = (uint8_t *)tts_carve(&p, n, 1);
-    int32_t *i32 = (int32_t *)tts_carve(&p, 8 * n, 4);
+    int32_t *i32 = (int32_t *)tts_carve(&p, 10 * n, 4);
     S->cls = i32;
     S->evict = i32 + n;
     S->level = i32 + 2 * n;
     S->slow = i32 + 3 * n;
     S->heap_pos = i32 + 4 * n;
-    S->vpos = i32 + 5 * n;
+    S->spare = i32 + 5 * n;
     S->alloc_head = i32 + 6 * n;
+    S->flags = i32 + 7 * n;
+    S->age_prev = i32 + 8 * n;
+    S->age_next = i32 + 9 * n;
     S->starts = (int32_t *)tts_carve(&p, 3 * n, 4);
-    int64_t *i64 = (int64_t *)tts_carve(&p, 7 * n, 8);
+    int64_t *i64 = (int64_t *)tts_carve(&p, 8 * n, 8);
     S->w = i64;
     S->enq = i64 + n;
     S->t0 = i64 + 2 * n;
@@ -273,15 +288,19 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->first = i64 + 4 * n;
     S->queue = i64 + 5 * n;
     S->gpu_s = i64 + 6 * n;
+    S->vkey = i64 + 7 * n;
     S->tree = (int32_t *)tts_carve(&p, 2 * S->size * TTS_NCLASS, 4);
     S->vict = (int32_t *)tts_carve(&p, 2 * n, 4);
     S->pend = S->vict + n;
     S->heap = (int32_t *)tts_carve(&p, n, 4);
-    S->freeg = (int32_t *)tts_carve(&p, 2 * nodes, 4);
+    S->freeg = (int32_t *)tts_carve(&p, 4 * nodes, 4);
     S->nocc = S->freeg + nodes;
+    S->ev = S->freeg + 2 * nodes;
+    S->nonev = S->freeg + 3 * nodes;
     S->occ = (int32_t *)tts_carve(&p, slots, 4);
-    S->rack_free = (int32_t *)tts_carve(&p, 2 * c->racks, 4);
+    S->rack_free = (int32_t *)tts_carve(&p, 3 * c->racks, 4);
     S->rack_l0 = S->rack_free + c->racks;
+    S->rack_pc = S->rack_free + 2 * c->racks;
     S->ent_job = (int32_t *)tts_carve(&p, 4 * slots, 4);
     S->ent_node = S->ent_job + slots;
     S->ent_gpus = S->ent_job + 2 * slots;
@@ -402,7 +421,7 @@ TTS_FN int64_t tts_rank_after(const tts_state *S, int64_t key, int64_t idx)
 
 TTS_FN void tts_rack_refresh(tts_state *S, int32_t r)
 {
-    int32_t whole = 0, part = 0, f = 0;
+    int32_t whole = 0, part = 0, f = 0, clear = 0, cpart = 0;
     for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
         int32_t g = S->freeg[x];
         f += g;
@@ -410,9 +429,14 @@ TTS_FN void tts_rack_refresh(tts_state *S, int32_t r)
             whole++;
         else if (g > part)
             part = g;
+        if (S->nonev[x] == 0)
+            clear++;
+        else if (S->ev[x] > cpart)
+            cpart = S->ev[x];
     }
     S->rack_free[r] = f;
     S->rack_l0[r] = whole * S->G + part;
+    S->rack_pc[r] = clear * S->G + cpart;
 }
 
 /* Largest k with a free L0 / L1 / L2 placement now. */
@@ -430,35 +454,25 @@ TTS_FN void tts_fit_max(const tts_state *S, int32_t *m0, int32_t *m1, int32_t *m
     *m2 = (int32_t)S->total_free;
 }
 
+/* Running, insensitive, evicted fewer than max_preempt times, and started
+ * at least min_run ago (the aging list keeps the flag up to date for the
+ * time being processed). */
 TTS_FN int tts_evictable(const tts_state *S, int64_t i, int64_t t)
 {
-    return S->state[i] == TTS_RUN && !tts_sensitive(S, i) && t - S->t0[i] >= S->cf.min_run &&
-           S->evict[i] < S->cf.max_preempt;
+    (void)t;
+    return S->flags[i] & TTS_F_EVICT;
 }
 
-/* Largest k for which eviction could open an L0 placement now. */
+/* Largest k for which eviction could open an L0 placement now: per rack,
+ * the clearable nodes (every occupant evictable) whole, plus the best
+ * other node's free + evictable GPUs; the same shape as rack_l0. */
 TTS_FN int32_t tts_preempt_max(const tts_state *S, int64_t t)
 {
+    (void)t;
     int32_t best = 0;
-    for (int32_t r = 0; r < S->R; r++) {
-        int32_t clear = 0, part = 0;
-        for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
-            int32_t f = S->freeg[x], all = 1;
-            for (int32_t s = 0; s < S->nocc[x]; s++) {
-                int32_t e = S->occ[x * S->G + s];
-                if (tts_evictable(S, S->ent_job[e], t))
-                    f += S->ent_gpus[e];
-                else
-                    all = 0;
-            }
-            if (all)
-                clear++;
-            else if (f > part)
-                part = f;
-        }
-        if (clear * S->G + part > best)
-            best = clear * S->G + part;
-    }
+    for (int32_t r = 0; r < S->R; r++)
+        if (S->rack_pc[r] > best)
+            best = S->rack_pc[r];
     return best;
 }
 
@@ -825,16 +839,150 @@ TTS_FN void tts_refresh_pl_racks(tts_state *S)
 }
 
 /* Starts waiting job i at t on the placement in pl. */
+/* Victims keep a static key under fifo and sjf: they wait in the tree. */
+TTS_FN int tts_victims_in_tree(const tts_state *S)
+{
+    return S->cf.order == TTS_ORDER_FIFO || S->cf.order == TTS_ORDER_SJF;
+}
+
+/* Refreshes the racks job i holds GPUs in (its entries come rack by rack:
+ * every placement search fills one rack before the next). */
+TTS_FN void tts_refresh_job_racks(tts_state *S, int32_t i)
+{
+    int32_t last = -1;
+    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e])
+        if (S->ent_node[e] / S->N != last) {
+            last = S->ent_node[e] / S->N;
+            tts_rack_refresh(S, last);
+        }
+}
+
+/* ---- evicted jobs under srtf and las: sorted by (GPUs, key, index) ---- */
+
+TTS_FN int tts_vict_less(const tts_state *S, int32_t a, int32_t b)
+{
+    int32_t ga = S->tr->gpus[a], gb = S->tr->gpus[b];
+    if (ga != gb)
+        return ga < gb;
+    return tts_after(S->vkey[b], b, S->vkey[a], a);
+}
+
+/* The first position whose job is not less than j. */
+TTS_FN int64_t tts_vict_lower(const tts_state *S, int32_t j)
+{
+    int64_t lo = 0, hi = S->nvict;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (tts_vict_less(S, S->vict[mid], j))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+TTS_FN void tts_vict_insert(tts_state *S, int32_t j)
+{
+    int64_t p = tts_vict_lower(S, j);
+    for (int64_t q = S->nvict; q > p; q--)
+        S->vict[q] = S->vict[q - 1];
+    S->vict[p] = j;
+    S->nvict++;
+}
+
+TTS_FN void tts_vict_remove(tts_state *S, int32_t j)
+{
+    int64_t p = tts_vict_lower(S, j);
+    S->nvict--;
+    for (int64_t q = p; q < S->nvict; q++)
+        S->vict[q] = S->vict[q + 1];
+}
+
+/* The evicted job first in queue order after (ckey, cidx) (anywhere when
+ * !have_cur) among those of at most thr GPUs, or -1: per GPU count, a
+ * binary search for the first after the cursor. */
+TTS_FN int64_t tts_vict_next(const tts_state *S, int32_t thr, int have_cur, int64_t ckey,
+                             int64_t cidx)
+{
+    int64_t pos = 0, best = -1;
+    while (pos < S->nvict) {
+        int32_t g = S->tr->gpus[S->vict[pos]];
+        if (g > thr)
+            break;
+        int64_t lo = pos, hi = S->nvict, end;
+        while (lo < hi) { /* end of this GPU count's run */
+            int64_t mid = lo + (hi - lo) / 2;
+            if (S->tr->gpus[S->vict[mid]] <= g)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        end = lo;
+        lo = pos;
+        hi = end;
+        while (have_cur && lo < hi) { /* first after the cursor */
+            int64_t mid = lo + (hi - lo) / 2, j = S->vict[mid];
+            if (tts_after(S->vkey[j], j, ckey, cidx))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo < end) {
+            int64_t j = S->vict[lo];
+            if (best < 0 || tts_after(S->vkey[best], best, S->vkey[j], j))
+                best = j;
+        }
+        pos = end;
+    }
+    return best;
+}
+
+TTS_FN void tts_age_unlink(tts_state *S, int32_t i)
+{
+    int32_t a = S->age_prev[i], b = S->age_next[i];
+    if (a >= 0)
+        S->age_next[a] = b;
+    else
+        S->age_head = b;
+    if (b >= 0)
+        S->age_prev[b] = a;
+    else
+        S->age_tail = a;
+}
+
+/* Job i (running) becomes evictable: what eviction could free on its
+ * nodes grows by its GPUs there. */
+TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
+{
+    S->flags[i] |= TTS_F_EVICT;
+    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+        S->ev[S->ent_node[e]] += S->ent_gpus[e];
+        S->nonev[S->ent_node[e]]--;
+    }
+    tts_refresh_job_racks(S, i);
+}
+
+/* Marks evictable the running jobs that reached min_run by t. */
+TTS_FN void tts_age(tts_state *S, int64_t t)
+{
+    while (S->age_head >= 0 && t - S->t0[S->age_head] >= S->cf.min_run) {
+        int32_t i = S->age_head;
+        tts_age_unlink(S, i);
+        tts_make_evictable(S, i);
+    }
+}
+
 TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
 {
     int32_t k = S->tr->gpus[i];
-    if (S->state[i] == TTS_WAIT) {
+    if (S->state[i] == TTS_WAIT || tts_victims_in_tree(S)) {
         tts_tree_set(S, i, -1, 0);
-    } else { /* an evicted job: swap-remove from the list */
-        int32_t p = S->vpos[i], last = S->vict[--S->nvict];
-        S->vict[p] = last;
-        S->vpos[last] = p;
+    } else {
+        tts_vict_remove(S, i);
     }
+    int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf.max_preempt;
+    int now_ev = elig && S->cf.min_run == 0;
+    S->flags[i] = (S->flags[i] & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) | (now_ev ? TTS_F_EVICT : 0);
     S->alloc_head[i] = -1;
     for (int32_t q = 0; q < S->pl_n; q++) {
         int32_t x = S->pl_node[q], e = S->ent_free;
@@ -846,6 +994,10 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
         S->alloc_head[i] = e;
         S->occ[x * S->G + S->nocc[x]++] = e;
         S->freeg[x] -= S->pl_gpus[q];
+        if (!now_ev) {
+            S->ev[x] -= S->pl_gpus[q];
+            S->nonev[x]++;
+        }
     }
     S->total_free -= k;
     tts_refresh_pl_racks(S);
@@ -854,6 +1006,15 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     S->level[i] = lv;
     S->slow[i] = (int32_t)s;
     S->t0[i] = t;
+    if (elig && !now_ev) { /* ages in start order: append */
+        S->age_prev[i] = S->age_tail;
+        S->age_next[i] = -1;
+        if (S->age_tail >= 0)
+            S->age_next[S->age_tail] = i;
+        else
+            S->age_head = i;
+        S->age_tail = i;
+    }
     S->end[i] = t + r + tts_ceil_div(S->w[i] * s, 1000000);
     if (S->first[i] == TTS_NONE)
         S->first[i] = t;
@@ -910,16 +1071,27 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     S->comm_milli += k * (run * 1000 - done);
     S->restart_gs += k * (r < held ? r : held);
     S->gpu_s[i] += k * held;
-    int32_t e = S->alloc_head[i];
-    while (e >= 0) {
-        int32_t x = S->ent_node[e], nx = S->ent_next[e];
+    int was_ev = S->flags[i] & TTS_F_EVICT;
+    if ((S->flags[i] & TTS_F_ELIG) && !was_ev)
+        tts_age_unlink(S, i);
+    S->flags[i] &= TTS_F_SENS;
+    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+        int32_t x = S->ent_node[e];
         S->freeg[x] += S->ent_gpus[e];
+        if (!was_ev) {
+            S->ev[x] += S->ent_gpus[e];
+            S->nonev[x]--;
+        }
         for (int32_t s = 0; s < S->nocc[x]; s++)
             if (S->occ[x * S->G + s] == e) {
                 S->occ[x * S->G + s] = S->occ[x * S->G + --S->nocc[x]];
                 break;
             }
-        tts_rack_refresh(S, x / S->N);
+    }
+    tts_refresh_job_racks(S, i);
+    int32_t e = S->alloc_head[i];
+    while (e >= 0) {
+        int32_t nx = S->ent_next[e];
         S->ent_next[e] = S->ent_free;
         S->ent_free = e;
         e = nx;
@@ -1001,16 +1173,8 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         }
         /* the next fresh candidate, and the next evicted one */
         int64_t fr = tts_tree_first(S, p, thr), fj = fr < 0 ? -1 : tts_job_at(S, fr);
-        int64_t vj = -1, vk = 0, vthr = S->cf.backfill ? m2 : TTS_BIG - 1;
-        for (int64_t q = 0; q < S->nvict; q++) {
-            int32_t j = S->vict[q];
-            int64_t kj = tts_key(S, j);
-            if (S->tr->gpus[j] <= vthr && (!have_cur || tts_after(kj, j, ckey, cidx)) &&
-                (vj < 0 || tts_after(vk, vj, kj, j))) {
-                vj = j;
-                vk = kj;
-            }
-        }
+        int64_t vj = tts_vict_next(S, S->cf.backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
+        int64_t vk = vj >= 0 ? S->vkey[vj] : 0;
         int64_t j;
         if (fj >= 0 && (vj < 0 || tts_after(vk, vj, tts_key(S, fj), fj)))
             j = fj;
@@ -1031,8 +1195,12 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
     /* jobs evicted in this pass join the queue for the next one */
     for (int64_t q = 0; q < S->npend; q++) {
         int32_t j = S->pend[q];
-        S->vpos[j] = (int32_t)S->nvict;
-        S->vict[S->nvict++] = j;
+        if (tts_victims_in_tree(S)) {
+            tts_tree_set(S, j, TTS_C2I, S->tr->gpus[j]);
+        } else {
+            S->vkey[j] = tts_key(S, j);
+            tts_vict_insert(S, j);
+        }
     }
     S->npend = 0;
     return changed;
@@ -1123,11 +1291,12 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     for (int64_t i = 0; i < S->n; i++) {
         S->state[i] = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
         S->cls[i] = tts_job_class(tr, cf, i);
+        S->flags[i] = cf->theta != TTS_INF && tr->slow_l2[S->cls[i]] >= cf->theta ? TTS_F_SENS : 0;
+        S->age_prev[i] = S->age_next[i] = -1;
         S->evict[i] = 0;
         S->level[i] = -1;
         S->slow[i] = 0;
         S->heap_pos[i] = -1;
-        S->vpos[i] = -1;
         S->alloc_head[i] = -1;
         S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
         S->w[i] = tr->duration[i] * 1000;
@@ -1137,12 +1306,16 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->first[i] = TTS_NONE;
         S->queue[i] = 0;
         S->gpu_s[i] = 0;
+        S->vkey[i] = 0;
     }
+    S->age_head = S->age_tail = -1;
     for (int64_t v = 0; v < 2 * S->size * TTS_NCLASS; v++)
         S->tree[v] = TTS_BIG;
     S->nvict = S->npend = S->nheap = 0;
     for (int32_t x = 0; x < S->nodes; x++) {
         S->freeg[x] = S->G;
+        S->ev[x] = S->G;
+        S->nonev[x] = 0;
         S->nocc[x] = 0;
         S->mark[x] = 0;
     }
@@ -1172,6 +1345,7 @@ TTS_FN int tts_step(tts_state *S)
     S->have_now = 1;
     while (S->nheap > 0 && S->end[S->heap[0]] <= t)
         tts_end(S, S->heap[0], t, 1);
+    tts_age(S, t);
     while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
         int64_t i = S->next_arr++;
         if (S->state[i] == TTS_REJECTED)
