@@ -1,0 +1,198 @@
+/* tt/sim.h: one simulation of a trace on a cluster under one scheduler
+ * configuration (docs/model.md sections 2 to 7), on the CPU.
+ *
+ * The pieces: a cluster (RxNxG), a parameter set (tt_params, every SPEC 6
+ * parameter plus seed and mix), a model table (data/models.tsv), and the
+ * jobs of a trace with each job's model class resolved against that table
+ * (-1 where the trace names no known class: those are drawn from the mix
+ * per configuration, from a counter-based hash of (seed, job index)).
+ * tt_simulate runs the event loop of kernels/sim_step.h, the same code the
+ * GPU backend runs, and gives per-job results, the SPEC 7 metrics and, on
+ * request, a timeline.
+ *
+ * Thread safety: every function is reentrant; distinct simulations may run
+ * in parallel over one shared, read-only tt_sim_jobs and tt_models.
+ */
+#ifndef TT_SIM_H
+#define TT_SIM_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tt/error.h"
+#include "tt/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TT_INF INT64_MAX      /* an infinite w0, w1 or theta */
+#define TT_MAX_CLASSES 64     /* model classes in one table */
+#define TT_MAX_CLUSTER_GPUS 65536
+
+typedef struct {
+    int32_t racks, nodes_per_rack, gpus_per_node;
+} tt_cluster;
+
+/* Parses "RxNxG" (e.g. "4x32x8") or, when spec is not of that shape, reads
+ * the file spec: a TSV with the header "racks nodes_per_rack gpus_per_node"
+ * and one row. Every number >= 1, at most TT_MAX_CLUSTER_GPUS GPUs in all.
+ * 0, or TT_EINVAL / TT_EIO / TT_EPARSE with a message naming the field. */
+int tt_cluster_parse(tt_ctx *ctx, const char *spec, tt_cluster *c);
+/* "4x32x8" into buf. */
+void tt_cluster_format(const tt_cluster *c, char *buf, size_t size);
+
+enum { TT_ORDER_FIFO, TT_ORDER_SJF, TT_ORDER_SRTF, TT_ORDER_LAS };
+
+/* The scheduler's parameters. Times in seconds, theta and congestion in
+ * permille. mix[c] is the integer weight of class c for jobs whose model is
+ * unknown; the default gives every class weight 1. */
+typedef struct {
+    int32_t order;
+    int64_t w0, w1, theta; /* TT_INF = infinite */
+    int64_t restart, congestion, min_run, max_preempt;
+    int32_t backfill; /* 1 or 0 */
+    int64_t load;     /* permille scale of the offered load, >= 1 */
+    uint64_t seed;
+    uint32_t mix[TT_MAX_CLASSES];
+    int32_t mix_set; /* 0: default equal weights (mix[] all 1) */
+} tt_params;
+
+/* The parameter names, in output order: order w0 w1 theta restart
+ * congestion min_run max_preempt backfill load seed mix. */
+extern const char *const tt_param_names[];
+#define TT_NPARAMS 12
+
+/* SPEC defaults: fifo, w0=w1=theta=inf, restart 30, congestion 0,
+ * min_run 300, max_preempt 3, backfill 1, load 1000, seed 1, equal mix. */
+void tt_params_default(tt_params *p);
+
+typedef struct tt_models tt_models;
+
+/* Sets parameter name to value ("inf" allowed for w0, w1, theta; order by
+ * name; mix as NAME:WEIGHT,... naming classes of models, which must be
+ * given for mix). TT_EINVAL with "parameter 'w0': ..." on a bad name or
+ * value. The value is checked against its range. */
+int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char *name,
+                  const char *value);
+/* Writes the value of parameter i (index into tt_param_names) as text,
+ * the way tt_params_set reads it back ("inf", "fifo", "bert:1,ncf:2"). */
+int tt_params_format(const tt_params *p, const tt_models *models, int i, char *buf,
+                     size_t size);
+
+/* ---- the model table ---- */
+
+/* Reads a model table (TSV, header "name slow_l1 slow_l2 source"; slowdowns
+ * permille, 1000 .. 1000000; names unique; 1 .. TT_MAX_CLASSES rows). On
+ * error: TT_EIO / TT_EPARSE naming file, line and field, *out = NULL. */
+int tt_models_load(tt_ctx *ctx, const char *path, tt_models **out);
+/* A table from arrays (names copied), for tests and programs. */
+int tt_models_create(tt_ctx *ctx, int n, const char *const *names, const int64_t *slow_l1,
+                     const int64_t *slow_l2, tt_models **out);
+void tt_models_free(tt_models *m);
+int tt_models_count(const tt_models *m);
+/* Class index of name, or -1. */
+int tt_models_find(const tt_models *m, const char *name);
+const char *tt_models_name(const tt_models *m, int c);
+int64_t tt_models_slow_l1(const tt_models *m, int c);
+int64_t tt_models_slow_l2(const tt_models *m, int c);
+/* The path or "(built in)" the table came from, and the SHA-256 of its
+ * bytes (hex), for provenance. */
+const char *tt_models_source(const tt_models *m);
+/* The table of data/models.tsv compiled into the library, so no data file
+ * is needed; its source is "(built in)" and its SHA-256 that of the file.
+ * 0 or TT_ENOMEM; *out as for tt_models_load. */
+int tt_models_default(tt_ctx *ctx, tt_models **out);
+/* The SHA-256 (64 hex digits) that tt_models_source promises: of the file's
+ * raw bytes, of the built-in text, or for tt_models_create of the table as
+ * TSV ("name slow_l1 slow_l2" and one row per class). */
+const char *tt_models_sha256(const tt_models *m);
+
+/* ---- jobs ready to simulate ---- */
+
+/* The numeric columns of a trace as the engine reads them, shared by every
+ * configuration: submit (sorted), duration (s), gpus, and cls = the model
+ * class of each job in the table, or -1 when the trace names none the table
+ * knows. Owns its arrays. */
+typedef struct {
+    int64_t n;
+    int64_t *submit, *duration;
+    int32_t *gpus, *cls;
+    int64_t unknown_models; /* jobs with cls = -1 */
+} tt_sim_jobs;
+
+/* From a sorted trace and a model table. TT_EINVAL when the trace is not
+ * sorted, a duration is absent or negative, or durations are not seconds
+ * (provenance duration_unit, e.g. gavel's steps). Free with
+ * tt_sim_jobs_free. */
+int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
+                           tt_sim_jobs *out);
+void tt_sim_jobs_free(tt_sim_jobs *j);
+
+/* The class job i of j runs as under p: cls[i], or the mix's pick for
+ * hash(seed, i) when cls[i] = -1. */
+int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p, int64_t i);
+
+/* ---- results ---- */
+
+/* Per job. Rejected jobs (more GPUs than the cluster): rejected = 1, times
+ * TT_TIME_NONE, counts 0, level -1. */
+typedef struct {
+    int64_t submit;      /* after load scaling */
+    int64_t start, end;  /* first start, end */
+    int64_t queue;       /* seconds waited, over all waits */
+    int64_t gpu_s;       /* GPU-seconds held, restarts included */
+    int32_t cls;         /* model class it ran as */
+    int32_t level;       /* level of its last placement */
+    int32_t slow;        /* effective slowdown of its last placement, permille */
+    int32_t preemptions;
+    int32_t starts[3];   /* starts at L0, L1, L2 */
+    int32_t rejected;
+} tt_job_result;
+
+/* SPEC 7, in its order; tt_metric_names has the names. */
+typedef struct {
+    int64_t makespan;
+    double jct_mean;
+    int64_t jct_p50, jct_p90, jct_p99;
+    double queue_mean;
+    int64_t queue_p99;
+    double comm_gpu_s, comm_share;
+    int64_t restart_gpu_s, preemptions, placed_l0, placed_l1, placed_l2;
+    double util;
+    int64_t rejected;
+} tt_metrics;
+
+extern const char *const tt_metric_names[];
+#define TT_NMETRICS 16
+
+/* Metric i of m as text: integers exactly, reals with %.6f (comm_gpu_s
+ * with 3 decimals, it is exact in milli-GPU-seconds). */
+void tt_metric_format(const tt_metrics *m, int i, char *buf, size_t size);
+/* Metric i as a double (for HDF5 and plotting). */
+double tt_metric_value(const tt_metrics *m, int i);
+
+/* One row of a timeline: the state after every event time's passes. */
+typedef struct {
+    int64_t t;
+    int64_t waiting, running, busy_gpus;
+    int64_t running_level[3];
+} tt_timeline_row;
+
+typedef struct {
+    int64_t n, cap;
+    tt_timeline_row *rows;
+} tt_timeline;
+void tt_timeline_free(tt_timeline *tl);
+
+/* Simulates j on c under p. out (j->n entries), m and tl may be NULL.
+ * TT_EINVAL when p or c is out of range, TT_ERANGE when a job is beyond the
+ * engine's integer bounds (docs/model.md section 10; the message names the
+ * job), TT_ENOMEM. */
+int tt_simulate(tt_ctx *ctx, const tt_cluster *c, const tt_params *p, const tt_models *models,
+                const tt_sim_jobs *j, tt_job_result *out, tt_metrics *m, tt_timeline *tl);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,108 @@
+/* The engine run on a case written for the reference simulator
+ * (tests/refsim), and the comparison of their per-job results and
+ * metrics. Shared by the engine's tests and the hand-computed scenarios,
+ * so every scenario checks both simulators. */
+#ifndef TT_SIMCASE_H
+#define TT_SIMCASE_H
+
+#include "../refsim/refsim.h"
+#include "internal/simlog.h"
+#include "testutil.h"
+#include "tt/sim.h"
+
+static inline void params_from_ref(const ref_params *rp, tt_params *p)
+{
+    tt_params_default(p);
+    p->order = rp->order;
+    p->w0 = rp->w0 == REF_INF ? TT_INF : rp->w0;
+    p->w1 = rp->w1 == REF_INF ? TT_INF : rp->w1;
+    p->theta = rp->theta == REF_INF ? TT_INF : rp->theta;
+    p->restart = rp->restart;
+    p->congestion = rp->congestion;
+    p->min_run = rp->min_run;
+    p->max_preempt = rp->max_preempt;
+    p->backfill = rp->backfill;
+    p->load = rp->load;
+}
+
+static inline tt_models *models_from_ref(const ref_model *md, int nm)
+{
+    static const char *const names[] = {"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7"};
+    int64_t l1[8], l2[8];
+    tt_models *m = NULL;
+    cr_assert(nm >= 1 && nm <= 8);
+    for (int i = 0; i < nm; i++) {
+        l1[i] = md[i].slow_l1;
+        l2[i] = md[i].slow_l2;
+    }
+    cr_assert_eq(tt_models_create(NULL, nm, names, l1, l2, &m), 0);
+    return m;
+}
+
+/* Runs the engine on the reference's case: 0, or the engine's error code.
+ * eo has n entries; log may be NULL. */
+static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const ref_model *md,
+                             int nm, const ref_job *jobs, int64_t n, tt_job_result *eo,
+                             tt_metrics *em, tts_seglog *log)
+{
+    tt_cluster c = {rc->racks, rc->nodes_per_rack, rc->gpus_per_node};
+    tt_params p;
+    params_from_ref(rp, &p);
+    tt_models *m = models_from_ref(md, nm);
+    int64_t *submit = calloc((size_t)n + 1, sizeof *submit);
+    int64_t *dur = calloc((size_t)n + 1, sizeof *dur);
+    int32_t *gpus = calloc((size_t)n + 1, sizeof *gpus), *cls = calloc((size_t)n + 1, sizeof *cls);
+    cr_assert(submit && dur && gpus && cls);
+    for (int64_t i = 0; i < n; i++) {
+        submit[i] = jobs[i].submit;
+        dur[i] = jobs[i].duration;
+        gpus[i] = jobs[i].gpus;
+        cls[i] = jobs[i].model;
+    }
+    tt_sim_jobs j = {n, submit, dur, gpus, cls, 0};
+    tt_ctx *ctx = tt_ctx_create();
+    int rc_ = tt_simulate_log(ctx, &c, &p, m, &j, eo, em, NULL, log);
+    cr_expect_eq(rc_, 0, "engine: %s", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+    tt_models_free(m);
+    free(submit);
+    free(dur);
+    free(gpus);
+    free(cls);
+    return rc_;
+}
+
+/* The engine's per-job results and metrics equal the reference's. */
+static inline void expect_engine_equal(const char *label, int64_t n, const ref_job_result *ro,
+                                       const ref_metrics *rm, const tt_job_result *eo,
+                                       const tt_metrics *em)
+{
+    for (int64_t i = 0; i < n; i++) {
+        const ref_job_result *a = &ro[i];
+        const tt_job_result *b = &eo[i];
+        int same = a->rejected == b->rejected && a->first_start == b->start &&
+                   a->end == b->end && a->queue_total == b->queue && a->used_gpu_s == b->gpu_s &&
+                   a->preemptions == b->preemptions && a->starts_l0 == b->starts[0] &&
+                   a->starts_l1 == b->starts[1] && a->starts_l2 == b->starts[2] &&
+                   a->last_level == b->level;
+        cr_assert(same,
+                  "%s job %lld: reference start %lld end %lld queue %lld pre %d levels "
+                  "%d/%d/%d; engine start %lld end %lld queue %lld pre %d levels %d/%d/%d",
+                  label, (long long)i, (long long)a->first_start, (long long)a->end,
+                  (long long)a->queue_total, a->preemptions, a->starts_l0, a->starts_l1,
+                  a->starts_l2, (long long)b->start, (long long)b->end, (long long)b->queue,
+                  b->preemptions, b->starts[0], b->starts[1], b->starts[2]);
+    }
+    cr_assert(rm->makespan == em->makespan && rm->jct_mean == em->jct_mean &&
+                  rm->jct_p50 == em->jct_p50 && rm->jct_p90 == em->jct_p90 &&
+                  rm->jct_p99 == em->jct_p99 && rm->queue_mean == em->queue_mean &&
+                  rm->queue_p99 == em->queue_p99 && rm->comm_gpu_s == em->comm_gpu_s &&
+                  rm->comm_share == em->comm_share && rm->restart_gpu_s == em->restart_gpu_s &&
+                  rm->preemptions == em->preemptions && rm->placed_l0 == em->placed_l0 &&
+                  rm->placed_l1 == em->placed_l1 && rm->placed_l2 == em->placed_l2 &&
+                  rm->util == em->util && rm->rejected == em->rejected,
+              "%s: metrics differ (makespan %lld / %lld, jct_mean %.3f / %.3f)", label,
+              (long long)rm->makespan, (long long)em->makespan, rm->jct_mean, em->jct_mean);
+}
+
+#endif

@@ -1,0 +1,394 @@
+/* The engine (kernels/sim_step.h through tt_simulate): identical per-job
+ * results to the naive reference simulator (tests/refsim) over thousands
+ * of random small traces and configurations, the SPEC 7 invariants on its
+ * own segment log (random runs and the real Philly trace), the mix, and
+ * bad input. */
+#include "testutil.h"
+
+#include "simcase.h"
+
+/* ---- random cases, shared with the reference ---- */
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t pick(uint64_t *s, int64_t lo, int64_t hi) /* [lo, hi] */
+{
+    return lo + (int64_t)(splitmix64(s) % (uint64_t)(hi - lo + 1));
+}
+
+static int64_t pick_of(uint64_t *s, const int64_t *v, int n) { return v[pick(s, 0, n - 1)]; }
+
+enum { MAXJ = 60 };
+
+typedef struct {
+    ref_cluster rc;
+    ref_params rp;
+    ref_model md[4];
+    int nm;
+    ref_job jobs[MAXJ];
+    int64_t n;
+} rcase;
+
+static void make_case(rcase *k, uint64_t seed)
+{
+    static const int64_t ws[] = {0, 5, 30, 100, 400, REF_INF};
+    static const int64_t thetas[] = {REF_INF, 1000, 1200, 1500, 2000, 2500};
+    static const int64_t loads[] = {250, 500, 1000, 1000, 2000, 3000};
+    static const int64_t gs[] = {1, 2, 4, 8};
+    uint64_t s = seed * 0x9e3779b97f4a7c15ULL + 12345;
+    memset(k, 0, sizeof *k);
+    ref_cluster c = {(int32_t)pick(&s, 1, 3), (int32_t)pick(&s, 1, 4), (int32_t)pick_of(&s, gs, 4)};
+    k->rc = c;
+    int32_t total = c.racks * c.nodes_per_rack * c.gpus_per_node;
+    k->nm = (int)pick(&s, 1, 4);
+    for (int i = 0; i < k->nm; i++) {
+        k->md[i].slow_l1 = pick(&s, 0, 2) ? pick(&s, 1000, 1600) : 1000;
+        k->md[i].slow_l2 = k->md[i].slow_l1 + pick(&s, 0, 1500);
+    }
+    ref_params *p = &k->rp;
+    ref_params_default(p);
+    p->order = (int)pick(&s, REF_FIFO, REF_LAS);
+    p->w0 = pick_of(&s, ws, 6);
+    p->w1 = pick_of(&s, ws, 6);
+    p->theta = pick_of(&s, thetas, 6);
+    p->restart = pick(&s, 0, 60);
+    p->congestion = pick(&s, 0, 3) ? 0 : pick(&s, 0, 999);
+    p->min_run = pick(&s, 0, 3) ? pick(&s, 0, 120) : 300;
+    p->max_preempt = pick(&s, 0, 4);
+    p->backfill = (int)pick(&s, 0, 1);
+    p->load = pick_of(&s, loads, 6);
+    k->n = pick(&s, 1, MAXJ);
+    int64_t t = pick(&s, 0, 1000);
+    for (int64_t i = 0; i < k->n; i++) {
+        t += pick(&s, 0, 3) ? pick(&s, 0, 120) : 0; /* ties are common */
+        k->jobs[i].submit = t;
+        k->jobs[i].duration = pick(&s, 0, 9) ? pick(&s, 1, 600) : pick(&s, 0, 3);
+        int64_t g = pick(&s, 0, 9) < 7 ? pick(&s, 1, c.gpus_per_node)
+                                       : pick(&s, 1, total + (pick(&s, 0, 5) ? 0 : 4));
+        k->jobs[i].gpus = (int32_t)g;
+        k->jobs[i].model = (int32_t)pick(&s, 0, k->nm - 1);
+    }
+}
+
+/* The engine's segment log as the reference checker reads it. */
+static void to_ref_log(const tts_seglog *L, int32_t nodes, ref_log *out)
+{
+    ref_log_free(out);
+    out->nodes = nodes;
+    out->nseg = out->cap = L->n;
+    out->seg = (ref_segment *)calloc((size_t)L->n + 1, sizeof *out->seg);
+    out->alloc = (int32_t *)calloc((size_t)(L->n * nodes) + 1, sizeof *out->alloc);
+    cr_assert(out->seg && out->alloc);
+    for (int64_t q = 0; q < L->n; q++) {
+        const tts_segment *g = &L->seg[q];
+        ref_segment *r = &out->seg[q];
+        r->job = g->job;
+        r->t0 = g->t0;
+        r->t1 = g->t1;
+        r->r = g->r;
+        r->s = g->s;
+        r->w_before = g->w_before;
+        r->done = g->done;
+        r->level = g->level;
+        r->completed = g->completed;
+        for (int64_t a = 0; a < g->alloc_n; a++)
+            out->alloc[q * nodes + L->alloc[g->alloc_off + 2 * a]] =
+                L->alloc[g->alloc_off + 2 * a + 1];
+    }
+}
+
+static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_t n,
+                           ref_job_result *ro, ref_metrics *rm)
+{
+    for (int64_t i = 0; i < n; i++) {
+        ro[i].first_start = eo[i].rejected ? REF_NONE : eo[i].start;
+        ro[i].end = eo[i].rejected ? REF_NONE : eo[i].end;
+        ro[i].queue_total = eo[i].queue;
+        ro[i].used_gpu_s = eo[i].gpu_s;
+        ro[i].preemptions = eo[i].preemptions;
+        ro[i].starts_l0 = eo[i].starts[0];
+        ro[i].starts_l1 = eo[i].starts[1];
+        ro[i].starts_l2 = eo[i].starts[2];
+        ro[i].rejected = eo[i].rejected;
+        ro[i].last_level = eo[i].level;
+    }
+    rm->makespan = em->makespan;
+    rm->jct_mean = em->jct_mean;
+    rm->jct_p50 = em->jct_p50;
+    rm->jct_p90 = em->jct_p90;
+    rm->jct_p99 = em->jct_p99;
+    rm->queue_mean = em->queue_mean;
+    rm->queue_p99 = em->queue_p99;
+    rm->comm_gpu_s = em->comm_gpu_s;
+    rm->comm_share = em->comm_share;
+    rm->restart_gpu_s = em->restart_gpu_s;
+    rm->preemptions = em->preemptions;
+    rm->placed_l0 = em->placed_l0;
+    rm->placed_l1 = em->placed_l1;
+    rm->placed_l2 = em->placed_l2;
+    rm->util = em->util;
+    rm->rejected = em->rejected;
+}
+
+/* 4,000 random traces and configurations: the engine and the reference
+ * agree on every job, and the engine's own log passes the reference's
+ * invariant checker. Seeds are fixed; a failure names its seed. */
+Test(sim, parity_with_reference, .timeout = 600)
+{
+    enum { RUNS = 4000 };
+    static rcase k;
+    ref_job_result ro[MAXJ], ro2[MAXJ];
+    ref_metrics rm, rm2;
+    tt_job_result eo[MAXJ];
+    tt_metrics em;
+    ref_log rlog = {0};
+    tts_segment seg[8 * MAXJ];
+    int32_t alloc[8 * MAXJ * 2 * 36];
+    int64_t pre = 0, lv[3] = {0, 0, 0}, rej = 0;
+    char why[256];
+    int rc;
+    for (uint64_t seed = 1; seed <= RUNS; seed++) {
+        make_case(&k, seed);
+        cr_assert_eq(ref_simulate(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro, &rm), 0,
+                     "seed %llu", (unsigned long long)seed);
+        tts_seglog L;
+        memset(&L, 0, sizeof L);
+        L.cap = 8 * MAXJ;
+        L.seg = seg;
+        L.alloc_cap = (int64_t)(sizeof alloc / sizeof alloc[0]);
+        L.alloc = alloc;
+        cr_assert_eq(engine_run(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, eo, &em, &L), 0,
+                     "seed %llu", (unsigned long long)seed);
+        char label[32];
+        snprintf(label, sizeof label, "seed %llu", (unsigned long long)seed);
+        expect_engine_equal(label, k.n, ro, &rm, eo, &em);
+        cr_assert(!L.overflow);
+        to_ref_log(&L, k.rc.racks * k.rc.nodes_per_rack, &rlog);
+        to_ref_results(eo, &em, k.n, ro2, &rm2);
+        rc = ref_check_invariants(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro2, &rm2, &rlog, why,
+                                  sizeof why);
+        cr_assert_eq(rc, 0, "seed %llu: engine log: %s", (unsigned long long)seed, why);
+        pre += em.preemptions;
+        rej += em.rejected;
+        lv[0] += em.placed_l0;
+        lv[1] += em.placed_l1;
+        lv[2] += em.placed_l2;
+    }
+    ref_log_free(&rlog);
+    /* the cases reach preemption, rejection and every level */
+    cr_expect_gt(pre, 200);
+    cr_expect_gt(rej, 20);
+    cr_expect_gt(lv[0], 1000);
+    cr_expect_gt(lv[1], 200);
+    cr_expect_gt(lv[2], 200);
+}
+
+/* ---- the SPEC 7 invariants on the real Philly trace ---- */
+
+typedef struct {
+    int64_t t;
+    int32_t node, delta;
+} gpu_event;
+
+static int cmp_event(const void *a, const void *b)
+{
+    const gpu_event *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    return (x->delta > y->delta) - (x->delta < y->delta); /* releases first */
+}
+
+/* Checks the invariants from the engine's log and results alone. */
+static void check_run(const char *label, const tt_cluster *c, const tt_sim_jobs *j,
+                      const tts_seglog *L, const tt_job_result *o, const tt_metrics *m)
+{
+    int32_t nodes = c->racks * c->nodes_per_rack, G = c->gpus_per_node;
+    cr_assert(!L->overflow, "%s: log too small", label);
+    /* no GPU is ever given twice: per node, releases before acquisitions at
+     * one time; a segment that ends when it starts holds no GPU-time and is
+     * left out (its order within the instant is not in the log) */
+    gpu_event *ev = malloc((size_t)(L->alloc_n + 2) * sizeof *ev);
+    cr_assert(ev);
+    int64_t ne = 0;
+    for (int64_t q = 0; q < L->n; q++)
+        for (int64_t a = 0; a < L->seg[q].alloc_n; a++) {
+            int32_t x = L->alloc[L->seg[q].alloc_off + 2 * a];
+            int32_t g = L->alloc[L->seg[q].alloc_off + 2 * a + 1];
+            cr_assert(x >= 0 && x < nodes && g >= 1 && g <= G);
+            if (L->seg[q].t1 == L->seg[q].t0)
+                continue;
+            ev[ne++] = (gpu_event){L->seg[q].t0, x, g};
+            ev[ne++] = (gpu_event){L->seg[q].t1, x, -g};
+        }
+    qsort(ev, (size_t)ne, sizeof *ev, cmp_event);
+    int64_t held = 0;
+    for (int64_t e = 0; e < ne; e++) {
+        if (e == 0 || ev[e].node != ev[e - 1].node)
+            held = 0;
+        held += ev[e].delta;
+        cr_assert(held >= 0 && held <= G, "%s: node %d holds %lld GPUs at %lld", label,
+                  ev[e].node, (long long)held, (long long)ev[e].t);
+    }
+    free(ev);
+    /* per job: one end, the last segment; work conserved; JCT >= duration;
+     * GPU-seconds add up */
+    int64_t *ends = calloc((size_t)j->n + 1, sizeof *ends);
+    int64_t *done = calloc((size_t)j->n + 1, sizeof *done);
+    int64_t *gs = calloc((size_t)j->n + 1, sizeof *gs);
+    int64_t *last = calloc((size_t)j->n + 1, sizeof *last);
+    cr_assert(ends && done && gs && last);
+    int64_t used = 0;
+    for (int64_t q = 0; q < L->n; q++) {
+        const tts_segment *g = &L->seg[q];
+        int64_t k = j->gpus[g->job];
+        cr_assert(g->t0 >= last[g->job] && g->t1 >= g->t0, "%s: job %lld overlaps itself", label,
+                  (long long)g->job);
+        cr_assert(ends[g->job] == 0, "%s: job %lld runs after its end", label, (long long)g->job);
+        last[g->job] = g->t1;
+        ends[g->job] += g->completed;
+        done[g->job] += g->done;
+        gs[g->job] += k * (g->t1 - g->t0);
+        used += k * (g->t1 - g->t0);
+    }
+    int64_t sum_gs = 0;
+    for (int64_t i = 0; i < j->n; i++) {
+        if (o[i].rejected) {
+            cr_assert(ends[i] == 0 && gs[i] == 0);
+            continue;
+        }
+        cr_assert(ends[i] == 1 && o[i].end == last[i], "%s: job %lld ends %lld times", label,
+                  (long long)i, (long long)ends[i]);
+        cr_assert(done[i] == j->duration[i] * 1000, "%s: job %lld did %lld of %lld", label,
+                  (long long)i, (long long)done[i], (long long)j->duration[i] * 1000);
+        cr_assert(o[i].end - o[i].submit >= j->duration[i], "%s: job %lld JCT < duration",
+                  label, (long long)i);
+        cr_assert(gs[i] == o[i].gpu_s);
+        sum_gs += o[i].gpu_s;
+    }
+    cr_assert(sum_gs == used, "%s: used GPU-seconds %lld, per job %lld", label, (long long)used,
+              (long long)sum_gs);
+    double cap = (double)nodes * G * (double)m->makespan;
+    cr_assert(cap > 0 && m->util * cap > 0.999999 * (double)used &&
+              m->util * cap < 1.000001 * (double)used);
+    free(ends);
+    free(done);
+    free(gs);
+    free(last);
+}
+
+static void philly_jobs(tt_trace **t, tt_models **m, tt_sim_jobs *j)
+{
+    const char *in[] = {shared_path("philly/pollux_philly.csv")};
+    tt_ctx *ctx = tt_ctx_create();
+    *t = ingest_files(ctx, "philly-csv", in, 1);
+    cr_assert_not_null(*t, "%s", tt_errmsg(ctx));
+    if (!*m)
+        cr_assert_eq(tt_models_default(ctx, m), 0);
+    cr_assert_eq(tt_sim_jobs_from_trace(ctx, *t, *m, j), 0, "%s", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+}
+
+static void run_checked(const char *label, const tt_cluster *c, const tt_params *p,
+                        const tt_models *m, const tt_sim_jobs *j, tt_job_result *o,
+                        tt_metrics *mt)
+{
+    tts_seglog L;
+    memset(&L, 0, sizeof L);
+    L.cap = j->n * (1 + (p->theta == TT_INF ? 0 : p->max_preempt)) + 16;
+    L.alloc_cap = 4 * L.cap + 2 * (int64_t)c->racks * c->nodes_per_rack;
+    L.seg = malloc((size_t)L.cap * sizeof *L.seg);
+    L.alloc = malloc((size_t)L.alloc_cap * sizeof *L.alloc);
+    cr_assert(L.seg && L.alloc);
+    tt_ctx *ctx = tt_ctx_create();
+    cr_assert_eq(tt_simulate_log(ctx, c, p, m, j, o, mt, NULL, &L), 0, "%s: %s", label,
+                 tt_errmsg(ctx));
+    check_run(label, c, j, &L, o, mt);
+    tt_ctx_free(ctx);
+    free(L.seg);
+    free(L.alloc);
+}
+
+Test(sim, philly_invariants, .timeout = 300)
+{
+    if (!have_shared("philly/pollux_philly.csv"))
+        cr_skip("no shared Philly CSV");
+    tt_trace *t = NULL;
+    tt_models *m = NULL;
+    tt_sim_jobs j;
+    philly_jobs(&t, &m, &j);
+    tt_cluster c = {4, 32, 8};
+    tt_job_result *o = calloc((size_t)j.n, sizeof *o);
+    cr_assert(o);
+    static const char *const cfg[][2] = {
+        {"pack", ""}, {"no-wait", "w0=0 w1=0"}, {"delay", "w0=600 w1=3600 theta=1500 load=3000"},
+        {"srtf", "order=srtf w0=60 w1=600 theta=1100 min_run=0 max_preempt=5 load=5000"},
+        {"las", "order=las w0=0 w1=0 theta=1100 load=5000"},
+    };
+    for (size_t q = 0; q < sizeof cfg / sizeof cfg[0]; q++) {
+        tt_params p;
+        tt_params_default(&p);
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", cfg[q][1]);
+        for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+            char *eq = strchr(tok, '=');
+            *eq = '\0';
+            cr_assert_eq(tt_params_set(NULL, &p, m, tok, eq + 1), 0);
+        }
+        tt_metrics mt;
+        run_checked(cfg[q][0], &c, &p, m, &j, o, &mt);
+        cr_expect_eq(mt.rejected, 0);
+        if (p.theta != TT_INF)
+            cr_expect_gt(mt.preemptions, 100, "%s: the case exercises preemption", cfg[q][0]);
+    }
+    free(o);
+    tt_sim_jobs_free(&j);
+    tt_models_free(m);
+    tt_trace_free(t);
+}
+
+/* With every slowdown 1000 and no preemption, placement does not change any
+ * job's running time: end - start = duration for every job, whatever the
+ * timers, at a load that queues. */
+Test(sim, philly_flat_slowdowns_keep_run_times, .timeout = 300)
+{
+    if (!have_shared("philly/pollux_philly.csv"))
+        cr_skip("no shared Philly CSV");
+    const char *names[] = {"flat"};
+    int64_t one[] = {1000};
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_create(NULL, 1, names, one, one, &m), 0);
+    tt_trace *t = NULL;
+    tt_sim_jobs j;
+    philly_jobs(&t, &m, &j);
+    tt_cluster c = {4, 32, 8};
+    tt_job_result *o = calloc((size_t)j.n, sizeof *o);
+    cr_assert(o);
+    const int64_t w0s[] = {TT_INF, 0, 600};
+    for (int q = 0; q < 3; q++) {
+        tt_params p;
+        tt_params_default(&p);
+        p.w0 = w0s[q];
+        p.w1 = q == 2 ? 1800 : 0;
+        p.load = 3000;
+        tt_metrics mt;
+        run_checked("flat", &c, &p, m, &j, o, &mt);
+        for (int64_t i = 0; i < j.n; i++)
+            cr_assert(o[i].end - o[i].start == j.duration[i], "w0 %lld: job %lld ran %lld s of %lld",
+                      (long long)p.w0, (long long)i, (long long)(o[i].end - o[i].start),
+                      (long long)j.duration[i]);
+        cr_expect_eq(mt.comm_gpu_s, 0.0);
+        cr_expect_gt(mt.queue_mean, 0.0, "load 3000 queues");
+    }
+    free(o);
+    tt_sim_jobs_free(&j);
+    tt_models_free(m);
+    tt_trace_free(t);
+}
