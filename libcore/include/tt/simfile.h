@@ -1,0 +1,61 @@
+/* tt/simfile.h: one simulation's results in HDF5 (SPEC section 9).
+ *
+ * Layout, all under the group /sim (marker attribute tracetune_layout =
+ * "sim/1"; provenance attributes: trace_file, trace_format,
+ * trace_source_files, trace_source_sha256, cluster "RxNxG", racks,
+ * nodes_per_rack, gpus_per_node, models_source, models_sha256,
+ * tool_version, jobs, unknown_models):
+ *   /sim/summary/<param>   the 12 parameters of tt_param_names: int64
+ *                          scalars (w0, w1, theta: INT64_MAX = infinite,
+ *                          said by their "infinite" attribute; seed uint64),
+ *                          order and mix as strings
+ *   /sim/summary/<metric>  the 16 metrics of tt_metric_names, int64 or
+ *                          float64 scalars as in tt_metrics
+ *   /sim/jobs/<column>     per job, in trace order: job (index), submit,
+ *                          duration, start, end, queue, gpu_s (int64); gpus,
+ *                          cls, level, slow, preemptions, starts_l0,
+ *                          starts_l1, starts_l2, rejected (int32). Absent
+ *                          times are INT64_MIN and an absent level -1, as
+ *                          each column's "missing" attribute says
+ *   /sim/models/name, slow_l1, slow_l2   the model table (cls indexes it)
+ *   /sim/timeline/<column> t, waiting, running, busy_gpus, running_l0,
+ *                          running_l1, running_l2 (int64), when given
+ * Every dataset has a "units" attribute where it has units. h5py, pandas
+ * and h5dump read it without this library. Not thread-safe (the HDF5
+ * library is serial).
+ */
+#ifndef TT_SIMFILE_H
+#define TT_SIMFILE_H
+
+#include <stdint.h>
+
+#include "tt/error.h"
+#include "tt/sim.h"
+#include "tt/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Everything one result file holds; the caller keeps ownership. */
+typedef struct tt_sim_save_args {
+    const tt_cluster *cluster;
+    const tt_params *params;
+    const tt_models *models;
+    const char *trace_path;          /* the trace file as named by the user */
+    const tt_provenance *trace_prov; /* the trace's provenance, or NULL */
+    const tt_sim_jobs *input;        /* the simulated jobs (duration, gpus) */
+    const tt_job_result *results;    /* input->n entries */
+    const tt_metrics *metrics;
+    const tt_timeline *timeline;     /* NULL: no /sim/timeline */
+} tt_sim_save_args;
+
+/* Writes the results to path, whole or not at all: into a temporary file
+ * beside it (tt_tmp_name), renamed over path at the end and removed on
+ * failure. 0, TT_EINVAL (a missing argument, a path too long) or TT_EIO. */
+int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

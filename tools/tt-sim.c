@@ -1,0 +1,277 @@
+/* tt-sim: one simulation of a trace on a cluster under one configuration;
+ * its metrics, per-job results or timeline as TSV, and optionally an HDF5
+ * result file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "tt/sim.h"
+#include "tt/simfile.h"
+#include "tt/tracefile.h"
+
+static const char usage[] = "usage: tt-sim -c CLUSTER [-p NAME=VALUE]... [--models FILE] "
+                            "[-o RESULT.h5]\n"
+                            "              [--jobs | --timeline] TRACE.h5\n";
+
+static void help(void)
+{
+    printf("%s", usage);
+    printf(
+        "\nSimulates the jobs of a trace on a GPU cluster under one scheduler configuration\n"
+        "(docs/model.md) and prints its metrics as TSV.\n"
+        "\n"
+        "  -c CLUSTER     RxNxG (racks x nodes per rack x GPUs per node, e.g. 4x32x8), or\n"
+        "                 a TSV file: header racks nodes_per_rack gpus_per_node, one row\n"
+        "  -p NAME=VALUE  a parameter (repeatable; a later -p wins):\n"
+        "      order=fifo        queue order: fifo (submit), sjf (duration), srtf (remaining\n"
+        "                        work), las (least attained GPU-seconds)\n"
+        "      w0=inf            seconds a job waits for a packed (L0) placement before a\n"
+        "                        rack (L1) one is allowed; inf: strict consolidation\n"
+        "      w1=inf            seconds more before a spread (L2) one is allowed\n"
+        "      theta=inf         a job whose class's L2 slowdown (permille) is >= theta is\n"
+        "                        network-sensitive and may evict others; inf: no eviction\n"
+        "      restart=30        seconds of overhead on every start after an eviction\n"
+        "                        (0 .. 4294967296)\n"
+        "      congestion=0      permille 0 .. 999 inflating the communication slowdown\n"
+        "      min_run=300       seconds a job runs after a start before it may be evicted\n"
+        "      max_preempt=3     evictions of one job at most\n"
+        "      backfill=1        1: later jobs may use GPUs a blocked job cannot; 0: the\n"
+        "                        queue stops at the first job that cannot start\n"
+        "      load=1000         permille scale of the offered load (1 .. 1000000):\n"
+        "                        inter-arrival times are multiplied by 1000 / load\n"
+        "      seed=1            unsigned 64-bit seed of the draws from the mix\n"
+        "      mix=(equal)       NAME:WEIGHT,... classes for jobs whose model the table\n"
+        "                        does not know; classes not named get weight 0; default:\n"
+        "                        every class weight 1\n"
+        "  --models FILE  the model table (TSV: name slow_l1 slow_l2 [source], slowdowns\n"
+        "                 in permille 1000 .. 1000000); default: the built-in copy of\n"
+        "                 data/models.tsv\n"
+        "  -o RESULT.h5   also write the result file (HDF5: /sim/summary, /sim/jobs,\n"
+        "                 /sim/models, /sim/timeline), whole or not at all\n"
+        "  --jobs         print per-job results instead of the metrics: job submit duration\n"
+        "                 gpus model start end jct queue level slow preemptions starts_l0\n"
+        "                 starts_l1 starts_l2 gpu_s (times s, slow permille; a rejected\n"
+        "                 job's start, end, jct, queue, level and slow are empty)\n"
+        "  --timeline     print the state after every event time instead: t waiting\n"
+        "                 running busy_gpus running_l0 running_l1 running_l2\n"
+        "  -h, --help     this help;  --version  version and GPU support\n"
+        "\n"
+        "Default output: one header line and one row: the 12 parameters (as above), then\n"
+        "the metrics makespan jct_mean jct_p50 jct_p90 jct_p99 queue_mean queue_p99 (s),\n"
+        "comm_gpu_s (GPU-s beyond the ideal), comm_share, restart_gpu_s, preemptions,\n"
+        "placed_l0 placed_l1 placed_l2 (starts), util (used over cluster GPU-s) and\n"
+        "rejected (jobs larger than the cluster, not simulated; counted on stderr, as\n"
+        "are jobs whose model class was drawn from the mix).\n"
+        "Exit status: 0 ok, 1 bad or unreadable trace or model table, write error,\n"
+        "2 usage error (bad option, -c or -p value).\n");
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static void print_summary(const tt_params *p, const tt_models *models, const tt_metrics *m)
+{
+    char buf[TT_MAX_CLASSES * 80]; /* a mix: at most 64 names of 63 bytes and weights */
+    for (int i = 0; i < TT_NPARAMS; i++)
+        printf("%s\t", tt_param_names[i]);
+    for (int i = 0; i < TT_NMETRICS; i++)
+        printf("%s%c", tt_metric_names[i], i + 1 < TT_NMETRICS ? '\t' : '\n');
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        tt_params_format(p, models, i, buf, sizeof buf);
+        printf("%s\t", buf);
+    }
+    for (int i = 0; i < TT_NMETRICS; i++) {
+        tt_metric_format(m, i, buf, sizeof buf);
+        printf("%s%c", buf, i + 1 < TT_NMETRICS ? '\t' : '\n');
+    }
+}
+
+/* v, or an empty field when the job was not simulated. */
+static void field(int64_t v, int absent, char sep)
+{
+    if (!absent)
+        printf("%lld", (long long)v);
+    putchar(sep);
+}
+
+static void print_jobs(const tt_sim_jobs *j, const tt_models *models, const tt_job_result *r)
+{
+    printf("job\tsubmit\tduration\tgpus\tmodel\tstart\tend\tjct\tqueue\tlevel\tslow\t"
+           "preemptions\tstarts_l0\tstarts_l1\tstarts_l2\tgpu_s\n");
+    for (int64_t i = 0; i < j->n; i++) {
+        const tt_job_result *o = &r[i];
+        const char *model = tt_models_name(models, o->cls);
+        int rej = o->rejected != 0;
+        printf("%lld\t%lld\t%lld\t%d\t%s\t", (long long)i, (long long)o->submit,
+               (long long)j->duration[i], j->gpus[i], model ? model : "");
+        field(o->start, rej, '\t');
+        field(o->end, rej, '\t');
+        field(rej ? 0 : o->end - o->submit, rej, '\t');
+        field(o->queue, rej, '\t');
+        field(o->level, rej, '\t');
+        field(o->slow, rej, '\t');
+        printf("%d\t%d\t%d\t%d\t%lld\n", o->preemptions, o->starts[0], o->starts[1],
+               o->starts[2], (long long)o->gpu_s);
+    }
+}
+
+static void print_timeline(const tt_timeline *tl)
+{
+    printf("t\twaiting\trunning\tbusy_gpus\trunning_l0\trunning_l1\trunning_l2\n");
+    for (int64_t i = 0; i < tl->n; i++) {
+        const tt_timeline_row *w = &tl->rows[i];
+        printf("%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\n", (long long)w->t,
+               (long long)w->waiting, (long long)w->running, (long long)w->busy_gpus,
+               (long long)w->running_level[0], (long long)w->running_level[1],
+               (long long)w->running_level[2]);
+    }
+}
+
+/* Everything main owns, freed in one place. */
+typedef struct {
+    const char **pv; /* the -p arguments */
+    tt_ctx *ctx;
+    tt_models *models;
+    tt_trace *trace;
+    tt_sim_jobs jobs;
+    tt_job_result *res;
+    tt_timeline tl;
+} state;
+
+static void release(state *s)
+{
+    tt_timeline_free(&s->tl);
+    free(s->res);
+    tt_sim_jobs_free(&s->jobs);
+    tt_trace_free(s->trace);
+    tt_models_free(s->models);
+    tt_ctx_free(s->ctx);
+    free(s->pv);
+}
+
+/* Reports the context's error on failure, frees, closes stdout. */
+static int finish(state *s, int status)
+{
+    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
+        cli_err("%s", tt_errmsg(s->ctx));
+    release(s);
+    return cli_close_stdout(status);
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    const char *cspec = NULL, *mpath = NULL, *out = NULL;
+    state s;
+    memset(&s, 0, sizeof s);
+    int np = 0, want_jobs = 0, want_tl = 0, c;
+    enum { OPT_MODELS = 256, OPT_JOBS, OPT_TIMELINE };
+    static const struct option lopts[] = {{"models", required_argument, 0, OPT_MODELS},
+                                          {"jobs", no_argument, 0, OPT_JOBS},
+                                          {"timeline", no_argument, 0, OPT_TIMELINE},
+                                          {"help", no_argument, 0, 'h'},
+                                          {"version", no_argument, 0, 'V'},
+                                          {0, 0, 0, 0}};
+    if (!(s.pv = (const char **)calloc((size_t)argc, sizeof *s.pv)) ||
+        !(s.ctx = tt_ctx_create())) {
+        cli_err("out of memory");
+        return finish(&s, EXIT_FAIL);
+    }
+    while ((c = getopt_long(argc, argv, "c:p:o:h", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': cspec = optarg; break;
+        case 'p': s.pv[np++] = optarg; break;
+        case 'o': out = optarg; break;
+        case OPT_MODELS: mpath = optarg; break;
+        case OPT_JOBS: want_jobs = 1; break;
+        case OPT_TIMELINE: want_tl = 1; break;
+        case 'h': help(); return finish(&s, EXIT_OK);
+        case 'V': release(&s); return cli_version();
+        default: release(&s); return cli_usage_error(usage);
+        }
+    }
+    const char *why = !cspec                ? "no cluster (-c RxNxG)"
+                      : optind >= argc      ? "no trace file"
+                      : optind + 1 < argc   ? "one trace file only"
+                      : want_jobs && want_tl ? "--jobs and --timeline exclude each other"
+                                             : NULL;
+    if (why) {
+        cli_err("%s", why);
+        release(&s);
+        return cli_usage_error(usage);
+    }
+    const char *path = argv[optind];
+    tt_cluster cl;
+    tt_params par;
+    tt_params_default(&par);
+    if (tt_cluster_parse(s.ctx, cspec, &cl))
+        return finish(&s, EXIT_USAGE);
+    /* the model table first: mix names its classes */
+    if (mpath ? tt_models_load(s.ctx, mpath, &s.models) : tt_models_default(s.ctx, &s.models))
+        return finish(&s, EXIT_FAIL);
+    for (int i = 0; i < np; i++) {
+        char name[64];
+        const char *p = s.pv[i], *eq = strchr(p, '=');
+        if (!eq || eq == p || (size_t)(eq - p) >= sizeof name) {
+            cli_err("option -p: expected NAME=VALUE, got '%s'", p);
+            return finish(&s, EXIT_USAGE);
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+        if (tt_params_set(s.ctx, &par, s.models, name, eq + 1))
+            return finish(&s, EXIT_USAGE);
+    }
+    if (out && same_file(path, out)) {
+        cli_err("output '%s' is also the input: refusing to overwrite it", out);
+        return finish(&s, EXIT_FAIL);
+    }
+    if (tt_trace_load(s.ctx, path, &s.trace))
+        return finish(&s, EXIT_FAIL);
+    /* messages of the jobs and the engine name the job, not the file */
+    int rc = tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs);
+    size_t n = (size_t)(s.jobs.n > 0 ? s.jobs.n : 1);
+    if (!rc && !(s.res = (tt_job_result *)calloc(n, sizeof *s.res)))
+        rc = tt_err(s.ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)s.jobs.n);
+    tt_metrics m;
+    if (!rc)
+        rc = tt_simulate(s.ctx, &cl, &par, s.models, &s.jobs, s.res, &m,
+                         want_tl || out ? &s.tl : NULL);
+    if (rc) {
+        cli_err("'%s': %s", path, tt_errmsg(s.ctx));
+        tt_err_clear(s.ctx);
+        return finish(&s, EXIT_FAIL);
+    }
+    if (out) {
+        tt_sim_save_args a = {&cl, &par, s.models, path, &s.trace->prov, &s.jobs, s.res, &m,
+                              &s.tl};
+        char tmp[4096];
+        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
+            cli_cleanup_on_signal(tmp);
+        rc = tt_sim_save(s.ctx, out, &a);
+        cli_cleanup_on_signal(NULL);
+        if (rc)
+            return finish(&s, EXIT_FAIL);
+    }
+    if (m.rejected)
+        cli_err("%lld job%s larger than the cluster %s not simulated (rejected)",
+                (long long)m.rejected, m.rejected == 1 ? "" : "s",
+                m.rejected == 1 ? "was" : "were");
+    if (s.jobs.unknown_models)
+        cli_err("%lld job%s no model class of the table: drawn from the mix",
+                (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    if (want_jobs)
+        print_jobs(&s.jobs, s.models, s.res);
+    else if (want_tl)
+        print_timeline(&s.tl);
+    else
+        print_summary(&par, s.models, &m);
+    return finish(&s, EXIT_OK);
+}
