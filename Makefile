@@ -149,6 +149,11 @@ fuzz:
 	    -artifact_prefix=tests/fuzz/findings/ tests/fuzz/findings tests/fuzz/corpus
 
 # ---- benchmarks ----
+# bench/sim times the reference simulator too, as its baseline
+$(BUILD)/bench/sim: bench/sim.c $(BUILD)/tests/refsim.o $(LIBCORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $^ $(LIBS) -o $@
+
 $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $^ $(LIBS) -o $@
