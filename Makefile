@@ -165,6 +165,10 @@ bench: $(TOOLS) $(BENCH_BINS)
 example: $(TOOLS)
 	$(BIN)/tt-ingest -o example.h5 data/example.tsv
 	$(BIN)/tt-stats example.h5
+	@echo "# on 2x8x8: strict consolidation, no-wait, delay timers with preemption"
+	$(BIN)/tt-sim -c 2x8x8 example.h5
+	$(BIN)/tt-sim -c 2x8x8 -p w0=0 -p w1=0 example.h5 | tail -n +2
+	$(BIN)/tt-sim -c 2x8x8 -p w0=600 -p w1=3600 -p theta=1500 example.h5 | tail -n +2
 
 install: $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tt \

@@ -139,7 +139,7 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
 /* 4,000 random traces and configurations: the engine and the reference
  * agree on every job, and the engine's own log passes the reference's
  * invariant checker. Seeds are fixed; a failure names its seed. */
-Test(sim, parity_with_reference, .timeout = 600)
+Test(sim, parity_with_reference)
 {
     enum { RUNS = 4000 };
     static rcase k;
