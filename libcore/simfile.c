@@ -1,7 +1,6 @@
 /* One simulation's results in HDF5: parameters and metrics as scalars,
  * per-job results and the timeline as one dataset per column, written to a
- * temporary file and renamed into place. The small HDF5 helpers follow
- * tracefile.c's (static there). */
+ * temporary file and renamed into place. */
 #include "tt/simfile.h"
 
 #include <errno.h>
@@ -12,100 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal/h5util.h"
 #include "tt/tracefile.h"
 #include "tt/version.h"
 
 #define LAYOUT "sim/1"
-#define CHUNK_ROWS 65536
-
-/* The HDF5 library prints its own error stack by default; a library must
- * not print. */
-static void quiet_hdf5(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
-
-/* Variable-length UTF-8, so h5py gives str rather than bytes. */
-static hid_t vlen_utf8(void)
-{
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    return type;
-}
-
-static int attr_str(hid_t obj, const char *name, const char *value)
-{
-    hid_t type = vlen_utf8();
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    H5Tclose(type);
-    return rc < 0 ? -1 : 0;
-}
-
-static int attr_i64(hid_t obj, const char *name, int64_t value)
-{
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_INT64, &value);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    return rc < 0 ? -1 : 0;
-}
-
-/* A scalar dataset of one value; units may be NULL. */
-static int scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
-                  const char *units)
-{
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = d < 0 || H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
-    if (!rc && units && attr_str(d, "units", units))
-        rc = -1;
-    if (d >= 0)
-        H5Dclose(d);
-    H5Sclose(space);
-    return rc;
-}
-
-static int scalar_str(hid_t grp, const char *name, const char *value)
-{
-    hid_t type = vlen_utf8();
-    int rc = scalar(grp, name, type, type, &value, NULL);
-    H5Tclose(type);
-    return rc;
-}
-
-/* A 1-D column, chunked and compressed like a trace's columns. */
-static int write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
-                     const void *data, const char *units, int64_t missing, int has_missing)
-{
-    hsize_t dim = (hsize_t)n;
-    hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (n > 0) {
-        hsize_t chunk = (hsize_t)(n < CHUNK_ROWS ? n : CHUNK_ROWS);
-        H5Pset_chunk(dcpl, 1, &chunk);
-        H5Pset_shuffle(dcpl);
-        if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
-            H5Pset_deflate(dcpl, 1);
-    }
-    hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    int rc = d < 0 ? -1 : 0;
-    if (!rc && n > 0 && H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        rc = -1;
-    if (!rc && units && attr_str(d, "units", units))
-        rc = -1;
-    if (!rc && has_missing && attr_i64(d, "missing", missing))
-        rc = -1;
-    if (d >= 0)
-        H5Dclose(d);
-    H5Pclose(dcpl);
-    H5Sclose(space);
-    return rc;
-}
 
 /* A column of an array of structs: the field at off of each row, gathered
  * into buf (n * 8 bytes). */
@@ -119,14 +29,9 @@ static int struct_col(hid_t grp, const char *name, int is64, const void *rows, s
         else
             memcpy((int32_t *)buf + i, p, sizeof(int32_t));
     }
-    return write_col(grp, name, is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
+    return h5u_write_col(grp, name, is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
                      is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, n, buf, units,
                      is64 ? INT64_MIN : -1, has_missing);
-}
-
-static hid_t group(hid_t parent, const char *name)
-{
-    return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
 /* ---- the parts ---- */
@@ -136,18 +41,18 @@ static int write_prov(hid_t g, const tt_sim_save_args *a)
     const tt_provenance *p = a->trace_prov;
     char cluster[64];
     tt_cluster_format(a->cluster, cluster, sizeof cluster);
-    return attr_str(g, "tracetune_layout", LAYOUT) ||
-           attr_str(g, "trace_file", a->trace_path ? a->trace_path : "") ||
-           attr_str(g, "trace_format", p ? p->format : "") ||
-           attr_str(g, "trace_source_files", p ? p->source_files : "") ||
-           attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
-           attr_str(g, "cluster", cluster) || attr_i64(g, "racks", a->cluster->racks) ||
-           attr_i64(g, "nodes_per_rack", a->cluster->nodes_per_rack) ||
-           attr_i64(g, "gpus_per_node", a->cluster->gpus_per_node) ||
-           attr_str(g, "models_source", tt_models_source(a->models)) ||
-           attr_str(g, "models_sha256", tt_models_sha256(a->models)) ||
-           attr_str(g, "tool_version", TT_VERSION) || attr_i64(g, "jobs", a->input->n) ||
-           attr_i64(g, "unknown_models", a->input->unknown_models);
+    return h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
+           h5u_attr_str(g, "trace_file", a->trace_path ? a->trace_path : "") ||
+           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
+           h5u_attr_str(g, "trace_source_files", p ? p->source_files : "") ||
+           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
+           h5u_attr_str(g, "cluster", cluster) || h5u_attr_i64(g, "racks", a->cluster->racks) ||
+           h5u_attr_i64(g, "nodes_per_rack", a->cluster->nodes_per_rack) ||
+           h5u_attr_i64(g, "gpus_per_node", a->cluster->gpus_per_node) ||
+           h5u_attr_str(g, "models_source", tt_models_source(a->models)) ||
+           h5u_attr_str(g, "models_sha256", tt_models_sha256(a->models)) ||
+           h5u_attr_str(g, "tool_version", TT_VERSION) || h5u_attr_i64(g, "jobs", a->input->n) ||
+           h5u_attr_i64(g, "unknown_models", a->input->unknown_models);
 }
 
 /* The parameters in tt_param_names order: how each is stored. */
@@ -176,18 +81,18 @@ static int write_params(hid_t g, const tt_sim_save_args *a)
         if (param_desc[i].kind == K_TEXT) {
             char text[TT_MAX_CLASSES * 80]; /* names are at most 63 bytes */
             rc = tt_params_format(a->params, a->models, i, text, sizeof text) ||
-                 scalar_str(g, name, text);
+                 h5u_scalar_str(g, name, text);
         } else if (param_desc[i].kind == K_U64) {
-            rc = scalar(g, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, at, units);
+            rc = h5u_scalar(g, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, at, units);
         } else {
             /* int32 fields (backfill) are stored as int64 like the rest */
             int64_t v = param_desc[i].kind == K_I32 ? *(const int32_t *)at
                                                     : *(const int64_t *)at;
-            rc = scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, units);
+            rc = h5u_scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, units);
         }
         if (!rc && param_desc[i].inf) {
             hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
-            rc = d < 0 || attr_i64(d, "infinite", TT_INF);
+            rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
             if (d >= 0)
                 H5Dclose(d);
         }
@@ -227,7 +132,7 @@ static int write_metrics(hid_t g, const tt_metrics *m)
 {
     for (int i = 0; i < TT_NMETRICS; i++) {
         const void *at = (const char *)m + metric_desc[i].off;
-        if (scalar(g, tt_metric_names[i], metric_desc[i].real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+        if (h5u_scalar(g, tt_metric_names[i], metric_desc[i].real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
                    metric_desc[i].real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at,
                    metric_desc[i].units))
             return -1;
@@ -277,11 +182,11 @@ static int write_jobs(hid_t g, const tt_sim_save_args *a, void *buf)
     int64_t n = in->n, *idx = (int64_t *)buf;
     for (int64_t i = 0; i < n; i++)
         idx[i] = i;
-    int rc = write_col(g, "job", H5T_STD_I64LE, H5T_NATIVE_INT64, n, idx,
+    int rc = h5u_write_col(g, "job", H5T_STD_I64LE, H5T_NATIVE_INT64, n, idx,
                        "index into the trace's /jobs", 0, 0) ||
-             write_col(g, "duration", H5T_STD_I64LE, H5T_NATIVE_INT64, n, in->duration, "s",
+             h5u_write_col(g, "duration", H5T_STD_I64LE, H5T_NATIVE_INT64, n, in->duration, "s",
                        0, 0) ||
-             write_col(g, "gpus", H5T_STD_I32LE, H5T_NATIVE_INT32, n, in->gpus, "GPUs", 0, 0);
+             h5u_write_col(g, "gpus", H5T_STD_I32LE, H5T_NATIVE_INT32, n, in->gpus, "GPUs", 0, 0);
     for (size_t c = 0; c < sizeof job_cols / sizeof job_cols[0] && !rc; c++)
         rc = struct_col(g, job_cols[c].name, job_cols[c].is64, a->results,
                         sizeof *a->results, job_cols[c].off, n, buf, job_cols[c].units,
@@ -299,11 +204,11 @@ static int write_models(hid_t g, const tt_models *m)
         l1[c] = tt_models_slow_l1(m, c);
         l2[c] = tt_models_slow_l2(m, c);
     }
-    hid_t type = vlen_utf8();
-    int rc = write_col(g, "name", type, type, n, names, NULL, 0, 0) ||
-             write_col(g, "slow_l1", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l1, "permille", 0,
+    hid_t type = h5u_vlen_utf8();
+    int rc = h5u_write_col(g, "name", type, type, n, names, NULL, 0, 0) ||
+             h5u_write_col(g, "slow_l1", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l1, "permille", 0,
                        0) ||
-             write_col(g, "slow_l2", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l2, "permille", 0, 0);
+             h5u_write_col(g, "slow_l2", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l2, "permille", 0, 0);
     H5Tclose(type);
     return rc;
 }
@@ -330,13 +235,13 @@ static int write_file(const tt_sim_save_args *a, const char *path)
         free(buf);
         return -1;
     }
-    hid_t sim = group(f, "sim");
+    hid_t sim = h5u_group(f, "sim");
     hid_t sub[4] = {-1, -1, -1, -1};
     static const char *const names[4] = {"summary", "jobs", "models", "timeline"};
     int rc = sim < 0 ? -1 : write_prov(sim, a);
     for (int i = 0; i < 4 && !rc; i++)
         if (i < 3 || a->timeline)
-            rc = (sub[i] = group(sim, names[i])) < 0;
+            rc = (sub[i] = h5u_group(sim, names[i])) < 0;
     if (!rc)
         rc = write_params(sub[0], a) || write_metrics(sub[0], a->metrics) ||
              write_jobs(sub[1], a, buf) || write_models(sub[2], a->models) ||
@@ -357,7 +262,7 @@ int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a)
     if (!a || !a->cluster || !a->params || !a->models || !a->input || !a->metrics ||
         (a->input->n > 0 && !a->results))
         return tt_err(ctx, TT_EINVAL, "tt_sim_save: a required argument is NULL");
-    quiet_hdf5();
+    h5u_quiet();
     char tmp[4096];
     if (tt_tmp_name(path, tmp, sizeof tmp))
         return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);

@@ -9,8 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "internal/h5util.h"
+
 #define LAYOUT "trace/1"
-#define CHUNK_ROWS 65536
 
 int tt_tmp_name(const char *path, char *buf, size_t size)
 {
@@ -21,69 +22,7 @@ int tt_tmp_name(const char *path, char *buf, size_t size)
     return (n < 0 || (size_t)n >= size) ? TT_EINVAL : 0;
 }
 
-/* The HDF5 library prints its own error stack by default; a library must
- * not print, so that is switched off once. */
-static void quiet_hdf5(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
-
 /* ---- writing ---- */
-
-/* Variable-length UTF-8, so h5py gives str rather than bytes. */
-static int attr_str(hid_t obj, const char *name, const char *value)
-{
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    H5Tclose(type);
-    return rc < 0 ? -1 : 0;
-}
-
-static int attr_i64(hid_t obj, const char *name, int64_t value)
-{
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_INT64, &value);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    return rc < 0 ? -1 : 0;
-}
-
-/* A 1-D column, chunked and compressed (shuffle + deflate level 1: the
- * columns are small integers and repeat a lot, and level 1 keeps writing
- * near I/O speed). */
-static int write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
-                     const void *data, const char *units, int64_t missing, int has_missing)
-{
-    hsize_t dim = (hsize_t)n;
-    hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (n > 0) {
-        hsize_t chunk = (hsize_t)(n < CHUNK_ROWS ? n : CHUNK_ROWS);
-        H5Pset_chunk(dcpl, 1, &chunk);
-        H5Pset_shuffle(dcpl);
-        if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
-            H5Pset_deflate(dcpl, 1);
-    }
-    hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    int rc = d < 0 ? -1 : 0;
-    if (!rc && n > 0 && H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-        rc = -1;
-    if (!rc && units && attr_str(d, "units", units))
-        rc = -1;
-    if (!rc && has_missing && attr_i64(d, "missing", missing))
-        rc = -1;
-    if (d >= 0)
-        H5Dclose(d);
-    H5Pclose(dcpl);
-    H5Sclose(space);
-    return rc;
-}
 
 static int write_table(hid_t tables, const char *name, const tt_strtab *tab)
 {
@@ -141,25 +80,28 @@ static const col_desc cols[] = {
 static int write_prov(hid_t g, const tt_trace *t)
 {
     const tt_provenance *p = &t->prov;
-    int rc = attr_str(g, "tracetune_layout", LAYOUT) || attr_str(g, "format", p->format) ||
-             attr_str(g, "source_files", p->source_files) ||
-             attr_str(g, "source_sha256", p->source_sha256) ||
-             attr_str(g, "time_base", p->time_base) || attr_str(g, "timezone", p->timezone) ||
-             attr_str(g, "duration_unit", p->duration_unit) ||
-             attr_str(g, "tool_version", p->tool_version) || attr_str(g, "notes", p->notes) ||
-             attr_i64(g, "jobs", t->n) || attr_i64(g, "rows_read", p->rows_read) ||
-             attr_i64(g, "rows_kept", p->rows_kept) ||
-             attr_i64(g, "duplicates", p->duplicates) ||
-             attr_i64(g, "ambiguous_times", p->ambiguous_times) ||
-             attr_i64(g, "shifted_times", p->shifted_times);
+    int rc = h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
+             h5u_attr_str(g, "format", p->format) ||
+             h5u_attr_str(g, "source_files", p->source_files) ||
+             h5u_attr_str(g, "source_sha256", p->source_sha256) ||
+             h5u_attr_str(g, "time_base", p->time_base) ||
+             h5u_attr_str(g, "timezone", p->timezone) ||
+             h5u_attr_str(g, "duration_unit", p->duration_unit) ||
+             h5u_attr_str(g, "tool_version", p->tool_version) ||
+             h5u_attr_str(g, "notes", p->notes) || h5u_attr_i64(g, "jobs", t->n) ||
+             h5u_attr_i64(g, "rows_read", p->rows_read) ||
+             h5u_attr_i64(g, "rows_kept", p->rows_kept) ||
+             h5u_attr_i64(g, "duplicates", p->duplicates) ||
+             h5u_attr_i64(g, "ambiguous_times", p->ambiguous_times) ||
+             h5u_attr_i64(g, "shifted_times", p->shifted_times);
     int64_t total = 0;
     for (int r = 0; r < TT_DROP_COUNT && !rc; r++) {
         char name[64];
         snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
-        rc = attr_i64(g, name, p->dropped[r]);
+        rc = h5u_attr_i64(g, name, p->dropped[r]);
         total += p->dropped[r];
     }
-    return rc || attr_i64(g, "rows_dropped", total);
+    return rc || h5u_attr_i64(g, "rows_dropped", total);
 }
 
 static int write_file(const tt_trace *t, const char *path)
@@ -173,7 +115,7 @@ static int write_file(const tt_trace *t, const char *path)
     for (size_t i = 0; i < NCOLS && !rc; i++) {
         const col_desc *c = &cols[i];
         const void *data = *(void *const *)((const char *)t + c->off);
-        rc = write_col(g, c->name, c->is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
+        rc = h5u_write_col(g, c->name, c->is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
                        c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, t->n, data, c->units,
                        c->is64 ? INT64_MIN : -1, c->has_missing);
         if (!rc && c->tab)
@@ -190,7 +132,7 @@ static int write_file(const tt_trace *t, const char *path)
 
 int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path)
 {
-    quiet_hdf5();
+    h5u_quiet();
     char tmp[4096];
     if (tt_tmp_name(path, tmp, sizeof tmp))
         return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);
@@ -387,7 +329,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
 {
     *out = NULL;
-    quiet_hdf5();
+    h5u_quiet();
     if (access(path, R_OK) != 0)
         return tt_err(ctx, TT_EIO, "cannot read '%s': %s", path, strerror(errno));
     if (H5Fis_hdf5(path) <= 0)

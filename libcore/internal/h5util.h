@@ -1,0 +1,31 @@
+/* The small HDF5 writing helpers every file layout shares (traces,
+ * simulation results, sweeps). Each returns 0 or -1; the caller turns -1
+ * into a message naming its file. */
+#ifndef TT_H5UTIL_H
+#define TT_H5UTIL_H
+
+#include <hdf5.h>
+#include <stdint.h>
+
+#define H5U_CHUNK_ROWS 65536
+
+/* The HDF5 library prints its own error stack by default; a library must
+ * not print, so callers switch it off before any HDF5 call. */
+void h5u_quiet(void);
+/* Variable-length UTF-8 (so h5py gives str rather than bytes); close it. */
+hid_t h5u_vlen_utf8(void);
+int h5u_attr_str(hid_t obj, const char *name, const char *value);
+int h5u_attr_i64(hid_t obj, const char *name, int64_t value);
+/* A 1-D column of n values, chunked (H5U_CHUNK_ROWS) with shuffle + deflate
+ * level 1 (the columns are small integers that repeat a lot, and level 1
+ * keeps writing near I/O speed); units may be NULL; a "missing" attribute
+ * when has_missing. */
+int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
+                  const void *data, const char *units, int64_t missing, int has_missing);
+/* A scalar dataset of one value; units may be NULL. */
+int h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
+               const char *units);
+int h5u_scalar_str(hid_t grp, const char *name, const char *value);
+hid_t h5u_group(hid_t parent, const char *name);
+
+#endif
