@@ -7,22 +7,8 @@
 
 #include "simcase.h"
 
-/* ---- random cases, shared with the reference ---- */
+/* ---- random cases (the draws are in simcase.h) ---- */
 
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-static int64_t pick(uint64_t *s, int64_t lo, int64_t hi) /* [lo, hi] */
-{
-    return lo + (int64_t)(splitmix64(s) % (uint64_t)(hi - lo + 1));
-}
-
-static int64_t pick_of(uint64_t *s, const int64_t *v, int n) { return v[pick(s, 0, n - 1)]; }
 
 enum { MAXJ = 60 };
 
