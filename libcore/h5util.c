@@ -1,6 +1,13 @@
 /* HDF5 writing helpers shared by the file layouts (internal/h5util.h). */
 #include "internal/h5util.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tt/tracefile.h"
+
 void h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
 hid_t h5u_vlen_utf8(void)
@@ -88,4 +95,26 @@ int h5u_scalar_str(hid_t grp, const char *name, const char *value)
 hid_t h5u_group(hid_t parent, const char *name)
 {
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+int h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
+             void *arg)
+{
+    h5u_quiet();
+    char tmp[4096];
+    if (tt_tmp_name(path, tmp, sizeof tmp))
+        return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);
+    errno = 0;
+    if (write(tmp, arg)) {
+        int e = errno;
+        unlink(tmp);
+        return tt_err(ctx, TT_EIO, "cannot write '%s'%s%s", path, e ? ": " : "",
+                      e ? strerror(e) : "");
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return tt_err(ctx, TT_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
+    }
+    return 0;
 }

@@ -257,26 +257,15 @@ static int write_file(const tt_sim_save_args *a, const char *path)
     return rc;
 }
 
+static int write_sim(const char *tmp, void *a)
+{
+    return write_file((const tt_sim_save_args *)a, tmp);
+}
+
 int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a)
 {
     if (!a || !a->cluster || !a->params || !a->models || !a->input || !a->metrics ||
         (a->input->n > 0 && !a->results))
         return tt_err(ctx, TT_EINVAL, "tt_sim_save: a required argument is NULL");
-    h5u_quiet();
-    char tmp[4096];
-    if (tt_tmp_name(path, tmp, sizeof tmp))
-        return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);
-    errno = 0;
-    if (write_file(a, tmp)) {
-        int e = errno;
-        unlink(tmp);
-        return tt_err(ctx, TT_EIO, "cannot write '%s'%s%s", path, e ? ": " : "",
-                      e ? strerror(e) : "");
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return tt_err(ctx, TT_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
-    }
-    return 0;
+    return h5u_save(ctx, path, write_sim, (void *)a);
 }

@@ -130,24 +130,11 @@ static int write_file(const tt_trace *t, const char *path)
     return rc;
 }
 
+static int write_trace(const char *tmp, void *t) { return write_file((const tt_trace *)t, tmp); }
+
 int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path)
 {
-    h5u_quiet();
-    char tmp[4096];
-    if (tt_tmp_name(path, tmp, sizeof tmp))
-        return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);
-    if (write_file(t, tmp)) {
-        int e = errno;
-        unlink(tmp);
-        return tt_err(ctx, TT_EIO, "cannot write '%s'%s%s", path, e ? ": " : "",
-                      e ? strerror(e) : "");
-    }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return tt_err(ctx, TT_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
-    }
-    return 0;
+    return h5u_save(ctx, path, write_trace, (void *)t);
 }
 
 /* ---- reading ---- */

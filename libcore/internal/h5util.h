@@ -7,6 +7,8 @@
 #include <hdf5.h>
 #include <stdint.h>
 
+#include "tt/error.h"
+
 #define H5U_CHUNK_ROWS 65536
 
 /* The HDF5 library prints its own error stack by default; a library must
@@ -27,5 +29,12 @@ int h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const
                const char *units);
 int h5u_scalar_str(hid_t grp, const char *name, const char *value);
 hid_t h5u_group(hid_t parent, const char *name);
+
+/* Writes a file whole or not at all: write(tmp, arg) fills the temporary
+ * name beside path (tt_tmp_name), which is renamed to path on success and
+ * removed on failure. Quiets HDF5 first. 0, or TT_EINVAL / TT_EIO with a
+ * message naming path. */
+int h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
+             void *arg);
 
 #endif
