@@ -63,7 +63,7 @@ $(info [config] Criterion: $(if $(CRITERION_LIBS),found,not found (make test nee
 $(info [config] gnuplot: $(if $(GNUPLOT),$(GNUPLOT),not found))
 endif
 
-LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(CUDA_LIBS) -lm
+LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(CUDA_LIBS) -lm -pthread
 
 # ---- sources ----
 CORE_SRCS := $(wildcard libcore/*.c)

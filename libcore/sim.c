@@ -1,12 +1,14 @@
 /* The CPU backend of one simulation: checks the inputs against the
  * engine's integer bounds, sizes and binds the state of kernels/sim_step.h,
  * runs its steps, and turns the state into per-job results and the SPEC 7
- * metrics. */
+ * metrics. What does not depend on the configuration is prepared once
+ * (internal/simrun.h), so the sweep's threads share it. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal/radix.h"
 #include "internal/simlog.h"
+#include "internal/simrun.h"
 #include "tt/sim.h"
 
 /* Bounds that keep every product of the engine below 2^63. */
@@ -21,7 +23,7 @@ static int bad_param(tt_ctx *ctx, const char *name, int64_t v, const char *want)
                   want);
 }
 
-static int check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
+int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
 {
     if (p->order < TT_ORDER_FIFO || p->order > TT_ORDER_LAS)
         return bad_param(ctx, "order", p->order, "fifo sjf srtf las");
@@ -87,10 +89,26 @@ int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p,
     return tts_job_class(&tr, &cf, i);
 }
 
-static int check_jobs(tt_ctx *ctx, const tt_sim_jobs *j, const tt_models *m,
-                      const tt_params *p)
+int tt_simprep_check_frame(tt_ctx *ctx, const tt_cluster *c, const tt_sim_jobs *j)
 {
-    int nc = tt_models_count(m);
+    if (c->racks < 1 || c->nodes_per_rack < 1 || c->gpus_per_node < 1 ||
+        (int64_t)c->racks * c->nodes_per_rack * c->gpus_per_node > TT_MAX_CLUSTER_GPUS)
+        return tt_err(ctx, TT_EINVAL, "cluster %dx%dx%d: each number >= 1, at most %d GPUs",
+                      c->racks, c->nodes_per_rack, c->gpus_per_node, TT_MAX_CLUSTER_GPUS);
+    if (j->n > INT32_MAX - 1)
+        return tt_err(ctx, TT_ERANGE, "%lld jobs: at most %d", (long long)j->n, INT32_MAX - 1);
+    return 0;
+}
+
+/* The per-job bounds and the table's slowdowns; what is left for each
+ * configuration (the work bound under its congestion) is reduced to the
+ * largest slowdown and duration. */
+static int check_jobs(tt_ctx *ctx, tt_simprep *prep)
+{
+    const tt_sim_jobs *j = prep->j;
+    const tt_models *m = prep->models;
+    int nc = prep->nclasses;
+    prep->dur_max = 0;
     for (int64_t i = 0; i < j->n; i++) {
         long long ji = (long long)i;
         if (j->submit[i] < -MAX_TIME || j->submit[i] > MAX_TIME)
@@ -106,19 +124,30 @@ static int check_jobs(tt_ctx *ctx, const tt_sim_jobs *j, const tt_models *m,
         if (j->cls[i] < -1 || j->cls[i] >= nc)
             return tt_err(ctx, TT_EINVAL, "job %lld: model class %d not in the table", ji,
                           j->cls[i]);
+        if (j->duration[i] > prep->dur_max)
+            prep->dur_max = j->duration[i];
     }
-    /* the largest effective slowdown any job can run at */
-    int64_t smax = 1000;
+    prep->slow_max = 1000;
     for (int c = 0; c < nc; c++) {
         int64_t s1 = tt_models_slow_l1(m, c), s2 = tt_models_slow_l2(m, c);
         if (s1 < 1000 || s1 > MAX_SLOW || s2 < 1000 || s2 > MAX_SLOW)
             return tt_err(ctx, TT_ERANGE, "model '%s': slowdowns must be 1000 .. %d",
                           tt_models_name(m, c), MAX_SLOW);
         int64_t s = s1 > s2 ? s1 : s2;
-        s = 1000 + (s - 1000) * 1000 / (1000 - p->congestion);
-        if (s > smax)
-            smax = s;
+        if (s > prep->slow_max)
+            prep->slow_max = s;
     }
+    return 0;
+}
+
+int tt_simprep_check_bound(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p)
+{
+    /* the largest effective slowdown any job can run at; congestion
+     * inflation is monotone, so the largest class gives it */
+    int64_t smax = 1000 + (prep->slow_max - 1000) * 1000 / (1000 - p->congestion);
+    if (prep->dur_max * 1000 <= MAX_WORK_S / smax)
+        return 0;
+    const tt_sim_jobs *j = prep->j;
     for (int64_t i = 0; i < j->n; i++)
         if (j->duration[i] * 1000 > MAX_WORK_S / smax)
             return tt_err(ctx, TT_ERANGE, "job %lld: duration %lld s too long at slowdown %lld",
@@ -152,6 +181,74 @@ static int dur_ranks(const tt_sim_jobs *j, int32_t **rank_job, int32_t **job_ran
     return rc;
 }
 
+int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt_models *m,
+                    const tt_sim_jobs *j, int ranks)
+{
+    memset(prep, 0, sizeof *prep);
+    prep->j = j;
+    prep->models = m;
+    prep->nclasses = tt_models_count(m);
+    int rc = check_jobs(ctx, prep);
+    if (rc)
+        return rc;
+    int nc = prep->nclasses;
+    prep->tc.racks = c->racks;
+    prep->tc.nodes_per_rack = c->nodes_per_rack;
+    prep->tc.gpus_per_node = c->gpus_per_node;
+    for (int k = 0; k < nc; k++) {
+        prep->slow_l1[k] = tt_models_slow_l1(m, k);
+        prep->slow_l2[k] = tt_models_slow_l2(m, k);
+    }
+    tts_trace *tr = &prep->tr;
+    tr->n = j->n;
+    tr->submit = j->submit;
+    tr->duration = j->duration;
+    tr->gpus = j->gpus;
+    tr->cls = j->cls;
+    tr->nclasses = nc;
+    tr->slow_l1 = prep->slow_l1;
+    tr->slow_l2 = prep->slow_l2;
+    if (ranks) {
+        if (dur_ranks(j, &prep->rank_job, &prep->job_rank))
+            return tt_err(ctx, TT_ENOMEM, "out of memory");
+        tr->rank_job = prep->rank_job;
+        tr->job_rank = prep->job_rank;
+    }
+    prep->state_bytes = tts_state_bytes(j->n, &prep->tc);
+    return 0;
+}
+
+void tt_simprep_free(tt_simprep *prep)
+{
+    free(prep->rank_job);
+    free(prep->job_rank);
+    prep->rank_job = prep->job_rank = NULL;
+}
+
+int tt_simwork_init(tt_ctx *ctx, tt_simwork *w, const tt_simprep *prep)
+{
+    int64_t n = prep->j->n;
+    size_t nn = (size_t)(n ? n : 1);
+    memset(w, 0, sizeof *w);
+    w->buf = malloc((size_t)prep->state_bytes);
+    w->jct = (int64_t *)malloc(nn * sizeof *w->jct);
+    w->que = (int64_t *)malloc(nn * sizeof *w->que);
+    if (!w->buf || !w->jct || !w->que)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for a simulation of %lld jobs",
+                      (long long)n);
+    tts_state_bind(&w->S, w->buf, n, &prep->tc);
+    return 0;
+}
+
+void tt_simwork_free(tt_simwork *w)
+{
+    free(w->buf);
+    free(w->jct);
+    free(w->que);
+    w->buf = NULL;
+    w->jct = w->que = NULL;
+}
+
 static int64_t nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
 {
     if (n == 0)
@@ -160,15 +257,11 @@ static int64_t nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
     return sorted[(rank < 1 ? 1 : rank) - 1];
 }
 
-static int fill_metrics(const tts_state *S, tt_metrics *m)
+/* jct and que: n entries of scratch each. */
+static int fill_metrics(const tts_state *S, tt_metrics *m, int64_t *jct, int64_t *que)
 {
     memset(m, 0, sizeof *m);
     int64_t n = S->n, acc = 0, first = 0, last = 0, jsum = 0, qsum = 0;
-    int64_t *jct = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *jct);
-    int64_t *que = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *que);
-    int rc = TT_ENOMEM;
-    if (!jct || !que)
-        goto out;
     for (int64_t i = 0; i < n; i++) {
         if (S->state[i] == TTS_REJECTED) {
             m->rejected++;
@@ -188,7 +281,7 @@ static int fill_metrics(const tts_state *S, tt_metrics *m)
     if (acc > 0) {
         m->makespan = last - first;
         if (tt_radix_sort_i64(jct, NULL, acc) || tt_radix_sort_i64(que, NULL, acc))
-            goto out;
+            return TT_ENOMEM;
         m->jct_mean = (double)jsum / (double)acc;
         m->queue_mean = (double)qsum / (double)acc;
     }
@@ -205,11 +298,7 @@ static int fill_metrics(const tts_state *S, tt_metrics *m)
     m->placed_l2 = S->placed[2];
     int64_t cap = S->cluster_gpus * m->makespan;
     m->util = cap > 0 ? (double)S->used / (double)cap : 0.0;
-    rc = 0;
-out:
-    free(jct);
-    free(que);
-    return rc;
+    return 0;
 }
 
 static void fill_results(const tts_state *S, tt_job_result *out)
@@ -257,83 +346,54 @@ static int timeline_add(tt_timeline *tl, const tts_state *S)
     return 0;
 }
 
+int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_params *p,
+              tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log)
+{
+    if ((p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF) && !prep->rank_job)
+        return tt_err(ctx, TT_EINVAL, "internal error: sjf and srtf need the duration ranks");
+    tts_config cf;
+    make_config(p, prep->nclasses, &cf);
+    tts_state *S = &w->S;
+    tts_init(S, &prep->tr, &prep->tc, &cf, log);
+    if (tl)
+        tl->n = 0;
+    while (tts_step(S))
+        if (tl && timeline_add(tl, S))
+            return tt_err(ctx, TT_ENOMEM, "out of memory for the timeline");
+    if (S->waiting || S->running)
+        return tt_err(ctx, TT_EINVAL, "internal error: %lld jobs left waiting with no event",
+                      (long long)S->waiting);
+    if (out)
+        fill_results(S, out);
+    if (m && fill_metrics(S, m, w->jct, w->que))
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    return 0;
+}
+
 int tt_simulate_log(tt_ctx *ctx, const tt_cluster *c, const tt_params *p,
                     const tt_models *models, const tt_sim_jobs *j, tt_job_result *out,
                     tt_metrics *m, tt_timeline *tl, tts_seglog *log)
 {
     if (!c || !p || !models || !j)
         return tt_err(ctx, TT_EINVAL, "tt_simulate: missing argument");
-    if (c->racks < 1 || c->nodes_per_rack < 1 || c->gpus_per_node < 1 ||
-        (int64_t)c->racks * c->nodes_per_rack * c->gpus_per_node > TT_MAX_CLUSTER_GPUS)
-        return tt_err(ctx, TT_EINVAL, "cluster %dx%dx%d: each number >= 1, at most %d GPUs",
-                      c->racks, c->nodes_per_rack, c->gpus_per_node, TT_MAX_CLUSTER_GPUS);
-    if (j->n > INT32_MAX - 1)
-        return tt_err(ctx, TT_ERANGE, "%lld jobs: at most %d", (long long)j->n, INT32_MAX - 1);
-    int nc = tt_models_count(models);
-    int rc = check_params(ctx, p, nc);
+    int rc = tt_simprep_check_frame(ctx, c, j);
     if (rc == 0)
-        rc = check_jobs(ctx, j, models, p);
+        rc = tt_simprep_check_params(ctx, p, tt_models_count(models));
     if (rc)
         return rc;
-
-    tts_cluster tc = {c->racks, c->nodes_per_rack, c->gpus_per_node};
-    tts_config cf;
-    make_config(p, nc, &cf);
-    int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
-    for (int k = 0; k < nc; k++) {
-        slow_l1[k] = tt_models_slow_l1(models, k);
-        slow_l2[k] = tt_models_slow_l2(models, k);
-    }
-    tts_trace tr;
-    memset(&tr, 0, sizeof tr);
-    tr.n = j->n;
-    tr.submit = j->submit;
-    tr.duration = j->duration;
-    tr.gpus = j->gpus;
-    tr.cls = j->cls;
-    tr.nclasses = nc;
-    tr.slow_l1 = slow_l1;
-    tr.slow_l2 = slow_l2;
-    int32_t *rank_job = NULL, *job_rank = NULL;
-    void *buf = NULL;
-    if (p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF) {
-        if (dur_ranks(j, &rank_job, &job_rank)) {
-            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
-            goto done;
-        }
-        tr.rank_job = rank_job;
-        tr.job_rank = job_rank;
-    }
-    buf = malloc((size_t)tts_state_bytes(j->n, &tc));
-    if (!buf) {
-        rc = tt_err(ctx, TT_ENOMEM, "out of memory for a simulation of %lld jobs",
-                    (long long)j->n);
-        goto done;
-    }
-    tts_state S;
-    memset(&S, 0, sizeof S);
-    tts_state_bind(&S, buf, j->n, &tc);
-    tts_init(&S, &tr, &tc, &cf, log);
-    if (tl)
-        tl->n = 0;
-    while (tts_step(&S))
-        if (tl && timeline_add(tl, &S)) {
-            rc = tt_err(ctx, TT_ENOMEM, "out of memory for the timeline");
-            goto done;
-        }
-    if (S.waiting || S.running) {
-        rc = tt_err(ctx, TT_EINVAL, "internal error: %lld jobs left waiting with no event",
-                    (long long)S.waiting);
-        goto done;
-    }
-    if (out)
-        fill_results(&S, out);
-    if (m && fill_metrics(&S, m))
-        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
-done:
-    free(buf);
-    free(rank_job);
-    free(job_rank);
+    tt_simprep prep;
+    tt_simwork w;
+    memset(&w, 0, sizeof w);
+    rc = tt_simprep_init(ctx, &prep, c, models, j,
+                         p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF);
+    if (rc == 0)
+        rc = tt_simprep_check_bound(ctx, &prep, p);
+    if (rc == 0)
+        rc = tt_simwork_init(ctx, &w, &prep);
+    if (rc == 0)
+        rc = tt_simrun(ctx, &prep, &w, p, out, m, tl, log);
+    tt_simwork_free(&w);
+    tt_simprep_free(&prep);
     return rc;
 }
 

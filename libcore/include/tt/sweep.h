@@ -1,0 +1,106 @@
+/* tt/sweep.h: many configurations of the scheduler over one trace and
+ * cluster (SPEC section 8), run in parallel on the CPU cores.
+ *
+ * A sweep is built from fixed values (-p), grids of one parameter each
+ * (-g) and, optionally, a TSV file of configurations (--configs). The
+ * configurations are the Cartesian product of the file's rows (slowest)
+ * and the grids in the order they were added (the first slowest); a
+ * name appears in at most one of them. Every value is checked against its
+ * range when it is added, so a sweep that builds holds only valid
+ * parameter sets.
+ *
+ * Grid grammar (the spec after NAME=):
+ *   A:B:N      N integers from A to B: v_i = A + round((B - A) * i / (N - 1)),
+ *              exact integer arithmetic, halves rounded up; N = 1 gives A
+ *   log:A:B:N  N integers from A to B (A, B > 0) spaced geometrically:
+ *              llround(A * pow(B / A, i / (N - 1.0))), the first and last
+ *              exactly A and B. Floating point makes this grid's values;
+ *              it decides nothing else
+ *   a,b,c      a list of values as tt_params_set reads them (inf, fifo...)
+ *   mix takes lists only, separated by ';' (its values hold ',' and ':').
+ * Values repeated after rounding are kept: the grid is what was asked.
+ *
+ * tt_sweep_run simulates a list of configurations with a pool of threads
+ * that take the next configuration from an atomic counter; each thread
+ * binds one engine state and reuses it. Results land in the slot of their
+ * configuration, so they do not depend on the thread count.
+ *
+ * Thread safety: a tt_sweep is read-only once built and may be shared;
+ * building it is not thread-safe.
+ */
+#ifndef TT_SWEEP_H
+#define TT_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tt/error.h"
+#include "tt/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TT_SWEEP_MAX_CONFIGS INT64_C(2147483647)
+
+typedef struct tt_sweep tt_sweep;
+
+/* An empty sweep (one configuration: the defaults) over the model table
+ * models, which must outlive it. 0 or TT_ENOMEM. */
+int tt_sweep_create(tt_ctx *ctx, const tt_models *models, tt_sweep **out);
+/* NULL is accepted. */
+void tt_sweep_free(tt_sweep *s);
+
+/* Fixes name to value in every configuration (a later call wins).
+ * TT_EINVAL when the name is unknown, the value bad, or the name is in a
+ * grid or the configurations file. */
+int tt_sweep_fix(tt_ctx *ctx, tt_sweep *s, const char *name, const char *value);
+/* Adds the grid spec over name (grammar above). TT_EINVAL with "grid
+ * 'NAME=SPEC': reason" on a bad spec or value, an unknown name, a name
+ * already in a grid, the file or fixed, or more than
+ * TT_SWEEP_MAX_CONFIGS configurations in all. */
+int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec);
+/* Reads the configurations file path: a TSV header of parameter names and
+ * one configuration per row. TT_EIO, or TT_EPARSE naming file, line and
+ * field (unknown or repeated name, wrong field count, bad value, no row). */
+int tt_sweep_configs(tt_ctx *ctx, tt_sweep *s, const char *path);
+
+/* The number of configurations (>= 1). */
+int64_t tt_sweep_count(const tt_sweep *s);
+/* The parameters of configuration k (0 <= k < count). 0, or TT_EINVAL for
+ * k out of range. */
+int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p);
+/* Where configuration k comes from, for messages: "configuration 7" or
+ * "configuration 7 (sweep.tsv:9)". */
+void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size);
+
+/* The configurations of shard k of n (0 <= k < n): k, k + n, k + 2n, ...
+ * of total; their count (which may be 0). */
+int64_t tt_sweep_shard_count(int64_t total, int64_t k, int64_t n);
+
+typedef struct {
+    int threads; /* <= 0: one per online CPU */
+    /* Called after each configuration with the number done, one call at a
+     * time (under a lock), from the worker threads; may be NULL. */
+    void (*progress)(void *arg, int64_t done, int64_t count);
+    void *progress_arg;
+} tt_sweep_opts;
+
+/* Threads a run of count configurations uses under opts. */
+int tt_sweep_threads(const tt_sweep_opts *opts, int64_t count);
+
+/* Simulates configurations idx[0..count) of s on c over j; metrics[i]
+ * gets those of idx[i]. Every configuration is checked before any runs
+ * (TT_EINVAL / TT_ERANGE, the message naming it with tt_sweep_label);
+ * the jobs are checked as tt_simulate does. On a failure during the runs,
+ * the threads take no further configuration and the message is that of
+ * the failing one with the lowest position among those that ran.
+ * 0, TT_EINVAL, TT_ERANGE, TT_ENOMEM. */
+int tt_sweep_run(tt_ctx *ctx, const tt_sweep *s, const tt_cluster *c, const tt_sim_jobs *j,
+                 const int64_t *idx, int64_t count, const tt_sweep_opts *opts,
+                 tt_metrics *metrics);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,220 @@
+/* A sweep's results in HDF5: one 1-D dataset per parameter and metric,
+ * one entry per configuration, written to a temporary file and renamed
+ * into place, with the helpers of internal/h5util.h. */
+#include "tt/sweepfile.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "internal/h5util.h"
+#include "tt/tracefile.h"
+#include "tt/version.h"
+
+#define LAYOUT "sweep/1"
+
+static int attr_f64(hid_t obj, const char *name, double v)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A column of n rows; inf: with the "infinite" attribute (INT64_MAX). */
+static int write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
+                     const void *data, const char *units, int inf)
+{
+    if (h5u_write_col(grp, name, filetype, memtype, n, data, units, 0, 0))
+        return -1;
+    if (!inf)
+        return 0;
+    hid_t d = H5Dopen2(grp, name, H5P_DEFAULT);
+    int rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
+    if (d >= 0)
+        H5Dclose(d);
+    return rc ? -1 : 0;
+}
+
+static int write_prov(hid_t g, const tt_sweep_save_args *a)
+{
+    const tt_provenance *p = a->trace_prov;
+    char cluster[64], shard[64];
+    tt_cluster_format(a->cluster, cluster, sizeof cluster);
+    snprintf(shard, sizeof shard, "%lld/%lld", (long long)a->shard_k, (long long)a->shard_n);
+    return h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
+           h5u_attr_str(g, "trace_file", a->trace_path ? a->trace_path : "") ||
+           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
+           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
+           h5u_attr_str(g, "cluster", cluster) ||
+           h5u_attr_str(g, "models_source", tt_models_source(a->models)) ||
+           h5u_attr_str(g, "models_sha256", tt_models_sha256(a->models)) ||
+           h5u_attr_str(g, "device", a->device ? a->device : "") ||
+           attr_f64(g, "elapsed_s", a->elapsed_s) || attr_f64(g, "sims_per_s", a->sims_per_s) ||
+           h5u_attr_str(g, "shard", shard) ||
+           h5u_attr_i64(g, "configurations", tt_sweep_count(a->sweep)) ||
+           h5u_attr_i64(g, "rows", a->rows) || h5u_attr_str(g, "tool_version", TT_VERSION);
+}
+
+/* How each parameter is stored, in tt_param_names order. */
+enum { K_TEXT, K_I64, K_I32, K_U64 };
+#define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
+static const struct {
+    int kind;
+    size_t off;
+    const char *units;
+    int inf;
+} param_desc[TT_NPARAMS] = {
+    PAR(K_TEXT, order, NULL, 0),         PAR(K_I64, w0, "s", 1),
+    PAR(K_I64, w1, "s", 1),              PAR(K_I64, theta, "permille", 1),
+    PAR(K_I64, restart, "s", 0),         PAR(K_I64, congestion, "permille", 0),
+    PAR(K_I64, min_run, "s", 0),         PAR(K_I64, max_preempt, "evictions", 0),
+    PAR(K_I32, backfill, "0 or 1", 0),   PAR(K_I64, load, "permille", 0),
+    PAR(K_U64, seed, NULL, 0),           PAR(K_TEXT, mix, NULL, 0),
+};
+
+#define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
+static const struct {
+    size_t off;
+    int real;
+    const char *units;
+} metric_desc[TT_NMETRICS] = {
+    MET(makespan, 0, "s"),           MET(jct_mean, 1, "s"),
+    MET(jct_p50, 0, "s"),            MET(jct_p90, 0, "s"),
+    MET(jct_p99, 0, "s"),            MET(queue_mean, 1, "s"),
+    MET(queue_p99, 0, "s"),          MET(comm_gpu_s, 1, "GPU-s"),
+    MET(comm_share, 1, "fraction of used GPU-s"),
+    MET(restart_gpu_s, 0, "GPU-s"),  MET(preemptions, 0, "evictions"),
+    MET(placed_l0, 0, "starts"),     MET(placed_l1, 0, "starts"),
+    MET(placed_l2, 0, "starts"),     MET(util, 1, "fraction of cluster GPU-s"),
+    MET(rejected, 0, "jobs"),
+};
+
+/* The parameters of every row, one column at a time; params holds the
+ * rows' parameter sets, buf rows * 8 bytes, text rows string pointers. */
+static int write_params(tt_ctx *ctx, hid_t g, const tt_sweep_save_args *a,
+                        const tt_params *params, void *buf, char **text)
+{
+    int64_t n = a->rows;
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        const char *name = tt_param_names[i];
+        int rc = 0;
+        if (param_desc[i].kind == K_TEXT) {
+            char one[TT_MAX_CLASSES * 80];
+            for (int64_t r = 0; r < n && !rc; r++) {
+                tt_params_format(&params[r], a->models, i, one, sizeof one);
+                if (!(text[r] = strdup(one)))
+                    rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+            }
+            hid_t type = h5u_vlen_utf8();
+            if (!rc)
+                rc = write_col(g, name, type, type, n, text, NULL, 0);
+            H5Tclose(type);
+            for (int64_t r = 0; r < n; r++) {
+                free(text[r]);
+                text[r] = NULL;
+            }
+        } else {
+            for (int64_t r = 0; r < n; r++) {
+                const char *at = (const char *)&params[r] + param_desc[i].off;
+                if (param_desc[i].kind == K_U64)
+                    memcpy((uint64_t *)buf + r, at, sizeof(uint64_t));
+                else if (param_desc[i].kind == K_I32) /* stored as int64 like the rest */
+                    ((int64_t *)buf)[r] = *(const int32_t *)at;
+                else
+                    memcpy((int64_t *)buf + r, at, sizeof(int64_t));
+            }
+            int u = param_desc[i].kind == K_U64;
+            rc = write_col(g, name, u ? H5T_STD_U64LE : H5T_STD_I64LE,
+                           u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf,
+                           param_desc[i].units, param_desc[i].inf);
+        }
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int write_metrics(hid_t g, const tt_sweep_save_args *a, void *buf)
+{
+    int64_t n = a->rows;
+    for (int i = 0; i < TT_NMETRICS; i++) {
+        int real = metric_desc[i].real;
+        for (int64_t r = 0; r < n; r++)
+            memcpy((char *)buf + r * 8, (const char *)&a->metrics[r] + metric_desc[i].off, 8);
+        if (write_col(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+                      real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
+                      metric_desc[i].units, 0))
+            return -1;
+    }
+    return 0;
+}
+
+static int write_file(tt_ctx *ctx, const tt_sweep_save_args *a, const tt_params *params,
+                      const char *path)
+{
+    size_t rows = (size_t)(a->rows > 0 ? a->rows : 1);
+    void *buf = malloc(rows * 8);
+    char **text = (char **)calloc(rows, sizeof *text);
+    int rc = -1;
+    hid_t f = buf && text ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    if (f >= 0) {
+        hid_t sw = h5u_group(f, "sweep");
+        hid_t gp = sw >= 0 ? h5u_group(sw, "params") : -1;
+        hid_t gm = sw >= 0 ? h5u_group(sw, "metrics") : -1;
+        rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
+             write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
+                       "position in the full sweep, from 0", 0) ||
+             write_params(ctx, gp, a, params, buf, text) || write_metrics(gm, a, buf);
+        if (gp >= 0)
+            H5Gclose(gp);
+        if (gm >= 0)
+            H5Gclose(gm);
+        if (sw >= 0)
+            H5Gclose(sw);
+        if (H5Fclose(f) < 0)
+            rc = -1;
+    }
+    free(buf);
+    free(text);
+    return rc;
+}
+
+struct sweep_write {
+    tt_ctx *ctx;
+    const tt_sweep_save_args *a;
+    const tt_params *params;
+};
+
+static int write_sweep(const char *tmp, void *arg)
+{
+    const struct sweep_write *w = (const struct sweep_write *)arg;
+    return write_file(w->ctx, w->a, w->params, tmp);
+}
+
+int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
+{
+    if (!a || !a->sweep || !a->cluster || !a->models || a->rows < 0 ||
+        (a->rows > 0 && (!a->index || !a->metrics)))
+        return tt_err(ctx, TT_EINVAL, "tt_sweep_save: a required argument is NULL");
+    /* the rows' parameter sets, expanded once for the column writes */
+    tt_params *params = (tt_params *)malloc((size_t)(a->rows > 0 ? a->rows : 1) * sizeof *params);
+    if (!params)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld rows", (long long)a->rows);
+    for (int64_t r = 0; r < a->rows; r++)
+        if (tt_sweep_params(ctx, a->sweep, a->index[r], &params[r])) {
+            free(params);
+            return TT_EINVAL;
+        }
+    struct sweep_write w = {ctx, a, params};
+    int rc = h5u_save(ctx, path, write_sweep, &w);
+    free(params);
+    return rc;
+}

@@ -1,0 +1,186 @@
+# tt-sweep: rows equal to tt-sim's for the same configurations (and to the
+# hand-worked values of t_sim.sh), independent of threads and shards; the
+# HDF5 sweep file read with h5py; usage and input errors.
+T=$(printf '\t')
+
+expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim_small.tsv"
+
+# ---- 2 x 2 x 3 = 12 configurations, the first -g slowest ----
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g backfill=1,0 -g order=fifo,sjf \
+    -g w0=0:600:3 -p restart=10 small.h5
+cp out.txt sweep.tsv
+[ "$(wc -l <sweep.tsv)" = 13 ] || fail "expected a header and 12 rows: $(cat sweep.tsv)"
+[ "$(cut -f9,1,2 sweep.tsv | tail -n +2 | tr '\t\n' ',;')" = \
+  "fifo,0,1;fifo,300,1;fifo,600,1;sjf,0,1;sjf,300,1;sjf,600,1;fifo,0,0;fifo,300,0;fifo,600,0;sjf,0,0;sjf,300,0;sjf,600,0;" ] ||
+    fail "configuration order: $(cut -f1,2,9 sweep.tsv)"
+# every row is byte for byte tt-sim's row for its configuration
+k=0
+for bf in 1 0; do
+    for o in fifo sjf; do
+        for w in 0 300 600; do
+            k=$((k + 1))
+            expect_exit 0 tt-sim -c 1x1x4 -p backfill=$bf -p order=$o -p w0=$w -p restart=10 small.h5
+            [ "$(head -1 out.txt)" = "$(head -1 sweep.tsv)" ] || fail "header differs from tt-sim's"
+            [ "$(sed -n 2p out.txt)" = "$(sed -n "$((k + 1))p" sweep.tsv)" ] ||
+                fail "row $k ($bf $o $w): $(sed -n "$((k + 1))p" sweep.tsv) vs tt-sim $(sed -n 2p out.txt)"
+        done
+    done
+done
+# and to the values worked out by hand in t_sim.sh: with backfill makespan
+# 150, JCT mean 72.5, util 470/600; without 180, 130, 470/720
+[ "$(sed -n 2p sweep.tsv | cut -f13,14,27)" = "150${T}72.500000${T}0.783333" ] ||
+    fail "backfill=1 row: $(sed -n 2p sweep.tsv)"
+[ "$(sed -n 8p sweep.tsv | cut -f13,14,27)" = "180${T}130.000000${T}0.652778" ] ||
+    fail "backfill=0 row: $(sed -n 8p sweep.tsv)"
+# the CPU is said once with -d auto (the default), nothing with -d cpu
+grep -q "running on the CPU" err.txt && fail "tt-sim said something about the CPU"
+expect_exit 0 tt-sweep -c 1x1x4 -j 2 -g w0=0,1 small.h5
+[ "$(grep -c 'running on the CPU' err.txt)" = 1 ] || fail "-d auto: $(cat err.txt)"
+expect_err "tt-sweep: running on the CPU (2 threads)"
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=0,1 small.h5
+grep -q "running on" err.txt && fail "-d cpu was not quiet: $(cat err.txt)"
+
+# ---- threads and shards change no number ----
+expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim_rack.tsv"
+G="-g w0=log:1:1000:4 -g theta=1500,inf -g congestion=0:500:3 -g order=fifo,las"
+# shellcheck disable=SC2086
+expect_exit 0 tt-sweep -d cpu -j 1 -c 1x2x4 --models "$FIX/sim_models.tsv" $G rack.h5
+cp out.txt j1.tsv
+[ "$(wc -l <j1.tsv)" = 49 ] || fail "48 configurations: $(wc -l <j1.tsv)"
+# shellcheck disable=SC2086
+expect_exit 0 tt-sweep -d cpu -j 3 -c 1x2x4 --models "$FIX/sim_models.tsv" $G rack.h5
+cmp -s out.txt j1.tsv || fail "-j 3 differs from -j 1: $(diff j1.tsv out.txt | head)"
+# 48 = 5 x 9 + 3: shards of 10, 10, 10, 9, 9 rows, interleaved back
+for s in 0 1 2 3 4; do
+    # shellcheck disable=SC2086
+    expect_exit 0 tt-sweep -d cpu -j 2 --shard $s/5 -c 1x2x4 --models "$FIX/sim_models.tsv" $G rack.h5
+    [ "$(head -1 out.txt)" = "$(head -1 j1.tsv)" ] || fail "shard $s header"
+    tail -n +2 out.txt >shard$s.tsv
+done
+[ "$(wc -l <shard3.tsv)" = 9 ] || fail "shard 3/5: $(wc -l <shard3.tsv) rows"
+{ head -1 j1.tsv; paste -d'\n' shard0.tsv shard1.tsv shard2.tsv shard3.tsv shard4.tsv | grep -v '^$'; } >joined.tsv
+cmp -s joined.tsv j1.tsv || fail "shards do not join into the sweep: $(diff j1.tsv joined.tsv | head)"
+# a shard past the configurations is empty, not an error
+expect_exit 0 tt-sweep -d cpu --shard 5/7 -c 1x1x4 -g w0=1,2 small.h5
+[ "$(wc -l <out.txt)" = 1 ] || fail "empty shard: $(cat out.txt)"
+
+# ---- a configurations file: rows slowest, then the grid ----
+printf 'w0\torder\n0\tsjf\n600\tfifo\n' >conf.tsv
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 --configs conf.tsv -g backfill=0,1 small.h5
+[ "$(cut -f1,2,9 out.txt | tail -n +2 | tr '\t\n' ',;')" = "sjf,0,0;sjf,0,1;fifo,600,0;fifo,600,1;" ] ||
+    fail "--configs order: $(cut -f1,2,9 out.txt)"
+printf 'w0\torder\n0\tsjf\n-3\tfifo\n' >badconf.tsv
+expect_exit 2 tt-sweep -c 1x1x4 --configs badconf.tsv small.h5
+expect_err "tt-sweep: badconf.tsv:3: field 'w0': expected seconds >= 0 or inf, got '-3'"
+
+# ---- errors: usage (2), input (1); nothing on stdout, no file left ----
+echo old >keep.h5
+for args in "-g w0=1:2" "-g w0=a:b:3" "-g w0=1:2:0" "-g w0=log:0:10:3" "-g w0=1,,2" \
+    "-g nosuch=1,2" "-g w0=" "-g w0=1,2 -g w0=3" "--shard 2/2" "--shard 1" "-p w0=5 -g w0=1,2" \
+    "-g w0" "-d tpu" "-j 0" "--configs nosuch.tsv"; do
+    # shellcheck disable=SC2086
+    expect_exit 2 tt-sweep -c 1x1x4 $args -o keep.h5 small.h5
+    [ ! -s out.txt ] || fail "'$args' printed output"
+done
+expect_exit 2 tt-sweep -c 1x1x4 -g w0=1:2 small.h5
+expect_err "tt-sweep: grid 'w0=1:2': expected A:B:N, log:A:B:N or a list a,b,c"
+expect_exit 2 tt-sweep -c 1x1x4 -g nosuch=1,2 small.h5
+expect_err "tt-sweep: grid 'nosuch=1,2': unknown parameter 'nosuch' (known: order w0"
+expect_exit 2 tt-sweep -c 1x1x4 -g w0= small.h5
+expect_err "tt-sweep: grid 'w0=': no values"
+expect_exit 2 tt-sweep -c 1x1x4 -g w0=1,2 -g w0=3 small.h5
+expect_err "tt-sweep: grid 'w0=3': parameter 'w0' is already in a grid"
+expect_exit 2 tt-sweep -c 1x1x4 --shard 2/2 small.h5
+expect_err "tt-sweep: option --shard: expected K/N with 0 <= K < N"
+expect_exit 2 tt-sweep -c 1x1x4 -g congestion=0:1000:3 small.h5
+expect_err "grid 'congestion=0:1000:3': value 3 ('1000'): expected permille 0 .. 999"
+expect_exit 2 tt-sweep -c 1x1x4 small.h5 small.h5
+expect_exit 2 tt-sweep small.h5
+expect_err "no cluster (-c RxNxG)"
+expect_exit 1 tt-sweep -d gpu -c 1x1x4 -g w0=1,2 -o keep.h5 small.h5
+expect_err "tt-sweep: -d gpu: no GPU backend in this build"
+[ ! -s out.txt ] || fail "-d gpu printed output"
+expect_exit 1 tt-sweep -c 1x1x4 -o keep.h5 missing.h5
+expect_err "cannot read 'missing.h5'"
+printf 'submit\tduration\tgpus\n0\t5000000000\t1\n' >long.tsv
+expect_exit 0 tt-ingest -q -f csv -o long.h5 long.tsv
+expect_exit 1 tt-sweep -c 1x1x4 -g w0=1,2 -o keep.h5 long.h5
+expect_err "tt-sweep: 'long.h5': job 0: duration 5000000000 outside 0 .. 2^32 s"
+[ ! -s out.txt ] || fail "output for a trace beyond the bounds"
+expect_exit 1 tt-sweep -c 1x1x4 -o small.h5 small.h5
+expect_err "output 'small.h5' is also the input: refusing to overwrite it"
+expect_exit 1 tt-sweep -c 1x1x4 -o nodir/s.h5 small.h5
+expect_err "cannot write 'nodir/s.h5'"
+[ "$(cat keep.h5)" = old ] || fail "an error replaced the existing output"
+leftover=$(ls -A | grep -E '^\..*tmp-' || true)
+[ -z "$leftover" ] || fail "temporary files left: $leftover"
+expect_exit 0 tt-sweep -h
+grep -q "^usage: tt-sweep" out.txt || fail "-h"
+for w in "A:B:N" "log:A:B:N" "floating point" "repeated after rounding" "--shard K/N" "Exit status"; do
+    grep -qF -- "$w" out.txt || fail "-h lacks '$w'"
+done
+
+# ---- the Philly CSV: a 4 x 4 grid on 4x32x8, two rows against tt-sim ----
+if [ -r "$TRACES/philly/pollux_philly.csv" ]; then
+    expect_exit 0 tt-ingest -q -o p.h5 "$TRACES/philly/pollux_philly.csv"
+    expect_exit 0 tt-sweep -d cpu -c 4x32x8 -g w0=0,600,3600,inf -g theta=1000,1500,2000,inf p.h5
+    cp out.txt philly.tsv
+    [ "$(wc -l <philly.tsv)" = 17 ] || fail "Philly: 16 rows expected"
+    # configuration 6 = w0 600 (second), theta 2000 (third); 15 = inf, inf
+    expect_exit 0 tt-sim -c 4x32x8 -p w0=600 -p theta=2000 p.h5
+    [ "$(sed -n 2p out.txt)" = "$(sed -n 8p philly.tsv)" ] || fail "Philly row 6 differs from tt-sim"
+    expect_exit 0 tt-sim -c 4x32x8 p.h5
+    [ "$(sed -n 2p out.txt)" = "$(sed -n 17p philly.tsv)" ] || fail "Philly row 15 differs from tt-sim"
+else
+    echo "SKIP (part): no shared Philly CSV" >&2
+fi
+
+# ---- the sweep file, read with h5py alone ----
+PY=/usr/bin/python3
+$PY -c "import h5py" 2>/dev/null ||
+    skip "no h5py for $PY (apt install python3-h5py): sweep file not read back; other checks passed"
+# shellcheck disable=SC2086
+expect_exit 0 tt-sweep -d cpu -j 2 --shard 1/5 -c 1x2x4 --models "$FIX/sim_models.tsv" $G -o sw.h5 rack.h5
+cmp -s out.txt <(cat <(head -1 j1.tsv) shard1.tsv) || fail "-o changed the rows"
+want_sha=$(sha256sum "$FIX/sim_models.tsv" | cut -d' ' -f1)
+$PY - sw.h5 out.txt "$want_sha" <<'EOF' || fail "h5py: the sweep file"
+import sys, h5py
+f = h5py.File(sys.argv[1], "r")
+s = f["sweep"]
+a = s.attrs
+assert a["tracetune_layout"] == "sweep/1"
+assert a["cluster"] == "1x2x4" and a["shard"] == "1/5" and a["configurations"] == 48
+assert a["device"] == "cpu: 2 threads", a["device"]
+assert a["models_sha256"] == sys.argv[3] and a["models_source"].endswith("sim_models.tsv")
+assert a["trace_file"] == "rack.h5"
+assert a["trace_source_sha256"] == h5py.File("rack.h5", "r")["jobs"].attrs["source_sha256"]
+assert a["elapsed_s"] >= 0 and a["sims_per_s"] >= 0
+assert list(s["index"][()]) == list(range(1, 48, 5)), s["index"][()]
+params = ["order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
+          "backfill", "load", "seed", "mix"]
+metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
+           "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0",
+           "placed_l1", "placed_l2", "util", "rejected"]
+assert sorted(s["params"].keys()) == sorted(params)
+assert sorted(s["metrics"].keys()) == sorted(metrics)
+assert s["params/theta"].attrs["infinite"] == 2**63 - 1
+assert s["params/seed"].dtype.kind == "u"
+dec = {"comm_gpu_s": 3, "jct_mean": 6, "queue_mean": 6, "comm_share": 6, "util": 6}
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])][1:]
+assert len(rows) == len(s["index"])
+for r, want in enumerate(rows):
+    got = []
+    for k in params:
+        d = s["params"][k]
+        v = d[r]
+        if d.dtype.kind == "O":
+            got.append(v.decode() if isinstance(v, bytes) else v)
+        elif "infinite" in d.attrs and v == d.attrs["infinite"]:
+            got.append("inf")
+        else:
+            got.append(str(v))
+    for k in metrics:
+        v = s["metrics"][k][r]
+        got.append("%.*f" % (dec[k], v) if k in dec else str(v))
+    assert got == want, (r, got, want)
+EOF

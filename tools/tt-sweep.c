@@ -1,0 +1,311 @@
+/* tt-sweep: many scheduler configurations over one trace and cluster, on
+ * every CPU core; one TSV row per configuration (the columns of tt-sim)
+ * and optionally an HDF5 sweep file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tt/gpu.h"
+#include "tt/sim.h"
+#include "tt/sweep.h"
+#include "tt/sweepfile.h"
+#include "tt/tracefile.h"
+
+static const char usage[] =
+    "usage: tt-sweep -c CLUSTER [-g NAME=SPEC]... [-p NAME=VALUE]... [--configs FILE]\n"
+    "                [-d auto|cpu|gpu] [-j THREADS] [--shard K/N] [--models FILE]\n"
+    "                [-o SWEEP.h5] TRACE.h5\n";
+
+static void help(void)
+{
+    printf("%s", usage);
+    printf(
+        "\nSimulates the jobs of a trace on a GPU cluster under many scheduler\n"
+        "configurations (docs/model.md), in parallel, and prints one TSV row per\n"
+        "configuration with the columns of tt-sim: the 12 parameters, then the metrics.\n"
+        "\n"
+        "  -c CLUSTER      RxNxG or a cluster file, as for tt-sim\n"
+        "  -g NAME=SPEC    a grid over one parameter (repeatable; the sweep is the\n"
+        "                  Cartesian product, the first -g varying slowest):\n"
+        "      A:B:N       N integers from A to B, v_i = A + round((B-A) i / (N-1)),\n"
+        "                  exact integer arithmetic, halves rounded up; N = 1 gives A\n"
+        "      log:A:B:N   N integers from A to B (A, B > 0), geometric:\n"
+        "                  llround(A (B/A)^(i/(N-1))), first and last exactly A and B;\n"
+        "                  floating point makes these values and decides nothing else\n"
+        "      a,b,c       a list of values as -p takes them (inf, fifo, ...)\n"
+        "      mix takes a list only, separated by ';' (mix=bert:1,ncf:1;bert:1)\n"
+        "                  Values repeated after rounding are kept: the grid is what\n"
+        "                  was asked.\n"
+        "  -p NAME=VALUE   a value for every configuration (the names of tt-sim -p);\n"
+        "                  a name may not be both fixed and in a grid or the file\n"
+        "  --configs FILE  configurations as TSV rows under a header of parameter\n"
+        "                  names; combined with -g, the rows vary slowest\n"
+        "  -d DEVICE       auto (default): the GPU when this build has a GPU backend\n"
+        "                  and a device, else the CPU (said once on stderr); cpu; gpu\n"
+        "  -j THREADS      CPU threads (default: one per online CPU)\n"
+        "  --shard K/N     only configurations K, K+N, K+2N, ... (0 <= K < N), e.g.\n"
+        "                  one per task of a Slurm array\n"
+        "  --models FILE   the model table (default: the built-in data/models.tsv)\n"
+        "  -o SWEEP.h5     also write the sweep file (HDF5: /sweep/index,\n"
+        "                  /sweep/params/<name>, /sweep/metrics/<name>), whole or not\n"
+        "                  at all\n"
+        "  -h, --help      this help;  --version  version and GPU support\n"
+        "\n"
+        "Rows come in configuration order, whatever the threads. Progress goes to\n"
+        "stderr when it is a terminal.\n"
+        "Exit status: 0 ok, 1 bad or unreadable trace or model table, no GPU backend\n"
+        "for -d gpu, write error, 2 usage error (bad option, -c, -g, -p or --configs).\n");
+}
+
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    double start, last;
+} progress_state;
+
+static void progress(void *arg, int64_t done, int64_t count)
+{
+    progress_state *ps = (progress_state *)arg;
+    double t = now_s();
+    if (done < count && t - ps->last < 0.2)
+        return;
+    ps->last = t;
+    fprintf(stderr, "\r  %lld/%lld configurations, %.1f sims/s", (long long)done,
+            (long long)count, t > ps->start ? (double)done / (t - ps->start) : 0.0);
+    if (done == count)
+        fputc('\n', stderr);
+}
+
+/* "K/N" with 0 <= K < N. */
+static int parse_shard(const char *s, int64_t *k, int64_t *n)
+{
+    char a[32], b[32];
+    const char *slash = strchr(s, '/');
+    if (!slash || (size_t)(slash - s) >= sizeof a || strlen(slash + 1) >= sizeof b)
+        return -1;
+    snprintf(a, sizeof a, "%.*s", (int)(slash - s), s);
+    snprintf(b, sizeof b, "%s", slash + 1);
+    char *e1, *e2;
+    *k = strtoll(a, &e1, 10);
+    *n = strtoll(b, &e2, 10);
+    return !*a || !*b || *e1 || *e2 || *k < 0 || *n < 1 || *k >= *n ? -1 : 0;
+}
+
+/* NAME=VALUE into name; value after the '='. */
+static const char *split_arg(const char *opt, const char *arg, char *name, size_t size)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
+        cli_err("option %s: expected NAME=%s, got '%s'", opt,
+                strcmp(opt, "-g") == 0 ? "SPEC" : "VALUE", arg);
+        return NULL;
+    }
+    snprintf(name, size, "%.*s", (int)(eq - arg), arg);
+    return eq + 1;
+}
+
+typedef struct {
+    const char **gv, **pv; /* the -g and -p arguments */
+    tt_ctx *ctx;
+    tt_models *models;
+    tt_sweep *sweep;
+    tt_trace *trace;
+    tt_sim_jobs jobs;
+    int64_t *idx;
+    tt_metrics *metrics;
+} state;
+
+static void release(state *s)
+{
+    free(s->metrics);
+    free(s->idx);
+    tt_sim_jobs_free(&s->jobs);
+    tt_trace_free(s->trace);
+    tt_sweep_free(s->sweep);
+    tt_models_free(s->models);
+    tt_ctx_free(s->ctx);
+    free(s->gv);
+    free(s->pv);
+}
+
+static int finish(state *s, int status)
+{
+    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
+        cli_err("%s", tt_errmsg(s->ctx));
+    release(s);
+    return cli_close_stdout(status);
+}
+
+static void print_rows(const state *s, int64_t count)
+{
+    char buf[TT_MAX_CLASSES * 80];
+    for (int i = 0; i < TT_NPARAMS; i++)
+        printf("%s\t", tt_param_names[i]);
+    for (int i = 0; i < TT_NMETRICS; i++)
+        printf("%s%c", tt_metric_names[i], i + 1 < TT_NMETRICS ? '\t' : '\n');
+    for (int64_t r = 0; r < count; r++) {
+        tt_params p;
+        tt_sweep_params(s->ctx, s->sweep, s->idx[r], &p); /* checked before the run */
+        for (int i = 0; i < TT_NPARAMS; i++) {
+            tt_params_format(&p, s->models, i, buf, sizeof buf);
+            printf("%s\t", buf);
+        }
+        for (int i = 0; i < TT_NMETRICS; i++) {
+            tt_metric_format(&s->metrics[r], i, buf, sizeof buf);
+            printf("%s%c", buf, i + 1 < TT_NMETRICS ? '\t' : '\n');
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    const char *cspec = NULL, *mpath = NULL, *out = NULL, *cfile = NULL, *dev = "auto";
+    const char *shard = NULL;
+    state s;
+    memset(&s, 0, sizeof s);
+    int ng = 0, np = 0, c;
+    int64_t threads = 0, sk = 0, sn = 1;
+    enum { OPT_MODELS = 256, OPT_CONFIGS, OPT_SHARD };
+    static const struct option lopts[] = {{"models", required_argument, 0, OPT_MODELS},
+                                          {"configs", required_argument, 0, OPT_CONFIGS},
+                                          {"shard", required_argument, 0, OPT_SHARD},
+                                          {"help", no_argument, 0, 'h'},
+                                          {"version", no_argument, 0, 'V'},
+                                          {0, 0, 0, 0}};
+    if (!(s.gv = (const char **)calloc((size_t)argc, sizeof *s.gv)) ||
+        !(s.pv = (const char **)calloc((size_t)argc, sizeof *s.pv)) ||
+        !(s.ctx = tt_ctx_create())) {
+        cli_err("out of memory");
+        return finish(&s, EXIT_FAIL);
+    }
+    while ((c = getopt_long(argc, argv, "c:g:p:d:j:o:h", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': cspec = optarg; break;
+        case 'g': s.gv[ng++] = optarg; break;
+        case 'p': s.pv[np++] = optarg; break;
+        case 'd': dev = optarg; break;
+        case 'j':
+            if (cli_i64("-j", optarg, 1, &threads)) {
+                release(&s);
+                return cli_usage_error(usage);
+            }
+            break;
+        case 'o': out = optarg; break;
+        case OPT_MODELS: mpath = optarg; break;
+        case OPT_CONFIGS: cfile = optarg; break;
+        case OPT_SHARD: shard = optarg; break;
+        case 'h': help(); return finish(&s, EXIT_OK);
+        case 'V': release(&s); return cli_version();
+        default: release(&s); return cli_usage_error(usage);
+        }
+    }
+    const char *why = !cspec              ? "no cluster (-c RxNxG)"
+                      : optind >= argc    ? "no trace file"
+                      : optind + 1 < argc ? "one trace file only"
+                                          : NULL;
+    if (!why && strcmp(dev, "auto") && strcmp(dev, "cpu") && strcmp(dev, "gpu"))
+        why = "option -d: expected auto, cpu or gpu";
+    if (!why && shard && parse_shard(shard, &sk, &sn))
+        why = "option --shard: expected K/N with 0 <= K < N";
+    if (why) {
+        cli_err("%s", why);
+        release(&s);
+        return cli_usage_error(usage);
+    }
+    const char *path = argv[optind];
+    tt_cluster cl;
+    if (tt_cluster_parse(s.ctx, cspec, &cl))
+        return finish(&s, EXIT_USAGE);
+    /* the model table first: mix names its classes */
+    if (mpath ? tt_models_load(s.ctx, mpath, &s.models) : tt_models_default(s.ctx, &s.models))
+        return finish(&s, EXIT_FAIL);
+    if (tt_sweep_create(s.ctx, s.models, &s.sweep))
+        return finish(&s, EXIT_FAIL);
+    for (int i = 0; i < np + ng; i++) {
+        char name[64];
+        int grid = i >= np;
+        const char *arg = grid ? s.gv[i - np] : s.pv[i];
+        const char *val = split_arg(grid ? "-g" : "-p", arg, name, sizeof name);
+        if (!val)
+            return finish(&s, EXIT_USAGE);
+        if (grid ? tt_sweep_grid(s.ctx, s.sweep, name, val)
+                 : tt_sweep_fix(s.ctx, s.sweep, name, val))
+            return finish(&s, EXIT_USAGE);
+    }
+    if (cfile && tt_sweep_configs(s.ctx, s.sweep, cfile))
+        return finish(&s, EXIT_USAGE);
+    if (strcmp(dev, "gpu") == 0) {
+        cli_err("-d gpu: no GPU backend in this build");
+        return finish(&s, EXIT_FAIL);
+    }
+    if (out && same_file(path, out)) {
+        cli_err("output '%s' is also the input: refusing to overwrite it", out);
+        return finish(&s, EXIT_FAIL);
+    }
+    if (tt_trace_load(s.ctx, path, &s.trace))
+        return finish(&s, EXIT_FAIL);
+    int64_t total = tt_sweep_count(s.sweep), count = tt_sweep_shard_count(total, sk, sn);
+    size_t nn = (size_t)(count > 0 ? count : 1);
+    int rc = tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs);
+    if (!rc && (!(s.idx = (int64_t *)malloc(nn * sizeof *s.idx)) ||
+                !(s.metrics = (tt_metrics *)calloc(nn, sizeof *s.metrics))))
+        rc = tt_err(s.ctx, TT_ENOMEM, "out of memory for %lld configurations",
+                    (long long)count);
+    for (int64_t r = 0; !rc && r < count; r++)
+        s.idx[r] = sk + r * sn;
+    progress_state ps = {now_s(), 0};
+    tt_sweep_opts o = {(int)threads, isatty(STDERR_FILENO) ? progress : NULL, &ps};
+    int nt = tt_sweep_threads(&o, count);
+    if (!rc && strcmp(dev, "auto") == 0)
+        cli_err("running on the CPU (%d thread%s)", nt, nt == 1 ? "" : "s");
+    if (!rc)
+        rc = tt_sweep_run(s.ctx, s.sweep, &cl, &s.jobs, s.idx, count, &o, s.metrics);
+    double elapsed = now_s() - ps.start;
+    if (rc) {
+        cli_err("'%s': %s", path, tt_errmsg(s.ctx));
+        tt_err_clear(s.ctx);
+        return finish(&s, EXIT_FAIL);
+    }
+    if (out) {
+        char device[64], tmp[4096];
+        snprintf(device, sizeof device, "cpu: %d thread%s", nt, nt == 1 ? "" : "s");
+        tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,
+                                s.metrics, sk, sn, device, elapsed,
+                                elapsed > 0 ? (double)count / elapsed : 0.0};
+        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
+            cli_cleanup_on_signal(tmp);
+        rc = tt_sweep_save(s.ctx, out, &a);
+        cli_cleanup_on_signal(NULL);
+        if (rc)
+            return finish(&s, EXIT_FAIL);
+    }
+    if (count > 0 && s.metrics[0].rejected) /* the cluster alone decides it */
+        cli_err("%lld job%s larger than the cluster %s not simulated (rejected)",
+                (long long)s.metrics[0].rejected, s.metrics[0].rejected == 1 ? "" : "s",
+                s.metrics[0].rejected == 1 ? "was" : "were");
+    if (s.jobs.unknown_models)
+        cli_err("%lld job%s no model class of the table: drawn from the mix",
+                (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    print_rows(&s, count);
+    return finish(&s, EXIT_OK);
+}
