@@ -1052,7 +1052,7 @@ Test(refsim, checker_detects_violations)
 /* 2,000 random small traces under random parameters; every run must pass
  * the invariants and be repeatable. Seeds are fixed: a failure names its
  * seed and reproduces. */
-Test(refsim, randomized_invariants, .timeout = 300)
+Test(refsim, randomized_invariants)
 {
     enum { RUNS = 2000, MAXJ = 40 };
     static const int64_t ws[] = {0, 5, 30, 100, 400, REF_INF};

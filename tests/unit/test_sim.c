@@ -302,7 +302,7 @@ static void run_checked(const char *label, const tt_cluster *c, const tt_params 
     free(L.alloc);
 }
 
-Test(sim, philly_invariants, .timeout = 300)
+Test(sim, philly_invariants)
 {
     if (!have_shared("philly/pollux_philly.csv"))
         cr_skip("no shared Philly CSV");
@@ -343,7 +343,7 @@ Test(sim, philly_invariants, .timeout = 300)
 /* With every slowdown 1000 and no preemption, placement does not change any
  * job's running time: end - start = duration for every job, whatever the
  * timers, at a load that queues. */
-Test(sim, philly_flat_slowdowns_keep_run_times, .timeout = 300)
+Test(sim, philly_flat_slowdowns_keep_run_times)
 {
     if (!have_shared("philly/pollux_philly.csv"))
         cr_skip("no shared Philly CSV");

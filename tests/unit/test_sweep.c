@@ -281,7 +281,7 @@ static void random_jobs(tt_sim_jobs *j, int64_t n, uint64_t seed)
     }
 }
 
-Test(sweep, same_as_tt_simulate_any_threads, .timeout = 120)
+Test(sweep, same_as_tt_simulate_any_threads)
 {
     tt_models *m = two_models();
     tt_sweep *s = NULL;
