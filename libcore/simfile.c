@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal/h5util.h"
+#include "internal/simdesc.h"
 #include "tt/tracefile.h"
 #include "tt/version.h"
 
@@ -55,42 +56,25 @@ static int write_prov(hid_t g, const tt_sim_save_args *a)
            h5u_attr_i64(g, "unknown_models", a->input->unknown_models);
 }
 
-/* The parameters in tt_param_names order: how each is stored. */
-enum { K_TEXT, K_I64, K_I32, K_U64 };
-#define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
-static const struct {
-    int kind;
-    size_t off;
-    const char *units;
-    int inf; /* INT64_MAX means infinite */
-} param_desc[TT_NPARAMS] = {
-    PAR(K_TEXT, order, NULL, 0),         PAR(K_I64, w0, "s", 1),
-    PAR(K_I64, w1, "s", 1),              PAR(K_I64, theta, "permille", 1),
-    PAR(K_I64, restart, "s", 0),         PAR(K_I64, congestion, "permille", 0),
-    PAR(K_I64, min_run, "s", 0),         PAR(K_I64, max_preempt, "evictions", 0),
-    PAR(K_I32, backfill, "0 or 1", 0),   PAR(K_I64, load, "permille", 0),
-    PAR(K_U64, seed, NULL, 0),           PAR(K_TEXT, mix, NULL, 0),
-};
-
 static int write_params(hid_t g, const tt_sim_save_args *a)
 {
     for (int i = 0; i < TT_NPARAMS; i++) {
-        const char *name = tt_param_names[i], *at = (const char *)a->params + param_desc[i].off;
-        const char *units = param_desc[i].units;
+        const char *name = tt_param_names[i], *units = sd_params[i].units;
+        const char *at = (const char *)a->params + sd_params[i].off;
         int rc;
-        if (param_desc[i].kind == K_TEXT) {
+        if (sd_params[i].kind == SD_TEXT) {
             char text[TT_MAX_CLASSES * 80]; /* names are at most 63 bytes */
             rc = tt_params_format(a->params, a->models, i, text, sizeof text) ||
                  h5u_scalar_str(g, name, text);
-        } else if (param_desc[i].kind == K_U64) {
+        } else if (sd_params[i].kind == SD_U64) {
             rc = h5u_scalar(g, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, at, units);
         } else {
             /* int32 fields (backfill) are stored as int64 like the rest */
-            int64_t v = param_desc[i].kind == K_I32 ? *(const int32_t *)at
-                                                    : *(const int64_t *)at;
+            int64_t v = sd_params[i].kind == SD_I32 ? *(const int32_t *)at
+                                                  : *(const int64_t *)at;
             rc = h5u_scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, units);
         }
-        if (!rc && param_desc[i].inf) {
+        if (!rc && sd_params[i].inf) {
             hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
             rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
             if (d >= 0)
@@ -102,39 +86,13 @@ static int write_params(hid_t g, const tt_sim_save_args *a)
     return 0;
 }
 
-/* The metrics in tt_metric_names order: where each is in tt_metrics, and
- * whether it is a double. */
-#define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
-static const struct {
-    size_t off;
-    int real;
-    const char *units;
-} metric_desc[TT_NMETRICS] = {
-    MET(makespan, 0, "s"),
-    MET(jct_mean, 1, "s"),
-    MET(jct_p50, 0, "s"),
-    MET(jct_p90, 0, "s"),
-    MET(jct_p99, 0, "s"),
-    MET(queue_mean, 1, "s"),
-    MET(queue_p99, 0, "s"),
-    MET(comm_gpu_s, 1, "GPU-s"),
-    MET(comm_share, 1, "fraction of used GPU-s"),
-    MET(restart_gpu_s, 0, "GPU-s"),
-    MET(preemptions, 0, "evictions"),
-    MET(placed_l0, 0, "starts"),
-    MET(placed_l1, 0, "starts"),
-    MET(placed_l2, 0, "starts"),
-    MET(util, 1, "fraction of cluster GPU-s"),
-    MET(rejected, 0, "jobs"),
-};
-
 static int write_metrics(hid_t g, const tt_metrics *m)
 {
     for (int i = 0; i < TT_NMETRICS; i++) {
-        const void *at = (const char *)m + metric_desc[i].off;
-        if (h5u_scalar(g, tt_metric_names[i], metric_desc[i].real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
-                   metric_desc[i].real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at,
-                   metric_desc[i].units))
+        const void *at = (const char *)m + sd_metrics[i].off;
+        int real = sd_metrics[i].real;
+        if (h5u_scalar(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+                       real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at, sd_metrics[i].units))
             return -1;
     }
     return 0;

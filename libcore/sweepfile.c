@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "internal/h5util.h"
+#include "internal/simdesc.h"
 #include "tt/tracefile.h"
 #include "tt/version.h"
 
@@ -63,40 +64,6 @@ static int write_prov(hid_t g, const tt_sweep_save_args *a)
            h5u_attr_i64(g, "rows", a->rows) || h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
-/* How each parameter is stored, in tt_param_names order. */
-enum { K_TEXT, K_I64, K_I32, K_U64 };
-#define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
-static const struct {
-    int kind;
-    size_t off;
-    const char *units;
-    int inf;
-} param_desc[TT_NPARAMS] = {
-    PAR(K_TEXT, order, NULL, 0),         PAR(K_I64, w0, "s", 1),
-    PAR(K_I64, w1, "s", 1),              PAR(K_I64, theta, "permille", 1),
-    PAR(K_I64, restart, "s", 0),         PAR(K_I64, congestion, "permille", 0),
-    PAR(K_I64, min_run, "s", 0),         PAR(K_I64, max_preempt, "evictions", 0),
-    PAR(K_I32, backfill, "0 or 1", 0),   PAR(K_I64, load, "permille", 0),
-    PAR(K_U64, seed, NULL, 0),           PAR(K_TEXT, mix, NULL, 0),
-};
-
-#define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
-static const struct {
-    size_t off;
-    int real;
-    const char *units;
-} metric_desc[TT_NMETRICS] = {
-    MET(makespan, 0, "s"),           MET(jct_mean, 1, "s"),
-    MET(jct_p50, 0, "s"),            MET(jct_p90, 0, "s"),
-    MET(jct_p99, 0, "s"),            MET(queue_mean, 1, "s"),
-    MET(queue_p99, 0, "s"),          MET(comm_gpu_s, 1, "GPU-s"),
-    MET(comm_share, 1, "fraction of used GPU-s"),
-    MET(restart_gpu_s, 0, "GPU-s"),  MET(preemptions, 0, "evictions"),
-    MET(placed_l0, 0, "starts"),     MET(placed_l1, 0, "starts"),
-    MET(placed_l2, 0, "starts"),     MET(util, 1, "fraction of cluster GPU-s"),
-    MET(rejected, 0, "jobs"),
-};
-
 /* The parameters of every row, one column at a time; params holds the
  * rows' parameter sets, buf rows * 8 bytes, text rows string pointers. */
 static int write_params(tt_ctx *ctx, hid_t g, const tt_sweep_save_args *a,
@@ -106,7 +73,7 @@ static int write_params(tt_ctx *ctx, hid_t g, const tt_sweep_save_args *a,
     for (int i = 0; i < TT_NPARAMS; i++) {
         const char *name = tt_param_names[i];
         int rc = 0;
-        if (param_desc[i].kind == K_TEXT) {
+        if (sd_params[i].kind == SD_TEXT) {
             char one[TT_MAX_CLASSES * 80];
             for (int64_t r = 0; r < n && !rc; r++) {
                 tt_params_format(&params[r], a->models, i, one, sizeof one);
@@ -123,18 +90,18 @@ static int write_params(tt_ctx *ctx, hid_t g, const tt_sweep_save_args *a,
             }
         } else {
             for (int64_t r = 0; r < n; r++) {
-                const char *at = (const char *)&params[r] + param_desc[i].off;
-                if (param_desc[i].kind == K_U64)
+                const char *at = (const char *)&params[r] + sd_params[i].off;
+                if (sd_params[i].kind == SD_U64)
                     memcpy((uint64_t *)buf + r, at, sizeof(uint64_t));
-                else if (param_desc[i].kind == K_I32) /* stored as int64 like the rest */
+                else if (sd_params[i].kind == SD_I32) /* stored as int64 like the rest */
                     ((int64_t *)buf)[r] = *(const int32_t *)at;
                 else
                     memcpy((int64_t *)buf + r, at, sizeof(int64_t));
             }
-            int u = param_desc[i].kind == K_U64;
+            int u = sd_params[i].kind == SD_U64;
             rc = write_col(g, name, u ? H5T_STD_U64LE : H5T_STD_I64LE,
                            u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf,
-                           param_desc[i].units, param_desc[i].inf);
+                           sd_params[i].units, sd_params[i].inf);
         }
         if (rc)
             return -1;
@@ -146,12 +113,12 @@ static int write_metrics(hid_t g, const tt_sweep_save_args *a, void *buf)
 {
     int64_t n = a->rows;
     for (int i = 0; i < TT_NMETRICS; i++) {
-        int real = metric_desc[i].real;
+        int real = sd_metrics[i].real;
         for (int64_t r = 0; r < n; r++)
-            memcpy((char *)buf + r * 8, (const char *)&a->metrics[r] + metric_desc[i].off, 8);
+            memcpy((char *)buf + r * 8, (const char *)&a->metrics[r] + sd_metrics[i].off, 8);
         if (write_col(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
                       real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
-                      metric_desc[i].units, 0))
+                      sd_metrics[i].units, 0))
             return -1;
     }
     return 0;
