@@ -1,10 +1,13 @@
 /* cli.h: what every tool shares: messages as "prog: what: reason", exit
  * codes, a checked close of stdout, clean-up of a half-written output on
- * a signal, and --version. Tool-side only: libcore never prints. */
+ * a signal, --version, and the simulation TSV. Tool-side only: libcore
+ * never prints. */
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
 #include <stdint.h>
+
+#include "tt/sim.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -29,5 +32,10 @@ void cli_cleanup_on_signal(const char *path);
 int cli_version(void);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
+
+/* The TSV every simulating tool prints (tt-sim, tt-sweep): the header
+ * (parameter names, then metric names) and one row per configuration. */
+void cli_print_sim_header(void);
+void cli_print_sim_row(const tt_params *p, const tt_models *models, const tt_metrics *m);
 
 #endif

@@ -76,23 +76,6 @@ static int same_file(const char *a, const char *b)
            sa.st_ino == sb.st_ino;
 }
 
-static void print_summary(const tt_params *p, const tt_models *models, const tt_metrics *m)
-{
-    char buf[TT_MAX_CLASSES * 80]; /* a mix: at most 64 names of 63 bytes and weights */
-    for (int i = 0; i < TT_NPARAMS; i++)
-        printf("%s\t", tt_param_names[i]);
-    for (int i = 0; i < TT_NMETRICS; i++)
-        printf("%s%c", tt_metric_names[i], i + 1 < TT_NMETRICS ? '\t' : '\n');
-    for (int i = 0; i < TT_NPARAMS; i++) {
-        tt_params_format(p, models, i, buf, sizeof buf);
-        printf("%s\t", buf);
-    }
-    for (int i = 0; i < TT_NMETRICS; i++) {
-        tt_metric_format(m, i, buf, sizeof buf);
-        printf("%s%c", buf, i + 1 < TT_NMETRICS ? '\t' : '\n');
-    }
-}
-
 /* v, or an empty field when the job was not simulated. */
 static void field(int64_t v, int absent, char sep)
 {
@@ -271,7 +254,9 @@ int main(int argc, char **argv)
         print_jobs(&s.jobs, s.models, s.res);
     else if (want_tl)
         print_timeline(&s.tl);
-    else
-        print_summary(&par, s.models, &m);
+    else {
+        cli_print_sim_header();
+        cli_print_sim_row(&par, s.models, &m);
+    }
     return finish(&s, EXIT_OK);
 }

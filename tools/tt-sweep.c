@@ -155,22 +155,11 @@ static int finish(state *s, int status)
 
 static void print_rows(const state *s, int64_t count)
 {
-    char buf[TT_MAX_CLASSES * 80];
-    for (int i = 0; i < TT_NPARAMS; i++)
-        printf("%s\t", tt_param_names[i]);
-    for (int i = 0; i < TT_NMETRICS; i++)
-        printf("%s%c", tt_metric_names[i], i + 1 < TT_NMETRICS ? '\t' : '\n');
+    cli_print_sim_header();
     for (int64_t r = 0; r < count; r++) {
         tt_params p;
         tt_sweep_params(s->ctx, s->sweep, s->idx[r], &p); /* checked before the run */
-        for (int i = 0; i < TT_NPARAMS; i++) {
-            tt_params_format(&p, s->models, i, buf, sizeof buf);
-            printf("%s\t", buf);
-        }
-        for (int i = 0; i < TT_NMETRICS; i++) {
-            tt_metric_format(&s->metrics[r], i, buf, sizeof buf);
-            printf("%s%c", buf, i + 1 < TT_NMETRICS ? '\t' : '\n');
-        }
+        cli_print_sim_row(&p, s->models, &s->metrics[r]);
     }
 }
 
