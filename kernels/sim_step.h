@@ -103,7 +103,7 @@ typedef struct {
     int64_t cluster_gpus, n;
     /* per job */
     uint8_t *state;
-    int32_t *cls, *evict, *level, *slow, *heap_pos, *spare, *alloc_head, *flags;
+    int32_t *cls, *evict, *level, *slow, *heap_pos, *alloc_head, *flags;
     int32_t *age_prev, *age_next; /* running jobs not yet evictable, by start */
     int32_t age_head, age_tail;
     int32_t *starts; /* 3 per job */
@@ -132,7 +132,6 @@ typedef struct {
     int32_t pl_n, nvic;
     /* the clock and cursors */
     int64_t now, next_arr, c1, c2;
-    int32_t have_now;
     /* totals */
     int64_t used, comm_milli, restart_gs, preempt, placed[3];
     int64_t waiting, running, busy, running_level[3];
@@ -238,7 +237,7 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
     int64_t size = tts_tree_size(n), b = 0;
 #define TTS_ADD(count, type) b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8
     TTS_ADD(n, uint8_t);
-    TTS_ADD(10 * n, int32_t); /* cls evict level slow heap_pos spare alloc_head flags age */
+    TTS_ADD(9 * n, int32_t); /* cls evict level slow heap_pos alloc_head flags age (2) */
     TTS_ADD(3 * n, int32_t);  /* starts */
     TTS_ADD(8 * n, int64_t);  /* w enq t0 end first queue gpu_s vkey */
     TTS_ADD(2 * size * TTS_NCLASS, int32_t);
@@ -268,17 +267,16 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
     S->size = tts_tree_size(n);
     S->state = (uint8_t *)tts_carve(&p, n, 1);
-    int32_t *i32 = (int32_t *)tts_carve(&p, 10 * n, 4);
+    int32_t *i32 = (int32_t *)tts_carve(&p, 9 * n, 4);
     S->cls = i32;
     S->evict = i32 + n;
     S->level = i32 + 2 * n;
     S->slow = i32 + 3 * n;
     S->heap_pos = i32 + 4 * n;
-    S->spare = i32 + 5 * n;
-    S->alloc_head = i32 + 6 * n;
-    S->flags = i32 + 7 * n;
-    S->age_prev = i32 + 8 * n;
-    S->age_next = i32 + 9 * n;
+    S->alloc_head = i32 + 5 * n;
+    S->flags = i32 + 6 * n;
+    S->age_prev = i32 + 7 * n;
+    S->age_next = i32 + 8 * n;
     S->starts = (int32_t *)tts_carve(&p, 3 * n, 4);
     int64_t *i64 = (int64_t *)tts_carve(&p, 8 * n, 8);
     S->w = i64;
@@ -457,18 +455,16 @@ TTS_FN void tts_fit_max(const tts_state *S, int32_t *m0, int32_t *m1, int32_t *m
 /* Running, insensitive, evicted fewer than max_preempt times, and started
  * at least min_run ago (the aging list keeps the flag up to date for the
  * time being processed). */
-TTS_FN int tts_evictable(const tts_state *S, int64_t i, int64_t t)
+TTS_FN int tts_evictable(const tts_state *S, int64_t i)
 {
-    (void)t;
     return S->flags[i] & TTS_F_EVICT;
 }
 
 /* Largest k for which eviction could open an L0 placement now: per rack,
  * the clearable nodes (every occupant evictable) whole, plus the best
  * other node's free + evictable GPUs; the same shape as rack_l0. */
-TTS_FN int32_t tts_preempt_max(const tts_state *S, int64_t t)
+TTS_FN int32_t tts_preempt_max(const tts_state *S)
 {
-    (void)t;
     int32_t best = 0;
     for (int32_t r = 0; r < S->R; r++)
         if (S->rack_pc[r] > best)
@@ -597,7 +593,7 @@ TTS_FN int tts_cost_less(int64_t g1, int64_t n1, int64_t g2, int64_t n2)
  * on the node first, then lower job index, until need are free. Returns 1
  * with the cost (victims' total GPUs, count) and, when out is given, the
  * victims appended to out[*nout]; 0 when eviction cannot free need. */
-TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t t, int64_t *cg,
+TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
                          int64_t *cn, int32_t *out, int32_t *nout)
 {
     int32_t freed = S->freeg[x], m = 0;
@@ -607,7 +603,7 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t t, int64
         return 1;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
         int32_t e = S->occ[x * S->G + s];
-        if (tts_evictable(S, S->ent_job[e], t))
+        if (tts_evictable(S, S->ent_job[e]))
             cand[m++] = e;
     }
     /* insertion sort: most GPUs on the node first, then lower job index */
@@ -637,12 +633,12 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t t, int64
 }
 
 /* Clearing node x: every occupant must be evictable. */
-TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t t, int64_t *cg, int64_t *cn)
+TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t *cg, int64_t *cn)
 {
     *cg = *cn = 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
         int32_t j = S->ent_job[S->occ[x * S->G + s]];
-        if (!tts_evictable(S, j, t))
+        if (!tts_evictable(S, j))
             return 0;
         *cg += S->tr->gpus[j];
         *cn += 1;
@@ -653,7 +649,7 @@ TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t t, int64_t *cg,
 /* For rack r and k > G: marks (mark[x] = 1) the a cheapest clearable nodes
  * and sets *bnode (-1 when b = 0). 1 with the rack's cost, or 0. Leaves
  * the marks set; the caller clears the rack's marks. */
-TTS_FN int tts_rack_pick(tts_state *S, int32_t r, int32_t k, int64_t t, int32_t *bnode,
+TTS_FN int tts_rack_pick(tts_state *S, int32_t r, int32_t k, int32_t *bnode,
                          int64_t *cg, int64_t *cn)
 {
     int32_t a = k / S->G, b = k % S->G, lo = r * S->N, hi = lo + S->N;
@@ -664,7 +660,7 @@ TTS_FN int tts_rack_pick(tts_state *S, int32_t r, int32_t k, int64_t t, int32_t 
         int64_t yg = 0, yn = 0;
         for (int32_t x = lo; x < hi; x++) {
             int64_t g, c;
-            if (!S->mark[x] && tts_clear_cost(S, x, t, &g, &c) &&
+            if (!S->mark[x] && tts_clear_cost(S, x, &g, &c) &&
                 (y < 0 || tts_cost_less(g, c, yg, yn))) {
                 y = x;
                 yg = g;
@@ -682,7 +678,7 @@ TTS_FN int tts_rack_pick(tts_state *S, int32_t r, int32_t k, int64_t t, int32_t 
         int64_t yg = 0, yn = 0;
         for (int32_t x = lo; x < hi; x++) {
             int64_t g, c;
-            if (!S->mark[x] && tts_node_cost(S, x, b, t, &g, &c, 0, 0) &&
+            if (!S->mark[x] && tts_node_cost(S, x, b, &g, &c, 0, 0) &&
                 (y < 0 || tts_cost_less(g, c, yg, yn))) {
                 y = x;
                 yg = g;
@@ -706,7 +702,7 @@ TTS_FN void tts_unmark_rack(tts_state *S, int32_t r)
 
 /* The cheapest L0 placement eviction opens for k GPUs: fills pl and the
  * victims vic[0..nvic) (sorted, distinct). 1 found, 0 none. */
-TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
+TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
 {
     S->pl_n = 0;
     S->nvic = 0;
@@ -715,7 +711,7 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
         int64_t bg = 0, bn = 0;
         for (int32_t x = 0; x < S->nodes; x++) {
             int64_t g, c;
-            if (tts_node_cost(S, x, k, t, &g, &c, 0, 0) &&
+            if (tts_node_cost(S, x, k, &g, &c, 0, 0) &&
                 (best < 0 || tts_cost_less(g, c, bg, bn))) {
                 best = x;
                 bg = g;
@@ -725,7 +721,7 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
         if (best < 0)
             return 0;
         int64_t g, c;
-        tts_node_cost(S, best, k, t, &g, &c, S->vic, &S->nvic);
+        tts_node_cost(S, best, k, &g, &c, S->vic, &S->nvic);
         tts_pl_add(S, best, k);
     } else {
         int32_t best = -1, bnode = -1;
@@ -733,7 +729,7 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
         for (int32_t r = 0; r < S->R; r++) {
             int64_t g, c;
             int32_t bx;
-            int ok = tts_rack_pick(S, r, k, t, &bx, &g, &c);
+            int ok = tts_rack_pick(S, r, k, &bx, &g, &c);
             tts_unmark_rack(S, r);
             if (ok && (best < 0 || tts_cost_less(g, c, bg, bn))) {
                 best = r;
@@ -744,7 +740,7 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
         if (best < 0)
             return 0;
         int64_t g, c;
-        tts_rack_pick(S, best, k, t, &bnode, &g, &c);
+        tts_rack_pick(S, best, k, &bnode, &g, &c);
         for (int32_t x = best * S->N; x < (best + 1) * S->N; x++)
             if (S->mark[x]) {
                 for (int32_t s = 0; s < S->nocc[x]; s++)
@@ -753,7 +749,7 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k, int64_t t)
             }
         tts_unmark_rack(S, best);
         if (bnode >= 0) {
-            tts_node_cost(S, bnode, k % S->G, t, &g, &c, S->vic, &S->nvic);
+            tts_node_cost(S, bnode, k % S->G, &g, &c, S->vic, &S->nvic);
             tts_pl_add(S, bnode, k % S->G);
         }
     }
@@ -1129,7 +1125,7 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
     }
     /* 2. sensitive and waited W0: evict to open L0 */
     if (k <= S->rack_gpus && tts_sensitive(S, i) && tts_waited(S, i, t) &&
-        tts_preempt_max(S, t) >= k && tts_find_preempt(S, k, t)) {
+        tts_preempt_max(S) >= k && tts_find_preempt(S, k)) {
         for (int32_t v = 0; v < S->nvic; v++)
             tts_end(S, S->vic[v], t, 0);
         tts_start(S, i, t);
@@ -1164,7 +1160,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
             int32_t mp = 0;
             if (need_mp && (S->tree[TTS_NCLASS + TTS_C1S] < TTS_BIG ||
                             S->tree[TTS_NCLASS + TTS_C2S] < TTS_BIG))
-                mp = tts_preempt_max(S, t);
+                mp = tts_preempt_max(S);
             thr[TTS_C0] = m0;
             thr[TTS_C1I] = m1;
             thr[TTS_C1S] = m1 > mp ? m1 : mp;
@@ -1328,7 +1324,6 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->ent_free = 0;
     S->pl_n = S->nvic = 0;
     S->now = 0;
-    S->have_now = 0;
     S->next_arr = S->c1 = S->c2 = 0;
 }
 
@@ -1342,7 +1337,6 @@ TTS_FN int tts_step(tts_state *S)
     if (!tts_next_event(S, &t))
         return 0;
     S->now = t;
-    S->have_now = 1;
     while (S->nheap > 0 && S->end[S->heap[0]] <= t)
         tts_end(S, S->heap[0], t, 1);
     tts_age(S, t);
