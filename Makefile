@@ -18,7 +18,7 @@ OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
            -Wno-format-nonliteral
-CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels $(HDF5_CFLAGS)
+CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels $(HDF5_CFLAGS) $(BLAS_CFLAGS)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(SAN),1)
@@ -35,6 +35,13 @@ endif
 HDF5_CFLAGS := $(shell $(PKG_CONFIG) --cflags hdf5)
 HDF5_LIBS   := $(shell $(PKG_CONFIG) --libs hdf5)
 COMP_LIBS   := $(shell $(PKG_CONFIG) --libs zlib liblzma 2>/dev/null || echo -lz -llzma)
+# OpenBLAS: the tuner's surrogate model on the CPU (cuBLAS on the GPU)
+BLAS_PKG := $(shell $(PKG_CONFIG) --exists openblas 2>/dev/null && echo openblas)
+ifeq ($(BLAS_PKG),)
+$(error [config] OpenBLAS: not found (install libopenblas-dev; pkg-config openblas must answer))
+endif
+BLAS_CFLAGS := $(shell $(PKG_CONFIG) --cflags openblas)
+BLAS_LIBS   := $(shell $(PKG_CONFIG) --libs openblas)
 CRITERION_LIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
 GNUPLOT := $(shell command -v gnuplot 2>/dev/null)
 
@@ -52,8 +59,11 @@ CUDA_LIBS := -L$(CUDA_HOME)/lib64 -L$(CUDA_HOME)/lib64/stubs -lcudart_static -lr
 KERNEL_SRCS := $(wildcard kernels/*.cu)
 KERNEL_OBJS := $(KERNEL_SRCS:kernels/%.cu=$(BUILD)/kernels/%.o)
 else
+# without CUDA, each kernels/X.cu has a kernels/X_none.c twin whose entry
+# points say "not built in"
 CUDA_LIBS :=
-KERNEL_OBJS := $(BUILD)/kernels/gpu_none.o
+KERNEL_SRCS := $(wildcard kernels/*_none.c)
+KERNEL_OBJS := $(KERNEL_SRCS:kernels/%.c=$(BUILD)/kernels/%.o)
 endif
 
 ifeq ($(MAKELEVEL),0)
@@ -63,7 +73,7 @@ $(info [config] Criterion: $(if $(CRITERION_LIBS),found,not found (make test nee
 $(info [config] gnuplot: $(if $(GNUPLOT),$(GNUPLOT),not found))
 endif
 
-LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(CUDA_LIBS) -lm -pthread
+LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
 
 # ---- sources ----
 CORE_SRCS := $(wildcard libcore/*.c)
@@ -87,7 +97,7 @@ $(BUILD)/libcore/%.o: libcore/%.c $(wildcard libcore/include/tt/*.h libcore/inte
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
 
-$(BUILD)/kernels/gpu_none.o: kernels/gpu_none.c kernels/kernels.h
+$(BUILD)/kernels/%_none.o: kernels/%_none.c $(wildcard kernels/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
 
@@ -142,8 +152,8 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined
 fuzz:
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_FLAGS) tests/fuzz/fuzz_ingest.c $(CORE_SRCS) kernels/gpu_none.c \
-	    $(HDF5_LIBS) $(COMP_LIBS) -lm -o build-fuzz/fuzz_ingest
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_FLAGS) tests/fuzz/fuzz_ingest.c $(CORE_SRCS) $(wildcard kernels/*_none.c) \
+	    $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) -lm -pthread -o build-fuzz/fuzz_ingest
 	@mkdir -p tests/fuzz/findings
 	build-fuzz/fuzz_ingest -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 	    -artifact_prefix=tests/fuzz/findings/ tests/fuzz/findings tests/fuzz/corpus

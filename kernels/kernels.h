@@ -6,12 +6,23 @@
 #define TT_KERNELS_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "sim_step.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-enum { TT_KERN_OK = 0, TT_KERN_NOT_BUILT = -1, TT_KERN_NO_DEVICE = -2, TT_KERN_FAIL = -3 };
+enum {
+    TT_KERN_OK = 0,
+    TT_KERN_NOT_BUILT = -1,
+    TT_KERN_NO_DEVICE = -2,
+    TT_KERN_FAIL = -3,    /* a CUDA call failed; msg says which */
+    TT_KERN_NOMEM = -4,   /* not even one configuration fits in device memory */
+    TT_KERN_STOPPED = -5, /* stop() said so between batches */
+    TT_KERN_CONFIG = -6   /* config() failed for a configuration */
+};
 
 /* 1 when this build contains CUDA code. */
 int tt_kern_built(void);
@@ -20,6 +31,29 @@ int tt_kern_built(void);
 int tt_kern_device_count(int *n, char *msg, size_t msgsize);
 /* Name, memory and compute capability of device dev, as one line. */
 int tt_kern_device_describe(int dev, char *buf, size_t size);
+
+/* ---- the sweep (kernels/sweep.cu) ---- */
+
+typedef struct {
+    /* Writes configuration i (0 <= i < count) to *cf; nonzero stops the
+     * sweep with TT_KERN_CONFIG. Called on the host, in order. */
+    int (*config)(void *arg, int64_t i, tts_config *cf);
+    /* Nonzero: start no further batch (TT_KERN_STOPPED). May be NULL. */
+    int (*stop)(void *arg);
+    /* After each batch, with the number of configurations done. May be NULL. */
+    void (*progress)(void *arg, int64_t done, int64_t count);
+    void *arg;
+    int64_t max_batch; /* 0: as many as device memory holds */
+} tt_kern_sweep_opts;
+
+/* Simulates count configurations of the trace tr (host arrays) on c, one
+ * GPU thread per configuration, in batches sized to device memory; the
+ * trace is copied to the device once. out[i] gets configuration i's
+ * summary with its percentiles (CUB segmented radix sort). used gets
+ * "NAME, batches of B". msg gets the reason of a failure. */
+int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t count,
+                  const tt_kern_sweep_opts *o, tts_summary *out, char *used, size_t used_size,
+                  char *msg, size_t msgsize);
 
 #ifdef __cplusplus
 }

@@ -1358,4 +1358,74 @@ TTS_FN int tts_step(tts_state *S)
     return 1;
 }
 
+/* ---- after the run: what the metrics are made of (SPEC 7) ----
+ * Integers only, so every backend reduces a run to the same numbers; the
+ * host turns them into tt_metrics with one function. The percentiles are
+ * filled by the caller from the sorted jct and que arrays (nearest rank). */
+typedef struct {
+    int64_t accepted, rejected;      /* jobs simulated / larger than the cluster */
+    int64_t first, last;             /* earliest submit, latest end of accepted jobs */
+    int64_t jct_sum, que_sum;
+    int64_t jct_p50, jct_p90, jct_p99, que_p99;
+    int64_t comm_milli, used, restart_gs, preempt, placed[3], cluster_gpus;
+    int32_t fault;                   /* 1: jobs left waiting with no event (a bug) */
+} tts_summary;
+
+/* Fills everything in m but the percentiles, and writes the accepted jobs'
+ * JCTs and queueing delays, in job order, to jct[0..accepted) and
+ * que[0..accepted). */
+TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int64_t *que)
+{
+    int64_t acc = 0, rej = 0, first = 0, last = 0, jsum = 0, qsum = 0;
+    for (int64_t i = 0; i < S->n; i++) {
+        if (S->state[i] == TTS_REJECTED) {
+            rej++;
+            continue;
+        }
+        int64_t sub = tts_submit(S, i);
+        if (acc == 0 || sub < first)
+            first = sub;
+        if (acc == 0 || S->end[i] > last)
+            last = S->end[i];
+        jct[acc] = S->end[i] - sub;
+        que[acc] = S->queue[i];
+        jsum += jct[acc];
+        qsum += que[acc];
+        acc++;
+    }
+    m->accepted = acc;
+    m->rejected = rej;
+    m->first = first;
+    m->last = last;
+    m->jct_sum = jsum;
+    m->que_sum = qsum;
+    m->jct_p50 = m->jct_p90 = m->jct_p99 = m->que_p99 = 0;
+    m->comm_milli = S->comm_milli;
+    m->used = S->used;
+    m->restart_gs = S->restart_gs;
+    m->preempt = S->preempt;
+    for (int l = 0; l < 3; l++)
+        m->placed[l] = S->placed[l];
+    m->cluster_gpus = S->cluster_gpus;
+    m->fault = S->waiting != 0 || S->running != 0;
+}
+
+/* The pct-th percentile of sorted[0..n) by nearest rank; 0 when n = 0. */
+TTS_FN int64_t tts_nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
+{
+    if (n == 0)
+        return 0;
+    int64_t rank = (pct * n + 99) / 100;
+    return sorted[(rank < 1 ? 1 : rank) - 1];
+}
+
+/* The four percentiles of m from the sorted arrays tts_summarize wrote. */
+TTS_FN void tts_percentiles(tts_summary *m, const int64_t *jct_sorted, const int64_t *que_sorted)
+{
+    m->jct_p50 = tts_nearest_rank(jct_sorted, m->accepted, 50);
+    m->jct_p90 = tts_nearest_rank(jct_sorted, m->accepted, 90);
+    m->jct_p99 = tts_nearest_rank(jct_sorted, m->accepted, 99);
+    m->que_p99 = tts_nearest_rank(que_sorted, m->accepted, 99);
+}
+
 #endif

@@ -35,6 +35,7 @@ const char *tt_strerror(int code)
     case TT_ENODEV: return "no GPU";
     case TT_EEMPTY: return "empty input";
     case TT_ERANGE: return "value out of range";
+    case TT_ESTOPPED: return "stopped";
     default: return "unknown error";
     }
 }

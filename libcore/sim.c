@@ -55,7 +55,7 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
     return 0;
 }
 
-static void make_config(const tt_params *p, int nclasses, tts_config *cf)
+void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
 {
     memset(cf, 0, sizeof *cf);
     cf->order = p->order;
@@ -85,7 +85,7 @@ int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p,
     tr.n = j->n;
     tr.cls = j->cls;
     tr.nclasses = nclasses;
-    make_config(p, nclasses, &cf);
+    tt_simrun_config(p, nclasses, &cf);
     return tts_job_class(&tr, &cf, i);
 }
 
@@ -249,55 +249,39 @@ void tt_simwork_free(tt_simwork *w)
     w->jct = w->que = NULL;
 }
 
-static int64_t nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
+void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
 {
-    if (n == 0)
-        return 0;
-    int64_t rank = (pct * n + 99) / 100;
-    return sorted[(rank < 1 ? 1 : rank) - 1];
+    memset(m, 0, sizeof *m);
+    m->rejected = sm->rejected;
+    if (sm->accepted > 0) {
+        m->makespan = sm->last - sm->first;
+        m->jct_mean = (double)sm->jct_sum / (double)sm->accepted;
+        m->queue_mean = (double)sm->que_sum / (double)sm->accepted;
+    }
+    m->jct_p50 = sm->jct_p50;
+    m->jct_p90 = sm->jct_p90;
+    m->jct_p99 = sm->jct_p99;
+    m->queue_p99 = sm->que_p99;
+    m->comm_gpu_s = (double)sm->comm_milli / 1000.0;
+    m->comm_share = sm->used > 0 ? m->comm_gpu_s / (double)sm->used : 0.0;
+    m->restart_gpu_s = sm->restart_gs;
+    m->preemptions = sm->preempt;
+    m->placed_l0 = sm->placed[0];
+    m->placed_l1 = sm->placed[1];
+    m->placed_l2 = sm->placed[2];
+    int64_t cap = sm->cluster_gpus * m->makespan;
+    m->util = cap > 0 ? (double)sm->used / (double)cap : 0.0;
 }
 
 /* jct and que: n entries of scratch each. */
 static int fill_metrics(const tts_state *S, tt_metrics *m, int64_t *jct, int64_t *que)
 {
-    memset(m, 0, sizeof *m);
-    int64_t n = S->n, acc = 0, first = 0, last = 0, jsum = 0, qsum = 0;
-    for (int64_t i = 0; i < n; i++) {
-        if (S->state[i] == TTS_REJECTED) {
-            m->rejected++;
-            continue;
-        }
-        int64_t sub = tts_submit(S, i);
-        if (acc == 0 || sub < first)
-            first = sub;
-        if (acc == 0 || S->end[i] > last)
-            last = S->end[i];
-        jct[acc] = S->end[i] - sub;
-        que[acc] = S->queue[i];
-        jsum += jct[acc];
-        qsum += que[acc];
-        acc++;
-    }
-    if (acc > 0) {
-        m->makespan = last - first;
-        if (tt_radix_sort_i64(jct, NULL, acc) || tt_radix_sort_i64(que, NULL, acc))
-            return TT_ENOMEM;
-        m->jct_mean = (double)jsum / (double)acc;
-        m->queue_mean = (double)qsum / (double)acc;
-    }
-    m->jct_p50 = nearest_rank(jct, acc, 50);
-    m->jct_p90 = nearest_rank(jct, acc, 90);
-    m->jct_p99 = nearest_rank(jct, acc, 99);
-    m->queue_p99 = nearest_rank(que, acc, 99);
-    m->comm_gpu_s = (double)S->comm_milli / 1000.0;
-    m->comm_share = S->used > 0 ? m->comm_gpu_s / (double)S->used : 0.0;
-    m->restart_gpu_s = S->restart_gs;
-    m->preemptions = S->preempt;
-    m->placed_l0 = S->placed[0];
-    m->placed_l1 = S->placed[1];
-    m->placed_l2 = S->placed[2];
-    int64_t cap = S->cluster_gpus * m->makespan;
-    m->util = cap > 0 ? (double)S->used / (double)cap : 0.0;
+    tts_summary sm;
+    tts_summarize(S, &sm, jct, que);
+    if (tt_radix_sort_i64(jct, NULL, sm.accepted) || tt_radix_sort_i64(que, NULL, sm.accepted))
+        return TT_ENOMEM;
+    tts_percentiles(&sm, jct, que);
+    tt_metrics_from_summary(&sm, m);
     return 0;
 }
 
@@ -352,7 +336,7 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
     if ((p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF) && !prep->rank_job)
         return tt_err(ctx, TT_EINVAL, "internal error: sjf and srtf need the duration ranks");
     tts_config cf;
-    make_config(p, prep->nclasses, &cf);
+    tt_simrun_config(p, prep->nclasses, &cf);
     tts_state *S = &w->S;
     tts_init(S, &prep->tr, &prep->tc, &cf, log);
     if (tl)

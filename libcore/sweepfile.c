@@ -125,7 +125,7 @@ static int write_metrics(hid_t g, const tt_sweep_save_args *a, void *buf)
 }
 
 static int write_file(tt_ctx *ctx, const tt_sweep_save_args *a, const tt_params *params,
-                      const char *path)
+                      const char *digest, const char *path)
 {
     size_t rows = (size_t)(a->rows > 0 ? a->rows : 1);
     void *buf = malloc(rows * 8);
@@ -137,6 +137,7 @@ static int write_file(tt_ctx *ctx, const tt_sweep_save_args *a, const tt_params 
         hid_t gp = sw >= 0 ? h5u_group(sw, "params") : -1;
         hid_t gm = sw >= 0 ? h5u_group(sw, "metrics") : -1;
         rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
+             h5u_attr_str(sw, "configs_sha256", digest) ||
              write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
                        "position in the full sweep, from 0", 0) ||
              write_params(ctx, gp, a, params, buf, text) || write_metrics(gm, a, buf);
@@ -158,12 +159,13 @@ struct sweep_write {
     tt_ctx *ctx;
     const tt_sweep_save_args *a;
     const tt_params *params;
+    char digest[65];
 };
 
 static int write_sweep(const char *tmp, void *arg)
 {
     const struct sweep_write *w = (const struct sweep_write *)arg;
-    return write_file(w->ctx, w->a, w->params, tmp);
+    return write_file(w->ctx, w->a, w->params, w->digest, tmp);
 }
 
 int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
@@ -180,8 +182,10 @@ int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
             free(params);
             return TT_EINVAL;
         }
-    struct sweep_write w = {ctx, a, params};
-    int rc = h5u_save(ctx, path, write_sweep, &w);
+    struct sweep_write w = {ctx, a, params, ""};
+    int rc = tt_sweep_digest(ctx, a->sweep, w.digest);
+    if (rc == 0)
+        rc = h5u_save(ctx, path, write_sweep, &w);
     free(params);
     return rc;
 }

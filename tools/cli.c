@@ -79,6 +79,31 @@ void cli_cleanup_on_signal(const char *path)
     }
 }
 
+static atomic_int *stop_flag;
+static volatile sig_atomic_t stop_sig;
+
+static void on_stop(int sig)
+{
+    stop_sig = sig;
+    if (stop_flag)
+        atomic_store(stop_flag, 1); /* lock-free, so async-signal-safe */
+}
+
+void cli_stop_on_signal(atomic_int *flag)
+{
+    stop_flag = flag;
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = flag ? on_stop : SIG_DFL;
+        sa.sa_flags = SA_RESETHAND; /* a second signal kills at once */
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+int cli_stop_signal(void) { return (int)stop_sig; }
+
 int cli_version(void)
 {
     char gpu[512];

@@ -5,6 +5,7 @@
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "tt/sim.h"
@@ -28,6 +29,12 @@ int cli_close_stdout(int status);
 /* Removes path (a temporary output) if the process gets SIGINT, SIGTERM,
  * SIGHUP or SIGPIPE, then dies of that signal. NULL forgets it. */
 void cli_cleanup_on_signal(const char *path);
+/* Sets *flag to 1 on SIGINT, SIGTERM or SIGHUP instead of dying, so a
+ * long run can stop between configurations and leave no output; a second
+ * signal kills at once. NULL restores the default. */
+void cli_stop_on_signal(atomic_int *flag);
+/* The signal that set the flag (0: none). */
+int cli_stop_signal(void);
 /* Prints "prog (tracetune VERSION)" and the GPU situation to stdout. */
 int cli_version(void);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */

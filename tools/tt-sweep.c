@@ -45,8 +45,8 @@ static void help(void)
         "                  a name may not be both fixed and in a grid or the file\n"
         "  --configs FILE  configurations as TSV rows under a header of parameter\n"
         "                  names; combined with -g, the rows vary slowest\n"
-        "  -d DEVICE       auto (default): the GPU when this build has a GPU backend\n"
-        "                  and a device, else the CPU (said once on stderr); cpu; gpu\n"
+        "  -d DEVICE       auto (default): the GPU when CUDA is built in and a device\n"
+        "                  answers, else the CPU (stderr says which ran); cpu; gpu\n"
         "  -j THREADS      CPU threads (default: one per online CPU)\n"
         "  --shard K/N     only configurations K, K+N, K+2N, ... (0 <= K < N), e.g.\n"
         "                  one per task of a Slurm array\n"
@@ -56,10 +56,12 @@ static void help(void)
         "                  at all\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
-        "Rows come in configuration order, whatever the threads. Progress goes to\n"
-        "stderr when it is a terminal.\n"
-        "Exit status: 0 ok, 1 bad or unreadable trace or model table, no GPU backend\n"
-        "for -d gpu, write error, 2 usage error (bad option, -c, -g, -p or --configs).\n");
+        "Rows come in configuration order, the same on every device and thread count.\n"
+        "Progress goes to stderr when it is a terminal. Ctrl-C stops between\n"
+        "configurations (GPU: between batches) and writes nothing; a second one kills.\n"
+        "Exit status: 0 ok, 1 bad or unreadable trace or model table, no GPU for\n"
+        "-d gpu, GPU failure, write error, 2 usage error (bad option, -c, -g, -p or\n"
+        "--configs), 128+N stopped by signal N (130 for Ctrl-C).\n");
 }
 
 static int same_file(const char *a, const char *b)
@@ -241,10 +243,6 @@ int main(int argc, char **argv)
     }
     if (cfile && tt_sweep_configs(s.ctx, s.sweep, cfile))
         return finish(&s, EXIT_USAGE);
-    if (strcmp(dev, "gpu") == 0) {
-        cli_err("-d gpu: no GPU backend in this build");
-        return finish(&s, EXIT_FAIL);
-    }
     if (out && same_file(path, out)) {
         cli_err("output '%s' is also the input: refusing to overwrite it", out);
         return finish(&s, EXIT_FAIL);
@@ -261,23 +259,42 @@ int main(int argc, char **argv)
     for (int64_t r = 0; !rc && r < count; r++)
         s.idx[r] = sk + r * sn;
     progress_state ps = {now_s(), 0};
-    tt_sweep_opts o = {(int)threads, isatty(STDERR_FILENO) ? progress : NULL, &ps};
-    int nt = tt_sweep_threads(&o, count);
-    if (!rc && strcmp(dev, "auto") == 0)
-        cli_err("running on the CPU (%d thread%s)", nt, nt == 1 ? "" : "s");
+    static atomic_int stop;
+    char used[320] = "";
+    tt_sweep_opts o = {.threads = (int)threads,
+                       .device = strcmp(dev, "gpu") == 0   ? TT_DEVICE_GPU
+                                 : strcmp(dev, "cpu") == 0 ? TT_DEVICE_CPU
+                                                           : TT_DEVICE_AUTO,
+                       .progress = isatty(STDERR_FILENO) ? progress : NULL,
+                       .progress_arg = &ps,
+                       .stop = &stop,
+                       .used = used,
+                       .used_size = sizeof used};
+    cli_stop_on_signal(&stop);
     if (!rc)
         rc = tt_sweep_run(s.ctx, s.sweep, &cl, &s.jobs, s.idx, count, &o, s.metrics);
+    cli_stop_on_signal(NULL);
     double elapsed = now_s() - ps.start;
+    if (rc == TT_ESTOPPED) {
+        cli_err("stopped by signal %d before the end: nothing written", cli_stop_signal());
+        return finish(&s, 128 + cli_stop_signal());
+    }
+    if (rc == TT_ENODEV || rc == TT_ENOTBUILT) {
+        cli_err("-d gpu: %s", tt_errmsg(s.ctx));
+        tt_err_clear(s.ctx);
+        return finish(&s, EXIT_FAIL);
+    }
     if (rc) {
         cli_err("'%s': %s", path, tt_errmsg(s.ctx));
         tt_err_clear(s.ctx);
         return finish(&s, EXIT_FAIL);
     }
+    if (strcmp(dev, "cpu") != 0 && count > 0)
+        cli_err("ran on %s", used);
     if (out) {
-        char device[64], tmp[4096];
-        snprintf(device, sizeof device, "cpu: %d thread%s", nt, nt == 1 ? "" : "s");
+        char tmp[4096];
         tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,
-                                s.metrics, sk, sn, device, elapsed,
+                                s.metrics, sk, sn, used, elapsed,
                                 elapsed > 0 ? (double)count / elapsed : 0.0};
         if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
             cli_cleanup_on_signal(tmp);

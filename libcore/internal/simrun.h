@@ -57,4 +57,11 @@ void tt_simwork_free(tt_simwork *w);
 int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_params *p,
               tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log);
 
+/* The engine's configuration for p (the mix as running sums). */
+void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf);
+
+/* SPEC 7's metrics from a run's summary (percentiles filled): the one
+ * conversion every backend's results go through. */
+void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m);
+
 #endif

@@ -14,7 +14,8 @@ FIX="$here/../fixtures"
 export FIX
 
 pass=0 failn=0 skipn=0
-for t in "$here"/t_*.sh; do
+# TT_E2E=NAME runs only t_NAME.sh (a glob: TT_E2E="fmt_*")
+for t in "$here"/t_${TT_E2E:-*}.sh; do
     name=$(basename "$t" .sh)
     work=$(mktemp -d)
     out=$( (

@@ -32,13 +32,17 @@ done
     fail "backfill=1 row: $(sed -n 2p sweep.tsv)"
 [ "$(sed -n 8p sweep.tsv | cut -f13,14,27)" = "180${T}130.000000${T}0.652778" ] ||
     fail "backfill=0 row: $(sed -n 8p sweep.tsv)"
-# the CPU is said once with -d auto (the default), nothing with -d cpu
-grep -q "running on the CPU" err.txt && fail "tt-sim said something about the CPU"
+# the device is said once with -d auto (the default), nothing with -d cpu
+grep -q "ran on" err.txt && fail "-d cpu said something about the device"
 expect_exit 0 tt-sweep -c 1x1x4 -j 2 -g w0=0,1 small.h5
-[ "$(grep -c 'running on the CPU' err.txt)" = 1 ] || fail "-d auto: $(cat err.txt)"
-expect_err "tt-sweep: running on the CPU (2 threads)"
+[ "$(grep -c 'ran on' err.txt)" = 1 ] || fail "-d auto: $(cat err.txt)"
+if "$TT_BIN/tt-sweep" --version | grep -q "^GPU: [1-9]"; then
+    expect_err "tt-sweep: ran on gpu: "
+else
+    expect_err "tt-sweep: ran on cpu: 2 threads"
+fi
 expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=0,1 small.h5
-grep -q "running on" err.txt && fail "-d cpu was not quiet: $(cat err.txt)"
+grep -q "ran on" err.txt && fail "-d cpu was not quiet: $(cat err.txt)"
 
 # ---- threads and shards change no number ----
 expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim_rack.tsv"
@@ -97,9 +101,13 @@ expect_err "grid 'congestion=0:1000:3': value 3 ('1000'): expected permille 0 ..
 expect_exit 2 tt-sweep -c 1x1x4 small.h5 small.h5
 expect_exit 2 tt-sweep small.h5
 expect_err "no cluster (-c RxNxG)"
-expect_exit 1 tt-sweep -d gpu -c 1x1x4 -g w0=1,2 -o keep.h5 small.h5
-expect_err "tt-sweep: -d gpu: no GPU backend in this build"
-[ ! -s out.txt ] || fail "-d gpu printed output"
+if ! "$TT_BIN/tt-sweep" --version | grep -q "^GPU: [1-9]"; then
+    expect_exit 1 tt-sweep -d gpu -c 1x1x4 -g w0=1,2 -o keep.h5 small.h5
+    grep -Eq "^tt-sweep: -d gpu: (no CUDA device|CUDA support not built in)" err.txt ||
+        fail "-d gpu without a GPU: $(cat err.txt)"
+    [ ! -s out.txt ] || fail "-d gpu printed output"
+    [ "$(cat keep.h5)" = old ] || fail "-d gpu touched keep.h5"
+fi
 expect_exit 1 tt-sweep -c 1x1x4 -o keep.h5 missing.h5
 expect_err "cannot read 'missing.h5'"
 printf 'submit\tduration\tgpus\n0\t5000000000\t1\n' >long.tsv
@@ -143,7 +151,9 @@ $PY -c "import h5py" 2>/dev/null ||
 expect_exit 0 tt-sweep -d cpu -j 2 --shard 1/5 -c 1x2x4 --models "$FIX/sim_models.tsv" $G -o sw.h5 rack.h5
 cmp -s out.txt <(cat <(head -1 j1.tsv) shard1.tsv) || fail "-o changed the rows"
 want_sha=$(sha256sum "$FIX/sim_models.tsv" | cut -d' ' -f1)
-$PY - sw.h5 out.txt "$want_sha" <<'EOF' || fail "h5py: the sweep file"
+# configs_sha256: of the whole sweep's parameter columns, as printed
+cfg_sha=$(tail -n +2 j1.tsv | cut -f1-12 | sha256sum | cut -d' ' -f1)
+$PY - sw.h5 out.txt "$want_sha" "$cfg_sha" <<'EOF' || fail "h5py: the sweep file"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
 s = f["sweep"]
@@ -153,6 +163,7 @@ assert a["cluster"] == "1x2x4" and a["shard"] == "1/5" and a["configurations"] =
 assert a["device"] == "cpu: 2 threads", a["device"]
 assert a["models_sha256"] == sys.argv[3] and a["models_source"].endswith("sim_models.tsv")
 assert a["trace_file"] == "rack.h5"
+assert a["configs_sha256"] == sys.argv[4], (a["configs_sha256"], sys.argv[4])
 assert a["trace_source_sha256"] == h5py.File("rack.h5", "r")["jobs"].attrs["source_sha256"]
 assert a["elapsed_s"] >= 0 and a["sims_per_s"] >= 0
 assert list(s["index"][()]) == list(range(1, 48, 5)), s["index"][()]

@@ -315,7 +315,7 @@ Test(sweep, same_as_tt_simulate_any_threads)
     /* the configurations differ in more than their names */
     cr_assert_gt(preempt, 0);
     cr_assert_gt(placed_l1, 0);
-    tt_sweep_opts o1 = {1, NULL, NULL}, o4 = {4, NULL, NULL};
+    tt_sweep_opts o1 = {.threads = 1}, o4 = {.threads = 4};
     cr_assert_eq(tt_sweep_run(ctx, s, &c, &j, idx, n, &o1, got1), 0, "%s", tt_errmsg(ctx));
     cr_assert_eq(tt_sweep_run(ctx, s, &c, &j, idx, n, &o4, got4), 0, "%s", tt_errmsg(ctx));
     for (int64_t k = 0; k < n; k++) {
@@ -369,6 +369,49 @@ Test(sweep, checks_before_running)
     cr_expect_geq(got[0].makespan, 100000000);
     tt_sim_jobs_free(&j);
     tt_sweep_free(s);
+    tt_models_free(m);
+    tt_ctx_free(ctx);
+}
+
+static void digest_of(tt_sweep *s, char hex[65])
+{
+    tt_ctx *ctx = tt_ctx_create();
+    cr_assert_eq(tt_sweep_digest(ctx, s, hex), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(strlen(hex), 64);
+    tt_ctx_free(ctx);
+}
+
+/* The digest names the configurations, not how they were written. */
+Test(sweep, digest)
+{
+    tt_models *m = two_models();
+    tt_ctx *ctx = tt_ctx_create();
+    tt_sweep *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+    cr_assert_eq(tt_sweep_create(ctx, m, &a), 0);
+    cr_assert_eq(tt_sweep_grid(ctx, a, "w0", "10,20"), 0);
+    cr_assert_eq(tt_sweep_grid(ctx, a, "theta", "1000:2000:2"), 0);
+    cr_assert_eq(tt_sweep_create(ctx, m, &b), 0);
+    const char *f = write_tmp("w0\ttheta\n10\t1000\n10\t2000\n20\t1000\n20\t2000\n");
+    cr_assert_eq(tt_sweep_configs(ctx, b, f), 0, "%s", tt_errmsg(ctx));
+    unlink(f);
+    cr_assert_eq(tt_sweep_create(ctx, m, &c), 0); /* one value differs */
+    cr_assert_eq(tt_sweep_grid(ctx, c, "w0", "10,20"), 0);
+    cr_assert_eq(tt_sweep_grid(ctx, c, "theta", "1000,2001"), 0);
+    cr_assert_eq(tt_sweep_create(ctx, m, &d), 0); /* the same set, another order */
+    cr_assert_eq(tt_sweep_grid(ctx, d, "theta", "1000,2000"), 0);
+    cr_assert_eq(tt_sweep_grid(ctx, d, "w0", "10,20"), 0);
+    char ha[65], hb[65], hc[65], hd[65];
+    digest_of(a, ha);
+    digest_of(b, hb);
+    digest_of(c, hc);
+    digest_of(d, hd);
+    cr_expect_str_eq(ha, hb);
+    cr_expect_str_neq(ha, hc);
+    cr_expect_str_neq(ha, hd);
+    tt_sweep_free(a);
+    tt_sweep_free(b);
+    tt_sweep_free(c);
+    tt_sweep_free(d);
     tt_models_free(m);
     tt_ctx_free(ctx);
 }

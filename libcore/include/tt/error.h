@@ -25,7 +25,8 @@ enum {
     TT_ENOTBUILT = -6, /* a feature compiled out of this build */
     TT_ENODEV = -7,    /* no usable GPU */
     TT_EEMPTY = -8,    /* input had nothing to work on */
-    TT_ERANGE = -9     /* a number out of its allowed range */
+    TT_ERANGE = -9,    /* a number out of its allowed range */
+    TT_ESTOPPED = -10  /* stopped on request (Ctrl-C) before the end */
 };
 
 typedef struct tt_ctx tt_ctx;

@@ -31,6 +31,7 @@
 #ifndef TT_SWEEP_H
 #define TT_SWEEP_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -74,16 +75,38 @@ int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p);
  * "configuration 7 (sweep.tsv:9)". */
 void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size);
 
+/* The sha256 (64 hex digits) of every configuration's parameters, one TSV
+ * line each as tt-sweep prints them, in order: equal for two sweeps exactly
+ * when they run the same configurations, whichever way they were written
+ * (the shards of one sweep carry it so they can be checked when joined).
+ * 0 or TT_EINVAL. */
+int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65]);
+
 /* The configurations of shard k of n (0 <= k < n): k, k + n, k + 2n, ...
  * of total; their count (which may be 0). */
 int64_t tt_sweep_shard_count(int64_t total, int64_t k, int64_t n);
 
+/* Where the simulations run. CPU is the zero value; AUTO takes the GPU
+ * when one is present and CUDA is built in, else the CPU. */
+typedef enum { TT_DEVICE_CPU = 0, TT_DEVICE_AUTO = 1, TT_DEVICE_GPU = 2 } tt_device;
+
 typedef struct {
-    int threads; /* <= 0: one per online CPU */
-    /* Called after each configuration with the number done, one call at a
-     * time (under a lock), from the worker threads; may be NULL. */
+    int threads; /* CPU threads; <= 0: one per online CPU */
+    tt_device device;
+    /* Called after each configuration (CPU) or batch (GPU) with the number
+     * done, one call at a time, from the worker threads; may be NULL. */
     void (*progress)(void *arg, int64_t done, int64_t count);
     void *progress_arg;
+    /* When *stop becomes nonzero (a signal handler may set it), no further
+     * configuration starts and the run fails with TT_ESTOPPED. May be NULL. */
+    const atomic_int *stop;
+    /* When not NULL, gets the device that ran: "cpu: 8 threads" or
+     * "gpu: NVIDIA H100 ..., batches of 2048". */
+    char *used;
+    size_t used_size;
+    /* GPU: at most this many configurations a launch (0: what device
+     * memory holds); smaller batches change the speed, never the results */
+    int64_t gpu_batch;
 } tt_sweep_opts;
 
 /* Threads a run of count configurations uses under opts. */
@@ -95,10 +118,19 @@ int tt_sweep_threads(const tt_sweep_opts *opts, int64_t count);
  * the jobs are checked as tt_simulate does. On a failure during the runs,
  * the threads take no further configuration and the message is that of
  * the failing one with the lowest position among those that ran.
- * 0, TT_EINVAL, TT_ERANGE, TT_ENOMEM. */
+ * 0, TT_EINVAL, TT_ERANGE, TT_ENOMEM, TT_ESTOPPED; with device GPU also
+ * TT_ENOTBUILT, TT_ENODEV, or TT_EIO for a device failure. */
 int tt_sweep_run(tt_ctx *ctx, const tt_sweep *s, const tt_cluster *c, const tt_sim_jobs *j,
                  const int64_t *idx, int64_t count, const tt_sweep_opts *opts,
                  tt_metrics *metrics);
+
+/* Simulates the count parameter sets ps (each checked first, the message
+ * naming "candidate i") on c over j with the model table models, as
+ * tt_sweep_run does: metrics[i] gets those of ps[i], the same on every
+ * device and thread count. Same return codes. */
+int tt_batch_run(tt_ctx *ctx, const tt_cluster *c, const tt_models *models,
+                 const tt_sim_jobs *j, const tt_params *ps, int64_t count,
+                 const tt_sweep_opts *opts, tt_metrics *metrics);
 
 #ifdef __cplusplus
 }

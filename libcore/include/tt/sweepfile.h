@@ -4,7 +4,8 @@
  * "sweep/1"; provenance attributes: trace_file, trace_format,
  * trace_source_sha256, cluster "RxNxG", models_source, models_sha256,
  * device ("cpu: N threads"), elapsed_s, sims_per_s, shard "K/N",
- * configurations (the full sweep's count), rows (this file's), tool_version):
+ * configurations (the full sweep's count), rows (this file's), tool_version,
+ * configs_sha256 (tt_sweep_digest: equal in every shard of one sweep)):
  *   /sweep/index            int64, one entry per row: the configuration's
  *                           position in the full sweep (from 0)
  *   /sweep/params/<param>   the 12 parameters of tt_param_names, one entry

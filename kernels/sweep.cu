@@ -1,0 +1,277 @@
+/* The sweep on the GPU: one thread per configuration runs the step code of
+ * sim_step.h (the CPU backend's code, compiled for the device) over its
+ * own state; the trace sits in device memory once and every thread reads
+ * it. Per batch:
+ *   1. k_simulate: init, step to the end, tts_summarize into the batch's
+ *      key buffer (each configuration's JCTs and queueing delays);
+ *   2. CUB segmented radix sort of those 2 x batch segments (exact integer
+ *      sort, so the percentiles equal the CPU's radix sort's);
+ *   3. k_percentiles: nearest rank from the sorted segments.
+ * The sort's second buffer is carved from the states, which are dead by
+ * then, so a configuration costs tts_state_bytes + 16 bytes a job.
+ * Batches are sized from cudaMemGetInfo and halved when an allocation
+ * fails. */
+#include "kernels.h"
+
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <cub/cub.cuh>
+#include <cuda_runtime.h>
+#include <vector>
+
+namespace {
+
+const size_t ALIGN = 256;
+
+size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
+
+__global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config *cfg,
+                           int64_t count, char *states, size_t stride, int64_t *keys,
+                           tts_summary *sum)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    int64_t n = tr->n;
+    tts_state S;
+    tts_state_bind(&S, states + i * stride, n, &c);
+    tts_init(&S, tr, &c, &cfg[i], NULL);
+    while (tts_step(&S))
+        ;
+    tts_summarize(&S, &sum[i], keys + 2 * i * n, keys + (2 * i + 1) * n);
+}
+
+/* Segment 2i: configuration i's JCTs; 2i + 1: its queueing delays. */
+__global__ void k_offsets(const tts_summary *sum, int64_t count, int64_t n, int *begin, int *end)
+{
+    int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (s >= 2 * count)
+        return;
+    begin[s] = (int)(s * n);
+    end[s] = (int)(s * n + sum[s / 2].accepted);
+}
+
+__global__ void k_percentiles(const int64_t *sorted, int64_t count, int64_t n, tts_summary *sum)
+{
+    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= count)
+        return;
+    tts_percentiles(&sum[i], sorted + 2 * i * n, sorted + (2 * i + 1) * n);
+}
+
+/* Device memory the sweep owns, freed on every path out. */
+struct Mem {
+    std::vector<void *> blocks;
+    ~Mem()
+    {
+        for (void *p : blocks)
+            cudaFree(p);
+    }
+    cudaError_t alloc(void **p, size_t bytes)
+    {
+        cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+        if (e == cudaSuccess)
+            blocks.push_back(*p);
+        return e;
+    }
+    void release(void *p)
+    {
+        for (size_t k = 0; k < blocks.size(); k++)
+            if (blocks[k] == p) {
+                cudaFree(p);
+                blocks.erase(blocks.begin() + (long)k);
+                return;
+            }
+    }
+};
+
+template <typename T> cudaError_t upload(Mem &m, T **dst, const T *src, int64_t count)
+{
+    *dst = NULL;
+    if (!src)
+        return cudaSuccess;
+    cudaError_t e = m.alloc((void **)dst, (size_t)count * sizeof(T));
+    if (e == cudaSuccess)
+        e = cudaMemcpy(*dst, src, (size_t)count * sizeof(T), cudaMemcpyHostToDevice);
+    return e;
+}
+
+/* The batch's buffers. */
+struct Batch {
+    char *states = NULL;
+    int64_t *keys = NULL;
+    tts_config *cfg = NULL;
+    tts_summary *sum = NULL;
+    int *begin = NULL, *end = NULL;
+    void *temp = NULL;
+    size_t temp_bytes = 0;
+};
+
+cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t stride)
+{
+    cudaError_t e;
+    size_t nn = (size_t)(n ? n : 1);
+    if ((e = m.alloc((void **)&b.states, (size_t)batch * stride)) != cudaSuccess ||
+        (e = m.alloc((void **)&b.keys, (size_t)batch * 2 * nn * sizeof(int64_t))) != cudaSuccess ||
+        (e = m.alloc((void **)&b.cfg, (size_t)batch * sizeof(tts_config))) != cudaSuccess ||
+        (e = m.alloc((void **)&b.sum, (size_t)batch * sizeof(tts_summary))) != cudaSuccess ||
+        (e = m.alloc((void **)&b.begin, (size_t)batch * 2 * sizeof(int))) != cudaSuccess ||
+        (e = m.alloc((void **)&b.end, (size_t)batch * 2 * sizeof(int))) != cudaSuccess)
+        return e;
+    cub::DoubleBuffer<int64_t> db(b.keys, (int64_t *)b.states);
+    e = cub::DeviceSegmentedRadixSort::SortKeys(NULL, b.temp_bytes, db, (int)(batch * 2 * n),
+                                                (int)(batch * 2), b.begin, b.end);
+    if (e == cudaSuccess)
+        e = m.alloc(&b.temp, b.temp_bytes);
+    return e;
+}
+
+void batch_free(Mem &m, Batch &b)
+{
+    void *ps[] = {b.states, b.keys, b.cfg, b.sum, b.begin, b.end, b.temp};
+    for (void *p : ps)
+        if (p)
+            m.release(p);
+    b = Batch();
+}
+
+int cuda_fail(char *msg, size_t msgsize, const char *what, cudaError_t e)
+{
+    std::snprintf(msg, msgsize, "GPU: %s: %s", what, cudaGetErrorString(e));
+    return TT_KERN_FAIL;
+}
+
+int threads_per_block(int64_t count, int sms)
+{
+    /* few configurations: small blocks spread them over every SM */
+    int64_t per_sm = (count + sms - 1) / (sms > 0 ? sms : 1);
+    int64_t t = (per_sm + 31) / 32 * 32;
+    return t < 32 ? 32 : t > 128 ? 128 : (int)t;
+}
+
+} // namespace
+
+extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t count,
+                             const tt_kern_sweep_opts *o, tts_summary *out, char *used,
+                             size_t used_size, char *msg, size_t msgsize)
+{
+    if (used_size)
+        used[0] = '\0';
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        std::snprintf(msg, msgsize, "no CUDA device (%s)",
+                      e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return TT_KERN_NO_DEVICE;
+    }
+    cudaDeviceProp prop;
+    if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "device properties", e);
+    if ((e = cudaSetDevice(0)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "set device", e);
+    /* k_simulate keeps its tts_state (with the configuration's copy) on
+     * the stack: about 1.2 KiB by ptxas -v, above the 1 KiB default */
+    if ((e = cudaDeviceSetLimit(cudaLimitStackSize, 2048)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "stack size", e);
+    if (count == 0)
+        return TT_KERN_OK;
+
+    /* the trace, once */
+    Mem m;
+    int64_t n = tr->n;
+    tts_trace h = *tr;
+    int64_t *d_submit, *d_duration, *d_l1, *d_l2;
+    int32_t *d_gpus, *d_cls, *d_rank_job, *d_job_rank;
+    if ((e = upload(m, &d_submit, tr->submit, n)) != cudaSuccess ||
+        (e = upload(m, &d_duration, tr->duration, n)) != cudaSuccess ||
+        (e = upload(m, &d_gpus, tr->gpus, n)) != cudaSuccess ||
+        (e = upload(m, &d_cls, tr->cls, n)) != cudaSuccess ||
+        (e = upload(m, &d_rank_job, tr->rank_job, n)) != cudaSuccess ||
+        (e = upload(m, &d_job_rank, tr->job_rank, n)) != cudaSuccess ||
+        (e = upload(m, &d_l1, tr->slow_l1, tr->nclasses)) != cudaSuccess ||
+        (e = upload(m, &d_l2, tr->slow_l2, tr->nclasses)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "copying the trace to the device", e);
+    h.submit = d_submit;
+    h.duration = d_duration;
+    h.gpus = d_gpus;
+    h.cls = d_cls;
+    h.rank_job = d_rank_job;
+    h.job_rank = d_job_rank;
+    h.slow_l1 = d_l1;
+    h.slow_l2 = d_l2;
+    tts_trace *d_tr;
+    if ((e = upload(m, &d_tr, &h, 1)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "copying the trace to the device", e);
+
+    /* the batch: what memory holds, within the sort's int offsets */
+    size_t stride = align_up((size_t)tts_state_bytes(n, c));
+    if (stride < (size_t)(2 * n) * sizeof(int64_t)) /* the sort's second buffer */
+        stride = align_up((size_t)(2 * n) * sizeof(int64_t));
+    size_t per = stride + (size_t)(2 * (n ? n : 1)) * sizeof(int64_t) + sizeof(tts_config) +
+                 sizeof(tts_summary) + 2 * 2 * sizeof(int);
+    size_t freeb = 0, totalb = 0;
+    if ((e = cudaMemGetInfo(&freeb, &totalb)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "memory info", e);
+    int64_t batch = (int64_t)((double)freeb * 0.9 / (double)per);
+    if (batch > count)
+        batch = count;
+    if (o->max_batch > 0 && batch > o->max_batch)
+        batch = o->max_batch;
+    int64_t sort_cap = (INT_MAX - 1) / (2 * (n ? n : 1));
+    if (batch > sort_cap)
+        batch = sort_cap;
+    Batch b;
+    while (batch > 0 && (e = batch_alloc(m, b, batch, n, stride)) != cudaSuccess) {
+        if (e != cudaErrorMemoryAllocation)
+            return cuda_fail(msg, msgsize, "allocating a batch", e);
+        cudaGetLastError(); /* clear it, then try half as many */
+        batch_free(m, b);
+        batch /= 2;
+    }
+    if (batch == 0) {
+        std::snprintf(msg, msgsize,
+                      "GPU out of memory: one configuration of %lld jobs needs %.1f MiB, "
+                      "%.1f MiB free on %s",
+                      (long long)n, (double)per / 1048576.0, (double)freeb / 1048576.0,
+                      prop.name);
+        return TT_KERN_NOMEM;
+    }
+    if (used_size)
+        std::snprintf(used, used_size, "%s, batches of %lld", prop.name, (long long)batch);
+
+    std::vector<tts_config> hcfg((size_t)batch);
+    for (int64_t at = 0; at < count; at += batch) {
+        if (o->stop && o->stop(o->arg))
+            return TT_KERN_STOPPED;
+        int64_t nb = count - at < batch ? count - at : batch;
+        for (int64_t k = 0; k < nb; k++)
+            if (o->config(o->arg, at + k, &hcfg[(size_t)k])) {
+                std::snprintf(msg, msgsize, "configuration %lld", (long long)(at + k));
+                return TT_KERN_CONFIG;
+            }
+        if ((e = cudaMemcpy(b.cfg, hcfg.data(), (size_t)nb * sizeof(tts_config),
+                            cudaMemcpyHostToDevice)) != cudaSuccess)
+            return cuda_fail(msg, msgsize, "copying configurations", e);
+        int tpb = threads_per_block(nb, prop.multiProcessorCount);
+        k_simulate<<<(unsigned)((nb + tpb - 1) / tpb), tpb>>>(d_tr, *c, b.cfg, nb, b.states,
+                                                               stride, b.keys, b.sum);
+        if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
+            return cuda_fail(msg, msgsize, "simulation kernel", e);
+        k_offsets<<<(unsigned)((2 * nb + 255) / 256), 256>>>(b.sum, nb, n, b.begin, b.end);
+        cub::DoubleBuffer<int64_t> db(b.keys, (int64_t *)b.states);
+        if ((e = cudaGetLastError()) != cudaSuccess ||
+            (e = cub::DeviceSegmentedRadixSort::SortKeys(b.temp, b.temp_bytes, db,
+                                                         (int)(nb * 2 * n), (int)(nb * 2),
+                                                         b.begin, b.end)) != cudaSuccess)
+            return cuda_fail(msg, msgsize, "sorting the JCTs", e);
+        k_percentiles<<<(unsigned)((nb + 255) / 256), 256>>>(db.Current(), nb, n, b.sum);
+        if ((e = cudaGetLastError()) != cudaSuccess ||
+            (e = cudaMemcpy(out + at, b.sum, (size_t)nb * sizeof(tts_summary),
+                            cudaMemcpyDeviceToHost)) != cudaSuccess)
+            return cuda_fail(msg, msgsize, "percentiles", e);
+        if (o->progress)
+            o->progress(o->arg, at + nb, count);
+    }
+    return TT_KERN_OK;
+}

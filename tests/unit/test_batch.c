@@ -1,0 +1,295 @@
+/* tt_batch_run: the same metrics as tt_simulate on every backend and
+ * thread count, stopping on request, and the GPU backend against the CPU
+ * backend (random traces and the real Philly CSV; skipped, and said, where
+ * no GPU answers). */
+#include <criterion/criterion.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "simcase.h"
+#include "tt/gpu.h"
+#include "tt/sweep.h"
+
+/* A random trace on a random small cluster, with a random model table. */
+typedef struct {
+    tt_cluster c;
+    tt_models *m;
+    tt_sim_jobs j;
+} rcase;
+
+static void rcase_make(uint64_t seed, int64_t n, rcase *k)
+{
+    uint64_t s = seed;
+    static const int64_t gs[] = {1, 2, 4, 8};
+    k->c.racks = (int32_t)pick(&s, 1, 3);
+    k->c.nodes_per_rack = (int32_t)pick(&s, 1, 4);
+    k->c.gpus_per_node = (int32_t)pick_of(&s, gs, 4);
+    int nm = (int)pick(&s, 1, 4);
+    static const char *const names[] = {"m0", "m1", "m2", "m3"};
+    int64_t l1[4], l2[4];
+    for (int i = 0; i < nm; i++) {
+        l1[i] = pick(&s, 0, 2) ? pick(&s, 1000, 1600) : 1000;
+        l2[i] = l1[i] + pick(&s, 0, 1500);
+    }
+    cr_assert_eq(tt_models_create(NULL, nm, names, l1, l2, &k->m), 0);
+    k->j.n = n;
+    k->j.submit = calloc((size_t)n, sizeof *k->j.submit);
+    k->j.duration = calloc((size_t)n, sizeof *k->j.duration);
+    k->j.gpus = calloc((size_t)n, sizeof *k->j.gpus);
+    k->j.cls = calloc((size_t)n, sizeof *k->j.cls);
+    cr_assert(k->j.submit && k->j.duration && k->j.gpus && k->j.cls);
+    int64_t t = 0, cg = (int64_t)k->c.racks * k->c.nodes_per_rack * k->c.gpus_per_node;
+    for (int64_t i = 0; i < n; i++) {
+        t += pick(&s, 0, 3) ? pick(&s, 0, 400) : 0; /* ties at one instant too */
+        k->j.submit[i] = t;
+        k->j.duration[i] = pick(&s, 0, 9) ? pick(&s, 1, 3000) : pick(&s, 0, 20000);
+        k->j.gpus[i] = (int32_t)(pick(&s, 0, 30) ? pick(&s, 1, cg) : cg + 1); /* rejected */
+        k->j.cls[i] = pick(&s, 0, 3) ? (int32_t)pick(&s, 0, nm - 1) : -1;
+        k->j.unknown_models += k->j.cls[i] < 0;
+    }
+}
+
+static void rcase_free(rcase *k)
+{
+    tt_models_free(k->m);
+    free(k->j.submit);
+    free(k->j.duration);
+    free(k->j.gpus);
+    free(k->j.cls);
+}
+
+static void random_params(uint64_t *s, tt_params *p)
+{
+    static const int64_t ws[] = {0, 1, 30, 300, 1200, 3600, TT_INF};
+    static const int64_t th[] = {1000, 1200, 1500, 2000, TT_INF};
+    tt_params_default(p);
+    p->order = (int32_t)pick(s, 0, 3);
+    p->w0 = pick_of(s, ws, 7);
+    p->w1 = p->w0 == TT_INF ? TT_INF : p->w0 + pick(s, 0, 1) * pick(s, 0, 2000);
+    p->theta = pick_of(s, th, 5);
+    p->restart = pick(s, 0, 60);
+    p->congestion = pick(s, 0, 3) ? 0 : pick(s, 0, 500);
+    p->min_run = pick(s, 0, 600);
+    p->max_preempt = pick(s, 0, 3);
+    p->backfill = (int32_t)pick(s, 0, 1);
+    p->load = pick(s, 0, 2) ? 1000 : pick(s, 300, 3000);
+    p->seed = (uint64_t)pick(s, 1, 1000);
+}
+
+static int have_gpu(void)
+{
+    char buf[512];
+    return tt_gpu_describe(buf, sizeof buf) > 0;
+}
+
+/* A batch equals tt_simulate, configuration by configuration, with one
+ * thread and with several. */
+Test(batch, equals_simulate)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        rcase k;
+        memset(&k, 0, sizeof k);
+        rcase_make(seed, 40 + (int64_t)seed * 7, &k);
+        enum { NP = 24 };
+        tt_params ps[NP];
+        tt_metrics want[NP], got1[NP], got3[NP];
+        uint64_t s = seed * 977;
+        for (int i = 0; i < NP; i++) {
+            random_params(&s, &ps[i]);
+            cr_assert_eq(tt_simulate(ctx, &k.c, &ps[i], k.m, &k.j, NULL, &want[i], NULL), 0,
+                         "%s", tt_errmsg(ctx));
+        }
+        tt_sweep_opts o1 = {.threads = 1}, o3 = {.threads = 3};
+        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o1, got1), 0, "%s",
+                     tt_errmsg(ctx));
+        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o3, got3), 0, "%s",
+                     tt_errmsg(ctx));
+        for (int i = 0; i < NP; i++) {
+            cr_expect(memcmp(&want[i], &got1[i], sizeof want[i]) == 0, "seed %llu #%d 1 thread",
+                      (unsigned long long)seed, i);
+            cr_expect(memcmp(&want[i], &got3[i], sizeof want[i]) == 0, "seed %llu #%d 3 threads",
+                      (unsigned long long)seed, i);
+        }
+        rcase_free(&k);
+    }
+    tt_ctx_free(ctx);
+}
+
+/* A bad candidate is named by its position, before anything runs. */
+Test(batch, bad_candidate_named)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    rcase k;
+    memset(&k, 0, sizeof k);
+    rcase_make(3, 20, &k);
+    tt_params ps[3];
+    for (int i = 0; i < 3; i++)
+        tt_params_default(&ps[i]);
+    ps[2].congestion = 1000;
+    tt_metrics got[3];
+    tt_sweep_opts o = {.threads = 1};
+    cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 3, &o, got), TT_EINVAL);
+    cr_expect(strncmp(tt_errmsg(ctx), "candidate 2: ", 13) == 0, "%s", tt_errmsg(ctx));
+    rcase_free(&k);
+    tt_ctx_free(ctx);
+}
+
+static void stop_after_first(void *arg, int64_t done, int64_t count)
+{
+    (void)count;
+    if (done >= 1)
+        atomic_store((atomic_int *)arg, 1);
+}
+
+/* A stop request: no further configuration starts, and the run says so. */
+Test(batch, stop_request)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    rcase k;
+    memset(&k, 0, sizeof k);
+    rcase_make(5, 30, &k);
+    enum { NP = 8 };
+    tt_params ps[NP];
+    tt_metrics got[NP];
+    for (int i = 0; i < NP; i++)
+        tt_params_default(&ps[i]);
+    atomic_int stop;
+    atomic_init(&stop, 1);
+    tt_sweep_opts o = {.threads = 2, .stop = &stop};
+    cr_expect_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o, got), TT_ESTOPPED);
+    /* set during the run: one thread does the first, then stops */
+    atomic_store(&stop, 0);
+    memset(got, 0xff, sizeof got);
+    tt_sweep_opts o1 = {.threads = 1, .stop = &stop, .progress = stop_after_first,
+                        .progress_arg = &stop};
+    cr_expect_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o1, got), TT_ESTOPPED);
+    cr_expect_eq(got[1].makespan, -1, "configuration 1 ran after the stop");
+    rcase_free(&k);
+    tt_ctx_free(ctx);
+}
+
+/* Without a GPU: -d gpu fails with the reason, auto runs on the CPU and
+ * says so. */
+Test(batch, device_choice)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    rcase k;
+    memset(&k, 0, sizeof k);
+    rcase_make(7, 30, &k);
+    tt_params ps[2];
+    tt_params_default(&ps[0]);
+    tt_params_default(&ps[1]);
+    ps[1].w0 = ps[1].w1 = 0;
+    tt_metrics got[2], want[2];
+    char used[256] = "";
+    tt_sweep_opts oc = {.threads = 1};
+    cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &oc, want), 0);
+    tt_sweep_opts oa = {.threads = 1, .device = TT_DEVICE_AUTO, .used = used,
+                        .used_size = sizeof used};
+    cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &oa, got), 0, "%s", tt_errmsg(ctx));
+    cr_expect(memcmp(want, got, sizeof want) == 0);
+    tt_sweep_opts og = {.device = TT_DEVICE_GPU};
+    if (have_gpu()) {
+        cr_expect(strncmp(used, "gpu: ", 5) == 0, "auto with a GPU ran on '%s'", used);
+        cr_expect_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &og, got), 0);
+    } else {
+        cr_expect_str_eq(used, "cpu: 1 thread");
+        int rc = tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &og, got);
+        cr_expect(rc == (tt_gpu_built() ? TT_ENODEV : TT_ENOTBUILT), "rc %d: %s", rc,
+                  tt_errmsg(ctx));
+        cr_expect(strstr(tt_errmsg(ctx), tt_gpu_built() ? "no CUDA device" : "not built in"),
+                  "%s", tt_errmsg(ctx));
+    }
+    rcase_free(&k);
+    tt_ctx_free(ctx);
+}
+
+/* ---- GPU against CPU ---- */
+
+static void expect_same(const char *label, const tt_metrics *a, const tt_metrics *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        cr_expect(memcmp(&a[i], &b[i], sizeof a[i]) == 0,
+                  "%s #%lld: CPU makespan %lld jct_mean %.6f p99 %lld, GPU %lld %.6f %lld", label,
+                  (long long)i, (long long)a[i].makespan, a[i].jct_mean, (long long)a[i].jct_p99,
+                  (long long)b[i].makespan, b[i].jct_mean, (long long)b[i].jct_p99);
+}
+
+Test(batch, gpu_parity_random)
+{
+    if (!have_gpu())
+        cr_skip("no GPU: CPU/GPU parity on random traces not checked");
+    tt_ctx *ctx = tt_ctx_create();
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        rcase k;
+        memset(&k, 0, sizeof k);
+        rcase_make(seed, 20 + (int64_t)(seed * 13 % 300), &k);
+        enum { NP = 96 };
+        tt_params *ps = malloc(NP * sizeof *ps);
+        tt_metrics *cpu = malloc(NP * sizeof *cpu), *gpu = malloc(NP * sizeof *gpu);
+        cr_assert(ps && cpu && gpu);
+        uint64_t s = seed * 31337;
+        for (int i = 0; i < NP; i++)
+            random_params(&s, &ps[i]);
+        tt_sweep_opts oc = {0};
+        /* batches of 7: several launches, the last one short */
+        tt_sweep_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0};
+        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu), 0, "%s",
+                     tt_errmsg(ctx));
+        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu), 0, "%s",
+                     tt_errmsg(ctx));
+        char label[64];
+        snprintf(label, sizeof label, "seed %llu", (unsigned long long)seed);
+        expect_same(label, cpu, gpu, NP);
+        free(ps);
+        free(cpu);
+        free(gpu);
+        rcase_free(&k);
+    }
+    tt_ctx_free(ctx);
+}
+
+Test(batch, gpu_parity_philly)
+{
+    if (!have_gpu())
+        cr_skip("no GPU: CPU/GPU parity on the Philly CSV not checked");
+    if (!have_shared("philly/pollux_philly.csv"))
+        cr_skip("no shared Philly CSV");
+    tt_ctx *ctx = tt_ctx_create();
+    const char *in[] = {shared_path("philly/pollux_philly.csv")};
+    tt_trace *t = ingest_files(ctx, "philly-csv", in, 1);
+    cr_assert_not_null(t, "%s", tt_errmsg(ctx));
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_default(ctx, &m), 0);
+    tt_sim_jobs j;
+    cr_assert_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), 0, "%s", tt_errmsg(ctx));
+    tt_cluster c = {4, 32, 8};
+    /* every order, timers from none to strict, preemption on and off, two loads */
+    static const int64_t w0s[] = {0, 600, 3600, TT_INF}, ths[] = {1500, TT_INF};
+    enum { NP = 4 * 4 * 2 * 2 };
+    tt_params ps[NP];
+    int np = 0;
+    for (int o = 0; o < 4; o++)
+        for (int a = 0; a < 4; a++)
+            for (int b = 0; b < 2; b++)
+                for (int l = 0; l < 2; l++) {
+                    tt_params *p = &ps[np++];
+                    tt_params_default(p);
+                    p->order = o;
+                    p->w0 = w0s[a];
+                    p->w1 = w0s[a] == TT_INF ? TT_INF : 6 * w0s[a];
+                    p->theta = ths[b];
+                    p->load = l ? 3000 : 1000;
+                }
+    tt_metrics cpu[NP], gpu[NP];
+    tt_sweep_opts oc = {0}, og = {.device = TT_DEVICE_GPU};
+    cr_assert_eq(tt_batch_run(ctx, &c, m, &j, ps, NP, &oc, cpu), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(tt_batch_run(ctx, &c, m, &j, ps, NP, &og, gpu), 0, "%s", tt_errmsg(ctx));
+    expect_same("philly", cpu, gpu, NP);
+    tt_sim_jobs_free(&j);
+    tt_models_free(m);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
