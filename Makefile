@@ -8,6 +8,7 @@
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
 #   make fuzz            short libFuzzer runs of the trace parsers (FUZZ_SECONDS=30)
 #   make bench           benchmarks, TSV on stdout
+#   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
 #   make install PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
@@ -88,7 +89,7 @@ UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e sanitize fuzz bench clean install example
+.PHONY: all test check unit e2e sanitize fuzz bench bench-data clean install example
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -170,6 +171,14 @@ $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 
 bench: $(TOOLS) $(BENCH_BINS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) BENCH_BIN=$(abspath $(BUILD)/bench) bench/run
+
+# the Philly jobs as a plain binary file for bench/gpu-check, which runs
+# where no HDF5 is (carry bench/data to the GPU machine)
+bench-data: $(BIN)/tt-ingest $(BUILD)/bench/jobs-export
+	@mkdir -p bench/data
+	$(BIN)/tt-ingest -q -o bench/data/philly.h5 ../shared/traces/philly/pollux_philly.csv
+	$(BUILD)/bench/jobs-export bench/data/philly.h5 bench/data/philly.bin
+	rm -f bench/data/philly.h5
 
 # ---- the bundled example ----
 example: $(TOOLS)

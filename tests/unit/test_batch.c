@@ -7,74 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "simcase.h"
+#include "randcase.h"
+#include "testutil.h"
 #include "tt/gpu.h"
 #include "tt/sweep.h"
 
-/* A random trace on a random small cluster, with a random model table. */
-typedef struct {
-    tt_cluster c;
-    tt_models *m;
-    tt_sim_jobs j;
-} rcase;
-
-static void rcase_make(uint64_t seed, int64_t n, rcase *k)
+static void make_case(uint64_t seed, int64_t n, rcase *k)
 {
-    uint64_t s = seed;
-    static const int64_t gs[] = {1, 2, 4, 8};
-    k->c.racks = (int32_t)pick(&s, 1, 3);
-    k->c.nodes_per_rack = (int32_t)pick(&s, 1, 4);
-    k->c.gpus_per_node = (int32_t)pick_of(&s, gs, 4);
-    int nm = (int)pick(&s, 1, 4);
-    static const char *const names[] = {"m0", "m1", "m2", "m3"};
-    int64_t l1[4], l2[4];
-    for (int i = 0; i < nm; i++) {
-        l1[i] = pick(&s, 0, 2) ? pick(&s, 1000, 1600) : 1000;
-        l2[i] = l1[i] + pick(&s, 0, 1500);
-    }
-    cr_assert_eq(tt_models_create(NULL, nm, names, l1, l2, &k->m), 0);
-    k->j.n = n;
-    k->j.submit = calloc((size_t)n, sizeof *k->j.submit);
-    k->j.duration = calloc((size_t)n, sizeof *k->j.duration);
-    k->j.gpus = calloc((size_t)n, sizeof *k->j.gpus);
-    k->j.cls = calloc((size_t)n, sizeof *k->j.cls);
-    cr_assert(k->j.submit && k->j.duration && k->j.gpus && k->j.cls);
-    int64_t t = 0, cg = (int64_t)k->c.racks * k->c.nodes_per_rack * k->c.gpus_per_node;
-    for (int64_t i = 0; i < n; i++) {
-        t += pick(&s, 0, 3) ? pick(&s, 0, 400) : 0; /* ties at one instant too */
-        k->j.submit[i] = t;
-        k->j.duration[i] = pick(&s, 0, 9) ? pick(&s, 1, 3000) : pick(&s, 0, 20000);
-        k->j.gpus[i] = (int32_t)(pick(&s, 0, 30) ? pick(&s, 1, cg) : cg + 1); /* rejected */
-        k->j.cls[i] = pick(&s, 0, 3) ? (int32_t)pick(&s, 0, nm - 1) : -1;
-        k->j.unknown_models += k->j.cls[i] < 0;
-    }
-}
-
-static void rcase_free(rcase *k)
-{
-    tt_models_free(k->m);
-    free(k->j.submit);
-    free(k->j.duration);
-    free(k->j.gpus);
-    free(k->j.cls);
-}
-
-static void random_params(uint64_t *s, tt_params *p)
-{
-    static const int64_t ws[] = {0, 1, 30, 300, 1200, 3600, TT_INF};
-    static const int64_t th[] = {1000, 1200, 1500, 2000, TT_INF};
-    tt_params_default(p);
-    p->order = (int32_t)pick(s, 0, 3);
-    p->w0 = pick_of(s, ws, 7);
-    p->w1 = p->w0 == TT_INF ? TT_INF : p->w0 + pick(s, 0, 1) * pick(s, 0, 2000);
-    p->theta = pick_of(s, th, 5);
-    p->restart = pick(s, 0, 60);
-    p->congestion = pick(s, 0, 3) ? 0 : pick(s, 0, 500);
-    p->min_run = pick(s, 0, 600);
-    p->max_preempt = pick(s, 0, 3);
-    p->backfill = (int32_t)pick(s, 0, 1);
-    p->load = pick(s, 0, 2) ? 1000 : pick(s, 300, 3000);
-    p->seed = (uint64_t)pick(s, 1, 1000);
+    cr_assert_eq(rcase_make(seed, n, k), 0, "out of memory");
 }
 
 static int have_gpu(void)
@@ -90,14 +30,13 @@ Test(batch, equals_simulate)
     tt_ctx *ctx = tt_ctx_create();
     for (uint64_t seed = 1; seed <= 12; seed++) {
         rcase k;
-        memset(&k, 0, sizeof k);
-        rcase_make(seed, 40 + (int64_t)seed * 7, &k);
+        make_case(seed, 40 + (int64_t)seed * 7, &k);
         enum { NP = 24 };
         tt_params ps[NP];
         tt_metrics want[NP], got1[NP], got3[NP];
         uint64_t s = seed * 977;
         for (int i = 0; i < NP; i++) {
-            random_params(&s, &ps[i]);
+            rcase_params(&s, &ps[i]);
             cr_assert_eq(tt_simulate(ctx, &k.c, &ps[i], k.m, &k.j, NULL, &want[i], NULL), 0,
                          "%s", tt_errmsg(ctx));
         }
@@ -122,8 +61,7 @@ Test(batch, bad_candidate_named)
 {
     tt_ctx *ctx = tt_ctx_create();
     rcase k;
-    memset(&k, 0, sizeof k);
-    rcase_make(3, 20, &k);
+    make_case(3, 20, &k);
     tt_params ps[3];
     for (int i = 0; i < 3; i++)
         tt_params_default(&ps[i]);
@@ -148,8 +86,7 @@ Test(batch, stop_request)
 {
     tt_ctx *ctx = tt_ctx_create();
     rcase k;
-    memset(&k, 0, sizeof k);
-    rcase_make(5, 30, &k);
+    make_case(5, 30, &k);
     enum { NP = 8 };
     tt_params ps[NP];
     tt_metrics got[NP];
@@ -176,8 +113,7 @@ Test(batch, device_choice)
 {
     tt_ctx *ctx = tt_ctx_create();
     rcase k;
-    memset(&k, 0, sizeof k);
-    rcase_make(7, 30, &k);
+    make_case(7, 30, &k);
     tt_params ps[2];
     tt_params_default(&ps[0]);
     tt_params_default(&ps[1]);
@@ -224,15 +160,14 @@ Test(batch, gpu_parity_random)
     tt_ctx *ctx = tt_ctx_create();
     for (uint64_t seed = 1; seed <= 40; seed++) {
         rcase k;
-        memset(&k, 0, sizeof k);
-        rcase_make(seed, 20 + (int64_t)(seed * 13 % 300), &k);
+        make_case(seed, 20 + (int64_t)(seed * 13 % 300), &k);
         enum { NP = 96 };
         tt_params *ps = malloc(NP * sizeof *ps);
         tt_metrics *cpu = malloc(NP * sizeof *cpu), *gpu = malloc(NP * sizeof *gpu);
         cr_assert(ps && cpu && gpu);
         uint64_t s = seed * 31337;
         for (int i = 0; i < NP; i++)
-            random_params(&s, &ps[i]);
+            rcase_params(&s, &ps[i]);
         tt_sweep_opts oc = {0};
         /* batches of 7: several launches, the last one short */
         tt_sweep_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0};

@@ -1,0 +1,209 @@
+/* bench/sweep: one sweep of a trace on each backend, timed, one TSV row
+ * each, with the parity of their metrics; or CPU/GPU parity on random
+ * traces.
+ *
+ *   sweep [-H] -c CLUSTER -b JOBS.bin [-w W] [-t T] [-p NAME=VALUE]...
+ *         [-d gpu,cpu,cpu1] [-s SUBSET] [-B BATCH]
+ *   sweep -r SEEDS
+ *
+ * The grid: W values of w0 on log:1:86400 (w1 = w0: a job that has waited
+ * w0 takes any level) by T values of theta evenly on 1000 .. 2000 permille
+ * (defaults 64 x 64 = 4096 configurations), other parameters from -p.
+ * Backends, in the order given: gpu (every configuration; -B caps the
+ * batch), cpu (every configuration, one thread per online CPU), cpu1 (one
+ * thread, the first SUBSET configurations, default all). Columns: the
+ * backend, its threads or device, configurations, seconds, simulations/s,
+ * job-events/s (2 per accepted job and 2 per preemption: each start and
+ * end), and mismatches: configurations whose metrics differ, in any bit,
+ * from those of the first backend. Exit 1 on any mismatch or failure.
+ *
+ * -r: SEEDS random traces (tests/unit/randcase.h, as the unit tests), 96
+ * random configurations each, CPU against GPU (odd seeds in batches of 7). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../tests/unit/randcase.h"
+#include "jobs.h"
+#include "tt/sweep.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void die(const char *what, tt_ctx *ctx)
+{
+    fprintf(stderr, "bench/sweep: %s%s%s\n", what, ctx ? ": " : "", ctx ? tt_errmsg(ctx) : "");
+    exit(1);
+}
+
+static int64_t mismatches(const tt_metrics *a, const tt_metrics *b, int64_t n)
+{
+    int64_t bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        bad += memcmp(&a[i], &b[i], sizeof a[i]) != 0;
+    return bad;
+}
+
+static int random_parity(int seeds)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    enum { NP = 96 };
+    tt_params ps[NP];
+    tt_metrics cpu[NP], gpu[NP];
+    int64_t bad = 0, configs = 0;
+    char used[256] = "";
+    for (int seed = 1; seed <= seeds; seed++) {
+        rcase k;
+        if (rcase_make((uint64_t)seed, 20 + (int64_t)seed * 13 % 300, &k))
+            die("out of memory", NULL);
+        uint64_t s = (uint64_t)seed * 31337;
+        for (int i = 0; i < NP; i++)
+            rcase_params(&s, &ps[i]);
+        tt_sweep_opts oc = {.threads = 0};
+        tt_sweep_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0,
+                            .used = used, .used_size = sizeof used};
+        if (tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu))
+            die("cpu", ctx);
+        if (tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu))
+            die("gpu", ctx);
+        int64_t b = mismatches(cpu, gpu, NP);
+        if (b)
+            fprintf(stderr, "bench/sweep: seed %d: %lld of %d configurations differ\n", seed,
+                    (long long)b, NP);
+        bad += b;
+        configs += NP;
+        rcase_free(&k);
+    }
+    printf("check\tdevice\tconfigurations\tmismatches\n");
+    printf("random-parity\t%s\t%lld\t%lld\n", used, (long long)configs, (long long)bad);
+    tt_ctx_free(ctx);
+    return bad ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cspec = NULL, *jpath = NULL, *devs = "gpu,cpu,cpu1";
+    int header = 0, c, seeds = 0;
+    int64_t W = 64, T = 64, subset = 0, batch = 0;
+    const char *pv[64];
+    int np = 0;
+    while ((c = getopt(argc, argv, "Hc:b:w:t:p:d:s:B:r:")) != -1) {
+        switch (c) {
+        case 'H': header = 1; break;
+        case 'c': cspec = optarg; break;
+        case 'b': jpath = optarg; break;
+        case 'w': W = atoll(optarg); break;
+        case 't': T = atoll(optarg); break;
+        case 'p':
+            if (np < 64)
+                pv[np++] = optarg;
+            break;
+        case 'd': devs = optarg; break;
+        case 's': subset = atoll(optarg); break;
+        case 'B': batch = atoll(optarg); break;
+        case 'r': seeds = atoi(optarg); break;
+        default: return 2;
+        }
+    }
+    if (seeds > 0)
+        return random_parity(seeds);
+    if (!cspec || !jpath || W < 1 || T < 1) {
+        fprintf(stderr, "usage: sweep [-H] -c CLUSTER -b JOBS.bin [-w W] [-t T] "
+                        "[-p NAME=VALUE]... [-d gpu,cpu,cpu1] [-s SUBSET] [-B BATCH]\n"
+                        "       sweep -r SEEDS\n");
+        return 2;
+    }
+    tt_ctx *ctx = tt_ctx_create();
+    tt_cluster cl;
+    tt_models *m = NULL;
+    tt_sim_jobs j;
+    if (tt_cluster_parse(ctx, cspec, &cl) || tt_models_default(ctx, &m))
+        die(cspec, ctx);
+    if (bench_jobs_read(jpath, &j))
+        die("cannot read the jobs file (bench/jobs.h)", NULL);
+    int64_t n = W * T;
+    tt_params *ps = (tt_params *)malloc((size_t)n * sizeof *ps);
+    if (!ps)
+        die("out of memory", NULL);
+    tt_params base;
+    tt_params_default(&base);
+    for (int i = 0; i < np; i++) {
+        char name[64];
+        const char *eq = strchr(pv[i], '=');
+        if (!eq || (size_t)(eq - pv[i]) >= sizeof name)
+            die("-p NAME=VALUE", NULL);
+        snprintf(name, sizeof name, "%.*s", (int)(eq - pv[i]), pv[i]);
+        if (tt_params_set(ctx, &base, m, name, eq + 1))
+            die(pv[i], ctx);
+    }
+    for (int64_t a = 0; a < W; a++)
+        for (int64_t b = 0; b < T; b++) {
+            tt_params *p = &ps[a * T + b];
+            *p = base;
+            p->w0 = W == 1 ? 1 : llround(pow(86400.0, (double)a / (double)(W - 1)));
+            p->w1 = p->w0;
+            p->theta = 1000 + (T == 1 ? 0 : 1000 * b / (T - 1));
+        }
+    if (header)
+        printf("backend\tdevice\tconfigurations\tseconds\tsims_per_s\tjob_events_per_s"
+               "\tmismatches\n");
+    tt_metrics *first = NULL;
+    int64_t first_n = 0, bad_all = 0;
+    char list[256];
+    snprintf(list, sizeof list, "%s", devs);
+    for (char *save = NULL, *d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+        char used[320] = "";
+        tt_sweep_opts o = {.used = used, .used_size = sizeof used, .gpu_batch = batch};
+        int64_t count = n;
+        if (strcmp(d, "gpu") == 0)
+            o.device = TT_DEVICE_GPU;
+        else if (strcmp(d, "cpu1") == 0) {
+            o.threads = 1;
+            if (subset > 0 && subset < n)
+                count = subset;
+        } else if (strcmp(d, "cpu") != 0)
+            die("-d: expected gpu, cpu or cpu1", NULL);
+        tt_metrics *got = (tt_metrics *)calloc((size_t)count, sizeof *got);
+        if (!got)
+            die("out of memory", NULL);
+        double t0 = now_s();
+        if (tt_batch_run(ctx, &cl, m, &j, ps, count, &o, got)) {
+            fprintf(stderr, "bench/sweep: %s: %s\n", d, tt_errmsg(ctx));
+            printf("%s\tNA\t%lld\tNA\tNA\tNA\tNA\n", d, (long long)count);
+            free(got);
+            bad_all++;
+            continue;
+        }
+        double secs = now_s() - t0;
+        double events = 0;
+        for (int64_t i = 0; i < count; i++)
+            events += 2.0 * (double)(j.n - got[i].rejected) + 2.0 * (double)got[i].preemptions;
+        int64_t bad = 0;
+        if (!first) {
+            first = got;
+            first_n = count;
+        } else {
+            bad = mismatches(first, got, count < first_n ? count : first_n);
+        }
+        bad_all += bad;
+        printf("%s\t%s\t%lld\t%.3f\t%.1f\t%.0f\t%lld\n", d, used, (long long)count, secs,
+               (double)count / secs, events / secs, (long long)bad);
+        fflush(stdout);
+        if (got != first)
+            free(got);
+    }
+    free(first);
+    free(ps);
+    tt_sim_jobs_free(&j);
+    tt_models_free(m);
+    tt_ctx_free(ctx);
+    return bad_all ? 1 : 0;
+}
