@@ -188,6 +188,11 @@ example: $(TOOLS)
 	$(BIN)/tt-sim -c 2x8x8 example.h5
 	$(BIN)/tt-sim -c 2x8x8 -p w0=0 -p w1=0 example.h5 | tail -n +2
 	$(BIN)/tt-sim -c 2x8x8 -p w0=600 -p w1=3600 -p theta=1500 example.h5 | tail -n +2
+	@echo "# w0 x theta on 2x8x8 (w1=0): figures example-surface.png and example-pareto.png"
+	$(BIN)/tt-sweep -c 2x8x8 -p w1=0 -g w0=0,60,300,600,1800,3600,14400,inf \
+	    -g theta=1100,1200,1400,1600,inf -o example-sweep.h5 example.h5 >/dev/null
+	$(BIN)/tt-plot surface --facet makespan -o example-surface.png example-sweep.h5
+	$(BIN)/tt-plot pareto -o example-pareto.png example-sweep.h5
 
 install: $(TOOLS)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tt \
@@ -199,3 +204,4 @@ install: $(TOOLS)
 
 clean:
 	rm -rf build build-san build-fuzz bin
+	rm -f example.h5 example-sweep.h5 example-surface.png example-pareto.png

@@ -1,0 +1,116 @@
+/* tt/plot.h: gnuplot scripts for the figures of tt-plot: trade-off
+ * surfaces, Pareto fronts, CDFs, timelines and trace views.
+ *
+ * Each tt_plot_* function turns tables (tt/table.h) into one complete,
+ * self-contained gnuplot 5.4 script: the data goes in as datablocks
+ * ($name << EOD), so the script alone redraws the figure. The library
+ * never runs gnuplot: the caller writes the script and runs it.
+ *
+ * Everything from user input that reaches the script (titles, labels,
+ * column names, text values, the output name) is a single-quoted gnuplot
+ * string with its quotes doubled, or a datablock field stripped of quotes
+ * and control characters, and text is drawn with enhanced mode off: it is
+ * printed as written, never evaluated (no backquotes, macros or
+ * system()).
+ *
+ * Decisions (Pareto membership, the best point, grids) compare the values
+ * as read, with no arithmetic; unit scaling (seconds to hours) is for
+ * display only. The output is deterministic.
+ *
+ * Thread safety: every function is reentrant.
+ */
+#ifndef TT_PLOT_H
+#define TT_PLOT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tt/error.h"
+#include "tt/table.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum { TT_PLOT_PNG, TT_PLOT_SVG, TT_PLOT_PDF } tt_plot_term;
+
+/* The terminal for a figure name by its extension (.png, .svg, .pdf, in
+ * any case): pngcairo, svg, pdfcairo; -1 for any other name. */
+int tt_plot_term_of(const char *path);
+
+typedef struct {
+    tt_plot_term term;
+    const char *output;    /* the file the script writes (required) */
+    const char *title;     /* NULL: a title made from the data */
+    int width, height;     /* pixels (pdf: 100 a inch); 0: 1000 x 700 */
+    const char *x, *y, *z; /* column names; NULL: the kind's defaults */
+    const char *facet;     /* surface: a second metric side by side, or NULL */
+    int view3d;            /* surface: a pm3d 3-D view instead of the heat map */
+} tt_plot_opts;
+
+/* A metric z (default jct_mean) over two swept parameters x, y (default
+ * w0, theta): a heat map with contour lines, log axes where a grid is
+ * geometric, inf (and 0 on a log axis) as a labelled edge column, the
+ * best (least) z marked; with facet, that metric in a second panel.
+ * TT_EINVAL (a column that does not exist or is text, a parameter with one
+ * value, two rows on one cell: the message names the parameter that also
+ * varies), TT_EEMPTY, TT_ENOMEM. *script is malloc'ed, the caller's. */
+int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script);
+
+/* y (default jct_mean) against x (default makespan) for every row, the
+ * non-dominated front (both minimised) drawn and its points labelled with
+ * the parameters that vary; rows that are the baselines strict
+ * consolidation (w0 = theta = inf; w1 does not matter when w0 is inf) and
+ * no-wait (w0 = w1 = 0, theta = inf) marked,
+ * and every row of the nb tables base (tt-sim rows, may be 0) too. Codes
+ * as tt_plot_surface. */
+int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, int nb,
+                   const tt_plot_opts *o, char **script);
+
+/* CDFs of column x (default jct; queue for queueing delay) of the n
+ * per-job tables runs, on one plot, log x; labels[i] names run i (NULL:
+ * its source's file name). Rejected jobs (absent values) are left out. */
+int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *labels, int n,
+                const tt_plot_opts *o, char **script);
+
+/* Queue length, busy GPUs and running jobs per placement level over time,
+ * from a timeline table (t waiting running busy_gpus running_l0..l2). */
+int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script);
+
+/* The tt-stats views of a trace: job-size mix (gpus), duration CDF
+ * (duration) and offered load over time (load), from tt_table_from_trace. */
+int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
+                  const tt_table *load, const tt_plot_opts *o, char **script);
+
+/* ---- the pieces, for tests ---- */
+
+/* s as a gnuplot single-quoted string literal ('it''s'), control
+ * characters turned to spaces, into buf. The length written, or TT_EINVAL
+ * when buf is too small (2 * strlen(s) + 3 always do). */
+int tt_plot_quote(const char *s, char *buf, size_t size);
+
+/* The non-dominated rows of (x[i], y[i]), both minimised: row i is kept
+ * unless another row is <= in both and < in one; rows with a NAN are
+ * ignored. Their indices go to front (n entries suffice), by x ascending,
+ * then y, then index. The count, or TT_ENOMEM. */
+int64_t tt_plot_pareto_front(const double *x, const double *y, int64_t n, int64_t *front);
+
+/* The index of the least z (the first on ties), ignoring NAN; -1 if none. */
+int64_t tt_plot_best(const double *z, int64_t n);
+
+/* 1 when the finite values of v (n entries, repeats and non-finite values
+ * ignored) are better drawn on a log axis: at least 3 distinct, all > 0,
+ * spanning a decade or more, and consecutive ratios more even than
+ * consecutive differences. */
+int tt_plot_is_log(const double *v, int64_t n);
+
+/* The display unit for a column in units "s" (or "GPU-s") whose largest
+ * magnitude is max: "d" / "h" / "min" / "s" (GPU-d, GPU-h, ...), chosen so
+ * the numbers stay readable (>= 2 of the unit); *div is its seconds. Other
+ * units are returned unchanged with *div = 1. */
+const char *tt_plot_unit(const char *units, double max, double *div, char *buf, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,454 @@
+/* tt-plot: figures of sweeps, simulations and traces with gnuplot. The
+ * library writes the script (tt/plot.h); this tool runs gnuplot on it from
+ * a private temporary folder and renames the figure into place. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tt/plot.h"
+#include "tt/table.h"
+#include "tt/tracefile.h"
+
+extern char **environ;
+
+static const char usage[] =
+    "usage: tt-plot surface|pareto|cdf|timeline|trace [-x NAME] [-y NAME] [-z NAME]\n"
+    "               [--facet METRIC] [--3d] [--where NAME=VALUE]... [--baseline FILE]...\n"
+    "               [--label TEXT]... [--title TEXT] [--size WxH] [--script FILE]\n"
+    "               -o FIG.png|svg|pdf [INPUT...]\n";
+
+static void help(void)
+{
+    printf("%s", usage);
+    printf(
+        "\nDraws a figure with gnuplot. INPUT: a sweep file (tt-sweep -o), a result file\n"
+        "(tt-sim -o), the TSV tt-sweep or tt-sim print, or for trace a trace file; '-' or\n"
+        "no INPUT reads standard input.\n"
+        "\n"
+        "  surface   metric -z (jct_mean) over parameters -x (w0) and -y (theta): heat map\n"
+        "            with contours, log axes for geometric grids, inf as an edge column,\n"
+        "            the best point marked; --facet METRIC a second panel; --3d pm3d view\n"
+        "  pareto    -y (jct_mean) against -x (makespan), the non-dominated front labelled\n"
+        "            with its parameters, baselines (strict consolidation, no-wait) and\n"
+        "            the rows of each --baseline FILE (tt-sim TSV) marked\n"
+        "  cdf       CDF of -x (jct; queue) per job of each INPUT (tt-sim -o with jobs, or\n"
+        "            tt-sim --jobs TSV), log x; --label names them in order (default:\n"
+        "            the file name)\n"
+        "  timeline  queue length, busy GPUs and jobs per placement level over time\n"
+        "            (tt-sim -o --timeline file, or tt-sim --timeline TSV)\n"
+        "  trace     job-size mix, duration CDF and offered load of a trace file\n"
+        "\n"
+        "  -o FIG           the figure; png (pngcairo), svg or pdf (pdfcairo) by extension\n"
+        "  --where N=V      keep only the rows where column N is V (repeatable)\n"
+        "  --title TEXT     the title (printed as written)\n"
+        "  --size WxH       pixels (pdf: 100 an inch); default 1000x750, facets 1500x650\n"
+        "  --script FILE    also write the gnuplot script, data included: `gnuplot FILE`\n"
+        "                   redraws FIG without this tool\n"
+        "  -h, --help       this help;  --version  version\n"
+        "\n"
+        "gnuplot is found on PATH, or named by the GNUPLOT environment variable.\n"
+        "Exit status: 0 ok, 1 unreadable or empty input, gnuplot missing or failing,\n"
+        "write error, 2 usage error (bad option, a column that does not exist, a\n"
+        "parameter that was not swept).\n");
+}
+
+/* ---- clean-up, also on a signal ---- */
+
+static char tmpdir[2048], tmpfig[4096], tmpscript[4096], tmperr[4096], tmpin[4096];
+static volatile pid_t child;
+
+static void cleanup(void)
+{
+    const char *files[] = {tmpfig, tmpscript, tmperr, tmpin};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (files[i][0])
+            unlink(files[i]); /* async-signal-safe, like rmdir */
+    if (tmpdir[0])
+        rmdir(tmpdir);
+}
+
+static void on_signal(int sig)
+{
+    if (child > 0)
+        kill(child, SIGTERM);
+    cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void catch_signals(void)
+{
+    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+/* ---- files ---- */
+
+static int write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    size_t n = strlen(text);
+    int bad = fwrite(text, 1, n, f) != n;
+    return fclose(f) != 0 || bad ? -1 : 0;
+}
+
+/* Standard input into memory. */
+static char *read_stdin(size_t *len)
+{
+    size_t cap = 1 << 16;
+    char *buf = (char *)malloc(cap);
+    *len = 0;
+    while (buf) {
+        size_t got = fread(buf + *len, 1, cap - *len, stdin);
+        *len += got;
+        if (got == 0)
+            break;
+        if (*len == cap) {
+            char *nb = (char *)realloc(buf, cap *= 2);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    }
+    if (buf && ferror(stdin)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+/* The gnuplot to run: $GNUPLOT, else gnuplot on PATH. */
+static int find_gnuplot(char *buf, size_t size)
+{
+    const char *g = getenv("GNUPLOT");
+    if (!g || !*g)
+        g = "gnuplot";
+    if (strchr(g, '/')) {
+        snprintf(buf, size, "%s", g);
+        return access(buf, X_OK);
+    }
+    const char *path = getenv("PATH");
+    for (const char *p = path ? path : ""; *p;) {
+        const char *colon = strchr(p, ':');
+        int n = colon ? (int)(colon - p) : (int)strlen(p);
+        snprintf(buf, size, "%.*s/%s", n, n ? p : ".", g);
+        if (access(buf, X_OK) == 0)
+            return 0;
+        p += n + (colon ? 1 : 0);
+    }
+    return -1;
+}
+
+/* Runs gnuplot on the script; its messages stay in tmperr. 0 or -1. */
+static int run_gnuplot(const char *gp, int *status)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, tmperr, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    char *argv[] = {(char *)gp, tmpscript, NULL};
+    pid_t pid;
+    int rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    child = pid;
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    child = 0;
+    return 0;
+}
+
+/* gnuplot's messages, on stderr after a line of ours. */
+static void show_messages(void)
+{
+    FILE *f = fopen(tmperr, "r");
+    char line[1024];
+    while (f && fgets(line, sizeof line, f))
+        if (line[0] != '\n')
+            fprintf(stderr, "  gnuplot: %s", line);
+    if (f)
+        fclose(f);
+}
+
+/* ---- the figure ---- */
+
+typedef struct {
+    int kind;
+    tt_plot_opts o;
+    const char *wv[64], *bv[64], *lv[64];
+    int nw, nb, nl;
+    const char *script;
+} args;
+
+enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE };
+static const char *const kinds[] = {"surface", "pareto", "cdf", "timeline", "trace"};
+
+/* Loads input i (path, or stdin bytes) as the kind needs; table or trace. */
+static int load_one(tt_ctx *ctx, const args *a, const char *path, const char *mem, size_t len,
+                    tt_table **t, tt_trace **tr)
+{
+    if (a->kind == K_TRACE) {
+        if (mem) { /* HDF5 on stdin: through a file, which the library reads */
+            snprintf(tmpin, sizeof tmpin, "%s/stdin.h5", tmpdir);
+            FILE *f = fopen(tmpin, "wb");
+            if (!f || fwrite(mem, 1, len, f) != len || fclose(f) != 0)
+                return tt_err(ctx, TT_EIO, "cannot keep standard input in '%s'", tmpin);
+            path = tmpin;
+        }
+        return tt_trace_load(ctx, path, tr);
+    }
+    tt_table_part part = a->kind == K_CDF        ? TT_TABLE_JOBS
+                         : a->kind == K_TIMELINE ? TT_TABLE_TIMELINE
+                                                 : TT_TABLE_CONFIGS;
+    int rc = mem ? tt_table_read_mem(ctx, "stdin", mem, len, part, t)
+                 : tt_table_load(ctx, path, part, t);
+    for (int i = 0; !rc && i < a->nw; i++) {
+        char name[64];
+        const char *eq = strchr(a->wv[i], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - a->wv[i]), a->wv[i]);
+        rc = tt_table_where(ctx, *t, name, eq + 1);
+    }
+    return rc;
+}
+
+/* The script for the inputs; 0, or a library code (message in ctx). */
+static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_trace *tr,
+                       tt_table **base, const tt_plot_opts *o, char **script)
+{
+    switch (a->kind) {
+    case K_SURFACE: return tt_plot_surface(ctx, tabs[0], o, script);
+    case K_PARETO:
+        return tt_plot_pareto(ctx, tabs[0], (const tt_table *const *)base, a->nb, o, script);
+    case K_CDF:
+        return tt_plot_cdf(ctx, (const tt_table *const *)tabs, a->lv, nin, o, script);
+    case K_TIMELINE: return tt_plot_timeline(ctx, tabs[0], o, script);
+    default: {
+        tt_table *v[3] = {NULL, NULL, NULL};
+        int rc = 0;
+        for (int i = 0; i < 3 && !rc; i++)
+            rc = tt_table_from_trace(ctx, tr, (tt_table_trace_view)i, 0, &v[i]);
+        if (!rc)
+            rc = tt_plot_trace(ctx, v[0], v[1], v[2], o, script);
+        for (int i = 0; i < 3; i++)
+            tt_table_free(v[i]);
+        return rc;
+    }
+    }
+}
+
+static int draw(tt_ctx *ctx, args *a, int nin, char **in)
+{
+    int status = EXIT_FAIL, rc = 0, nt = nin > 0 ? nin : 1;
+    tt_table *tabs[64] = {NULL}, *base[64] = {NULL};
+    tt_trace *tr = NULL;
+    char *script = NULL, *mem = NULL, gp[4096];
+    size_t len = 0;
+    const char *out = a->o.output;
+    if (find_gnuplot(gp, sizeof gp)) {
+        cli_err("gnuplot not found (install gnuplot, e.g. apt-get install gnuplot-nox, or "
+                "set GNUPLOT to its path)");
+        return EXIT_FAIL;
+    }
+    snprintf(tmpdir, sizeof tmpdir, "%s/tt-plot.XXXXXX",
+             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(tmpdir)) {
+        cli_err("cannot create a temporary folder '%s': %s", tmpdir, strerror(errno));
+        tmpdir[0] = '\0';
+        return EXIT_FAIL;
+    }
+    catch_signals();
+    for (int i = 0; i < nt && !rc; i++) {
+        const char *path = nin > 0 ? in[i] : "-";
+        if (strcmp(path, "-") == 0) {
+            if (mem) {
+                rc = tt_err(ctx, TT_EINVAL, "standard input named twice");
+                break;
+            }
+            if (!(mem = read_stdin(&len)))
+                rc = tt_err(ctx, TT_EIO, "cannot read standard input: %s", strerror(errno));
+        }
+        if (!rc)
+            rc = load_one(ctx, a, path, strcmp(path, "-") == 0 ? mem : NULL, len, &tabs[i], &tr);
+    }
+    for (int i = 0; i < a->nb && !rc; i++)
+        rc = tt_table_load(ctx, a->bv[i], TT_TABLE_CONFIGS, &base[i]);
+    if (rc)
+        goto done;
+    char fig[4096];
+    if (tt_tmp_name(out, fig, sizeof fig)) {
+        rc = tt_err(ctx, TT_EINVAL, "output name too long: '%s'", out);
+        goto done;
+    }
+    snprintf(tmpfig, sizeof tmpfig, "%s", fig);
+    snprintf(tmpscript, sizeof tmpscript, "%s/plot.gp", tmpdir);
+    snprintf(tmperr, sizeof tmperr, "%s/gnuplot.err", tmpdir);
+    tt_plot_opts o = a->o;
+    o.output = tmpfig;
+    if ((rc = make_script(ctx, a, nt, tabs, tr, base, &o, &script)))
+        goto done;
+    int ws;
+    struct stat st;
+    if (write_file(tmpscript, script)) {
+        cli_err("cannot write '%s': %s", tmpscript, strerror(errno));
+    } else if (run_gnuplot(gp, &ws)) {
+        cli_err("cannot run '%s': %s", gp, strerror(errno));
+    } else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(tmpfig, &st) || st.st_size == 0) {
+        cli_err("gnuplot failed (%s %d) drawing '%s':",
+                WIFEXITED(ws) ? "exit status" : "signal",
+                WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), out);
+        show_messages();
+    } else if (rename(tmpfig, out) != 0) {
+        cli_err("cannot write '%s': %s", out, strerror(errno));
+    } else {
+        status = EXIT_OK;
+        show_messages(); /* warnings, if any: a figure that needs a look */
+    }
+    if (status == EXIT_OK && a->script) {
+        /* the script the author keeps draws the figure under its own name */
+        free(script);
+        script = NULL;
+        char stmp[4096];
+        if ((rc = make_script(ctx, a, nt, tabs, tr, base, &a->o, &script)))
+            goto done;
+        if (tt_tmp_name(a->script, stmp, sizeof stmp) || write_file(stmp, script) ||
+            rename(stmp, a->script) != 0) {
+            cli_err("cannot write '%s': %s", a->script, strerror(errno));
+            unlink(stmp);
+            unlink(out); /* both or neither */
+            status = EXIT_FAIL;
+        }
+    }
+done:
+    if (rc)
+        cli_err("%s", tt_errmsg(ctx));
+    if (rc == TT_EINVAL)
+        status = EXIT_USAGE;
+    cleanup();
+    free(script);
+    free(mem);
+    for (int i = 0; i < 64; i++) {
+        tt_table_free(tabs[i]);
+        tt_table_free(base[i]);
+    }
+    tt_trace_free(tr);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    if (argc >= 2 && (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0)) {
+        help();
+        return cli_close_stdout(EXIT_OK);
+    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0)
+        return cli_version();
+    args a;
+    memset(&a, 0, sizeof a);
+    a.kind = -1;
+    for (int k = 0; argc >= 2 && k < (int)(sizeof kinds / sizeof kinds[0]); k++)
+        if (strcmp(argv[1], kinds[k]) == 0)
+            a.kind = k;
+    if (a.kind < 0) {
+        cli_err(argc < 2 ? "no KIND" : "unknown KIND '%s'", argc < 2 ? "" : argv[1]);
+        return cli_usage_error(usage);
+    }
+    enum { O_FACET = 256, O_3D, O_WHERE, O_BASE, O_LABEL, O_TITLE, O_SIZE, O_SCRIPT };
+    static const struct option lopts[] = {
+        {"facet", required_argument, 0, O_FACET},   {"3d", no_argument, 0, O_3D},
+        {"where", required_argument, 0, O_WHERE},   {"baseline", required_argument, 0, O_BASE},
+        {"label", required_argument, 0, O_LABEL},   {"title", required_argument, 0, O_TITLE},
+        {"size", required_argument, 0, O_SIZE},     {"script", required_argument, 0, O_SCRIPT},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    const char *why = NULL;
+    int c;
+    optind = 2;
+    while (!why && (c = getopt_long(argc, argv, "o:x:y:z:h", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'o': a.o.output = optarg; break;
+        case 'x': a.o.x = optarg; break;
+        case 'y': a.o.y = optarg; break;
+        case 'z': a.o.z = optarg; break;
+        case O_FACET: a.o.facet = optarg; break;
+        case O_3D: a.o.view3d = 1; break;
+        case O_TITLE: a.o.title = optarg; break;
+        case O_SCRIPT: a.script = optarg; break;
+        case O_WHERE:
+            if (a.nw == 64 || !strchr(optarg, '=') || optarg[0] == '=')
+                why = "option --where: expected NAME=VALUE (at most 64)";
+            else
+                a.wv[a.nw++] = optarg;
+            break;
+        case O_BASE:
+            if (a.nb == 64)
+                why = "option --baseline: at most 64";
+            else
+                a.bv[a.nb++] = optarg;
+            break;
+        case O_LABEL:
+            if (a.nl == 64)
+                why = "option --label: at most 64";
+            else
+                a.lv[a.nl++] = optarg;
+            break;
+        case O_SIZE: {
+            char x;
+            if (sscanf(optarg, "%d%c%d", &a.o.width, &x, &a.o.height) != 3 || x != 'x' ||
+                a.o.width < 200 || a.o.height < 150 || a.o.width > 10000 || a.o.height > 10000)
+                why = "option --size: expected WxH, 200x150 to 10000x10000";
+            break;
+        }
+        case 'h': help(); return cli_close_stdout(EXIT_OK);
+        default: return cli_usage_error(usage);
+        }
+    }
+    int nin = argc - optind;
+    if (!why && !a.o.output)
+        why = "no figure (-o FIG.png|svg|pdf)";
+    if (!why && tt_plot_term_of(a.o.output) < 0)
+        why = "option -o: the figure's name must end in .png, .svg or .pdf";
+    if (!why && nin > 64)
+        why = "at most 64 inputs";
+    if (!why && nin > 1 && a.kind != K_CDF)
+        why = "one input only (several are for cdf)";
+    if (!why && a.nb && a.kind != K_PARETO)
+        why = "--baseline is for pareto";
+    if (!why && (a.o.facet || a.o.view3d) && a.kind != K_SURFACE)
+        why = "--facet and --3d are for surface";
+    if (!why && a.nl && (a.kind != K_CDF || a.nl > (nin > 0 ? nin : 1)))
+        why = "--label is for cdf, at most one per input (in their order)";
+    if (why) {
+        cli_err("%s", why);
+        return cli_usage_error(usage);
+    }
+    a.o.term = (tt_plot_term)tt_plot_term_of(a.o.output);
+    tt_ctx *ctx = tt_ctx_create();
+    if (!ctx) {
+        cli_err("out of memory");
+        return EXIT_FAIL;
+    }
+    int status = draw(ctx, &a, nin, argv + optind);
+    tt_ctx_free(ctx);
+    return status;
+}
