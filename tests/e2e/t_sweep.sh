@@ -143,6 +143,22 @@ else
     echo "SKIP (part): no shared Philly CSV" >&2
 fi
 
+# ---- Ctrl-C: stops between configurations, writes nothing, exits 130 ----
+expect_exit 0 tt-ingest -q -o ex.h5 "$FIX/../../data/example.tsv"
+echo old >stop.h5
+tt-sweep -d cpu -j 2 -c 2x8x8 -g w0=0:100000:400 -g theta=1000:2000:100 -o stop.h5 ex.h5 \
+    >stop.out 2>stop.err &
+pid=$!
+sleep 1
+kill -INT $pid
+got=0
+wait $pid || got=$?
+[ "$got" = 130 ] || fail "SIGINT: exit $got, expected 130; $(cat stop.err)"
+grep -q "stopped by signal 2 before the end: nothing written" stop.err || fail "SIGINT: $(cat stop.err)"
+[ "$(cat stop.h5)" = old ] || fail "SIGINT: stop.h5 was touched"
+[ ! -s stop.out ] || fail "SIGINT: rows printed"
+ls -a | grep -q "tmp-" && fail "SIGINT: a temporary file was left: $(ls -a)"
+
 # ---- the sweep file, read with h5py alone ----
 PY=/usr/bin/python3
 $PY -c "import h5py" 2>/dev/null ||
