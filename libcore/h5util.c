@@ -92,6 +92,17 @@ int h5u_scalar_str(hid_t grp, const char *name, const char *value)
     return rc;
 }
 
+int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_INT64, out);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc < 0 ? -1 : 0;
+}
+
 hid_t h5u_group(hid_t parent, const char *name)
 {
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

@@ -353,17 +353,6 @@ int tt_table_where(tt_ctx *ctx, tt_table *t, const char *name, const char *value
 
 /* ---- HDF5 ---- */
 
-static int attr_i64(hid_t obj, const char *name, int64_t *out)
-{
-    if (H5Aexists(obj, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_INT64, out);
-    if (a >= 0)
-        H5Aclose(a);
-    return rc < 0 ? -1 : 0;
-}
-
 /* The "units" attribute of d into buf ("" when absent). */
 static void attr_units(hid_t d, char *buf, size_t size)
 {
@@ -438,8 +427,8 @@ static int read_dataset(tt_ctx *ctx, const char *path, const char *where, hid_t 
         int64_t *iv = (int64_t *)malloc((size_t)t->n * sizeof *iv);
         column *col = iv ? add_col(t, name, units, 0) : NULL;
         int64_t inf, missing;
-        int has_inf = attr_i64(d, "infinite", &inf) == 0;
-        int has_missing = attr_i64(d, "missing", &missing) == 0;
+        int has_inf = h5u_attr_read_i64(d, "infinite", &inf) == 0;
+        int has_missing = h5u_attr_read_i64(d, "missing", &missing) == 0;
         if (!col)
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
         else if (H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, iv) < 0)

@@ -174,16 +174,6 @@ static int read_attr_str(hid_t obj, const char *name, char **out)
     return rc;
 }
 
-static int read_attr_i64(hid_t obj, const char *name, int64_t *out)
-{
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    if (a < 0)
-        return -1;
-    herr_t rc = H5Aread(a, H5T_NATIVE_INT64, out);
-    H5Aclose(a);
-    return rc < 0 ? -1 : 0;
-}
-
 static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *name,
                       tt_strtab *tab)
 {
@@ -257,7 +247,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
                     layout, LAYOUT);
     free(layout);
     int64_t n = 0;
-    if (!rc && (read_attr_i64(g, "jobs", &n) || n < 0))
+    if (!rc && (h5u_attr_read_i64(g, "jobs", &n) || n < 0))
         rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs has no valid 'jobs' attribute", path);
     if (!rc && tt_trace_reserve(t, n > 0 ? n : 1))
         rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)n);
@@ -274,15 +264,15 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
         read_attr_str(g, "duration_unit", &p->duration_unit);
         read_attr_str(g, "tool_version", &p->tool_version);
         read_attr_str(g, "notes", &p->notes);
-        read_attr_i64(g, "rows_read", &p->rows_read);
-        read_attr_i64(g, "rows_kept", &p->rows_kept);
-        read_attr_i64(g, "duplicates", &p->duplicates);
-        read_attr_i64(g, "ambiguous_times", &p->ambiguous_times);
-        read_attr_i64(g, "shifted_times", &p->shifted_times);
+        h5u_attr_read_i64(g, "rows_read", &p->rows_read);
+        h5u_attr_read_i64(g, "rows_kept", &p->rows_kept);
+        h5u_attr_read_i64(g, "duplicates", &p->duplicates);
+        h5u_attr_read_i64(g, "ambiguous_times", &p->ambiguous_times);
+        h5u_attr_read_i64(g, "shifted_times", &p->shifted_times);
         for (int r = 0; r < TT_DROP_COUNT; r++) {
             char name[64];
             snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
-            read_attr_i64(g, name, &p->dropped[r]);
+            h5u_attr_read_i64(g, name, &p->dropped[r]);
         }
     }
     hid_t tables = rc ? -1 : H5Gopen2(g, "tables", H5P_DEFAULT);

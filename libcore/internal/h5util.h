@@ -18,6 +18,9 @@ void h5u_quiet(void);
 hid_t h5u_vlen_utf8(void);
 int h5u_attr_str(hid_t obj, const char *name, const char *value);
 int h5u_attr_i64(hid_t obj, const char *name, int64_t value);
+/* Reads an integer attribute as int64; -1 when absent or not readable so
+ * (the HDF5 error stack must be quiet: it may be absent on purpose). */
+int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out);
 /* A 1-D column of n values, chunked (H5U_CHUNK_ROWS) with shuffle + deflate
  * level 1 (the columns are small integers that repeat a lot, and level 1
  * keeps writing near I/O speed); units may be NULL; a "missing" attribute
