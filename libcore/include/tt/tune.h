@@ -1,0 +1,252 @@
+/* tt/tune.h: the auto-tuner (SPEC section 8): choose scheduler parameters
+ * (the delay timers w0, w1, the preemption threshold theta, or any other
+ * integer parameter) that optimise an objective over the simulated
+ * metrics, with far fewer simulations than the exhaustive grid.
+ *
+ * The search space is a lattice: each searched parameter takes the values
+ * of a range (tt_tune_dim_parse), and the exhaustive grid is their
+ * Cartesian product. A search proposes lattice points in rounds; every
+ * round is one batch handed to an evaluation callback (the tool's runs
+ * tt_batch_run, on all CPU cores or the GPU; tests pass synthetic
+ * surfaces). Every configuration is simulated at most once per tuner (a
+ * cache over all parameters), and the budget counts new simulations only.
+ *
+ * Strategies:
+ *   grid    the uniform sub-lattice with as many points as the budget
+ *           allows, in one batch: the baseline a plain sweep gives
+ *   refine  successive refinement: a coarse sub-lattice, then rounds that
+ *           halve the spacing around the best points found so far
+ *           (neighbours at +-spacing along every combination of axes)
+ *   model   a Gaussian-process surrogate (Matern 5/2 kernel over the
+ *           normalised coordinates, length scale by marginal likelihood)
+ *           fitted to every point evaluated so far; each round takes the
+ *           batch of highest expected improvement (times the probability
+ *           that each constraint holds), spread apart, plus the unvisited
+ *           lattice neighbours of the best points. Its dense algebra goes
+ *           through tt/linalg.h (OpenBLAS or cuBLAS).
+ *
+ * Coordinates for the surrogate: a linear range maps its values linearly
+ * onto [0, 1], a log range their logarithms, a list its values' ranks;
+ * inf sits apart at 1.25.
+ *
+ * Objective grammar (tt_objective_parse):
+ *   OBJ    := SUM [ "s.t." COND { "and" COND } ]       at most 4 conditions
+ *   SUM    := [-] TERM { (+|-) TERM }
+ *   TERM   := [NUMBER "*"] METRIC                     a metric of tt_metric_names
+ *   COND   := METRIC ("<=" | ">=") BOUND
+ *   BOUND  := NUMBER | [NUMBER "*"] "best"
+ * The objective is minimised (write -util to maximise util). "best" is the
+ * best value of that metric (least for <=, greatest for >=) among the
+ * configurations being compared. A configuration is feasible when every
+ * condition holds; feasible ones rank before infeasible ones and among
+ * themselves by objective; infeasible ones by total relative violation
+ * (sum over conditions of the excess over |bound|), then by objective;
+ * ties by order of evaluation.
+ *
+ * Determinism: every random choice comes from opts.seed through
+ * splitmix64; with the same seed, inputs and linear-algebra backend a
+ * search proposes the same points in the same order. The acquisition is
+ * compared in single precision, ties by lattice position, so rounding
+ * differences between backends rarely change a proposal.
+ *
+ * Thread safety: a tt_tune is used by one thread at a time.
+ */
+#ifndef TT_TUNE_H
+#define TT_TUNE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "tt/error.h"
+#include "tt/linalg.h"
+#include "tt/sim.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the search space ---- */
+
+enum { TT_TUNE_LINEAR, TT_TUNE_LOG, TT_TUNE_LIST };
+
+/* One searched parameter: its values ascending and unique, TT_INF last
+ * when present. */
+typedef struct {
+    int param; /* index into tt_param_names */
+    int scale; /* TT_TUNE_LINEAR, TT_TUNE_LOG or TT_TUNE_LIST */
+    int64_t n;
+    int64_t *v;
+} tt_tune_dim;
+
+/* Parses a range over parameter name: the grid grammar of tt/sweep.h
+ * (A:B:N, log:A:B:N, a,b,c), a range optionally followed by ",inf"
+ * (log:1:86400:16,inf). Values are checked as tt_params_set checks them,
+ * sorted, and repeats dropped. Only integer parameters can be searched
+ * (not order, seed, mix). TT_EINVAL with "range 'NAME=SPEC': reason";
+ * free with tt_tune_dim_free. */
+int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, const char *spec,
+                      tt_tune_dim *out);
+void tt_tune_dim_free(tt_tune_dim *d);
+
+/* ---- objectives ---- */
+
+#define TT_OBJ_MAX_CONDS 4
+
+typedef struct tt_objective tt_objective;
+
+/* Parses text (grammar above). TT_EINVAL with "objective 'TEXT': reason"
+ * (an unknown metric lists the known ones; a bound factor must be >= 1
+ * for <= best and <= 1 for >= best, so the best itself is feasible). */
+int tt_objective_parse(tt_ctx *ctx, const char *text, tt_objective **out);
+void tt_objective_free(tt_objective *o);
+/* The objective as text with single spaces, as parsed. */
+const char *tt_objective_text(const tt_objective *o);
+/* The value to minimise for metrics m. */
+double tt_objective_value(const tt_objective *o, const tt_metrics *m);
+/* Among the n metric sets m (n >= 1, "best" bounds taken over them), the
+ * position of the best by the ranking above, in *best, and whether it is
+ * feasible in *feasible. 0, or TT_EEMPTY when n = 0. */
+int tt_objective_best(const tt_objective *o, const tt_metrics *m, int64_t n, int64_t *best,
+                      int *feasible);
+/* Whether x satisfies every condition with "best" bounds taken over the
+ * n sets m. */
+int tt_objective_feasible(const tt_objective *o, const tt_metrics *m, int64_t n,
+                          const tt_metrics *x);
+/* "constraint 'makespan <= 1000' holds for none of the 12 configurations
+ * (least makespan 1320)" for the first condition that none of the n sets
+ * meets, into buf; "" when every condition holds somewhere. */
+void tt_objective_why_infeasible(const tt_objective *o, const tt_metrics *m, int64_t n,
+                                 char *buf, size_t size);
+
+/* ---- the tuner ---- */
+
+typedef enum { TT_TUNE_GRID, TT_TUNE_REFINE, TT_TUNE_MODEL } tt_tune_strategy;
+
+/* Fills out[0..count) with the metrics of ps[0..count); 0 or a TT_E*
+ * code with the message in ctx. */
+typedef int (*tt_tune_eval_fn)(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t count,
+                               tt_metrics *out);
+
+typedef struct {
+    tt_tune_strategy strategy;
+    int64_t budget; /* new simulations at most, >= 1 */
+    int64_t batch;  /* new simulations per round at most; <= 0: the default */
+    uint64_t seed;
+    tt_la *la; /* the surrogate's backend; NULL: a CPU one for the call */
+    int phase; /* stored with every row this call adds (see tt_tune_row) */
+    /* When *stop becomes nonzero, no further round starts: TT_ESTOPPED. */
+    const atomic_int *stop;
+    /* Called after each round with the simulations done and the budget. */
+    void (*progress)(void *arg, int round, int64_t done, int64_t budget);
+    void *progress_arg;
+} tt_tune_opts;
+
+/* The default batch for a budget: a quarter of it, at least 16, at most
+ * 4096 (and never above the budget). */
+int64_t tt_tune_default_batch(int64_t budget);
+
+/* One evaluated configuration. */
+typedef struct {
+    tt_params params;
+    tt_metrics metrics;
+    double objective;
+    double predicted; /* the model's objective where it proposed the point, else NaN */
+    int32_t phase;    /* opts.phase of the call that added it */
+    int32_t round;    /* round of that call, from 0 */
+} tt_tune_row;
+
+typedef struct tt_tune tt_tune;
+
+/* A tuner over dims[0..ndims) (1 .. TT_NPARAMS distinct parameters, copied)
+ * with every other parameter as in base, for objective obj (which must
+ * outlive it). TT_EINVAL when the grid has more than 2^62 points or a
+ * parameter repeats; TT_ENOMEM. */
+int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, int ndims,
+                   const tt_objective *obj, tt_tune **out);
+void tt_tune_free(tt_tune *t);
+/* Points in the exhaustive grid. */
+int64_t tt_tune_grid_size(const tt_tune *t);
+/* The parameters of lattice point k (0 <= k < grid size; the last
+ * dimension varies fastest). */
+void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p);
+
+/* Runs a search with opts; *best gets the row of the best configuration
+ * among the lattice points it proposed (rows simulated before, by another
+ * call, count without cost). 0; TT_EINVAL for a bad budget; TT_ESTOPPED;
+ * TT_EIO when the surrogate's linear algebra fails; or the evaluation
+ * callback's code. */
+int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *opts, tt_tune_eval_fn eval,
+                   void *arg, int64_t *best);
+/* The row of configuration p, simulated unless the cache has it (phase as
+ * in opts). 0 or the callback's code. */
+int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune_eval_fn eval,
+                 void *arg, int64_t *row);
+
+/* The rows in order of evaluation (= simulations run), and row i. */
+int64_t tt_tune_rows(const tt_tune *t);
+const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i);
+/* The best of all rows (as tt_objective_best over their metrics). */
+int tt_tune_best_row(const tt_tune *t, int64_t *row, int *feasible);
+
+/* ---- time split ---- */
+
+/* Jobs [a, b) of j (0 <= a < b <= j->n) as their own tt_sim_jobs, submit
+ * times shifted so the first is 0. Free with tt_sim_jobs_free. 0,
+ * TT_EINVAL, TT_ENOMEM. */
+int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_sim_jobs *out);
+
+/* ---- the history file ---- */
+
+/* Everything one tune file holds; the caller keeps ownership. */
+typedef struct {
+    const tt_tune *train, *test; /* test may be NULL (no split) */
+    const tt_tune_dim *dims;
+    int ndims;
+    const tt_objective *objective;
+    const char *strategy;   /* "model" */
+    uint64_t seed;
+    int64_t budget, batch;
+    const tt_cluster *cluster;
+    const tt_models *models;
+    const char *trace_path;
+    const tt_provenance *trace_prov; /* or NULL */
+    const char *device, *linalg;     /* as the tool reports them */
+    const char *split;               /* "holdout 0.25: train jobs [0,750), test [750,1000)" */
+    const char *recommended;         /* the tt-sim parameter line */
+    int nresults;
+    const char *const *roles;       /* nresults names: "recommended", "strict", ... */
+    const int64_t *train_rows, *test_rows; /* rows in train, test (-1: none) */
+} tt_tune_save_args;
+
+/* Writes the tune file whole or not at all (a temporary file renamed into
+ * place). 0, TT_EINVAL, TT_EIO. Layout, under the group /tune (attribute
+ * tracetune_layout = "tune/1"; provenance attributes trace_file,
+ * trace_format, trace_source_sha256, cluster, models_source,
+ * models_sha256, objective, strategy, seed (decimal text), budget, batch,
+ * grid_size, sims_train, sims_test, device, linalg, split, recommended
+ * (the tt-sim parameter line), tool_version):
+ *   /tune/space/<param>       the values of each searched parameter, int64
+ *                             (INT64_MAX = infinite, "infinite" attribute),
+ *                             attribute scale = linear, log or list
+ *   /tune/history/part        int64 per evaluated configuration: 0 train,
+ *                             1 test (train rows first, in order of
+ *                             evaluation)
+ *   /tune/history/phase       int64: 0 the search, 1 the grid baseline,
+ *                             2 single configurations (baselines, the
+ *                             choices re-evaluated), 3 the hindsight search
+ *   /tune/history/round       int64: the round of its search
+ *   /tune/history/objective   float64
+ *   /tune/history/feasible    int64 1/0 ("best" bounds over its part)
+ *   /tune/history/predicted   float64: the model's prediction, NaN if none
+ *   /tune/history/params/<p>  the 12 parameters, as /sweep/params
+ *   /tune/history/metrics/<m> the 16 metrics, as /sweep/metrics
+ *   /tune/result/role         strings: recommended, strict, no_wait,
+ *                             grid_best, hindsight
+ *   /tune/result/train_row, /tune/result/test_row
+ *                             int64: its row in /tune/history, -1 none */
+int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

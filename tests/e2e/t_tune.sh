@@ -1,0 +1,101 @@
+# tt-tune: its rows equal tt-sim's on the train and test parts (built here
+# with head/tail), the budget and the cache counted in the HDF5 history,
+# the same output for the same seed, and the errors.
+T=$(printf '\t')
+EX="$FIX/../../data/example.tsv"
+expect_exit 0 tt-ingest -q -f csv -o ex.h5 "$EX"
+# the parts of --holdout 0.3 over 2000 jobs: train [0,1400), test [1400,2000)
+head -1401 "$EX" >train.tsv
+{ head -1 "$EX"; tail -n +1402 "$EX"; } >test.tsv
+[ "$(wc -l <test.tsv)" = 601 ] || fail "test part: $(wc -l <test.tsv) lines"
+expect_exit 0 tt-ingest -q -f csv -o train.h5 train.tsv
+expect_exit 0 tt-ingest -q -f csv -o test.h5 test.tsv
+
+S="-s w0=log:1:86400:15,inf -s theta=1000:5000:16 -p load=3000"
+for st in model refine; do
+    # shellcheck disable=SC2086
+    expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy $st --objective jct_mean \
+        --holdout 0.3 -o $st.h5 ex.h5
+    cp out.txt $st.tsv
+    cp err.txt $st.err
+    [ "$(wc -l <$st.tsv)" = 6 ] || fail "$st: a header and 5 rows: $(cat $st.tsv)"
+    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 50 ] || fail "$st: 50 columns"
+    [ "$(cut -f1 $st.tsv | tr '\n' ,)" = "role,recommended,strict,no_wait,grid_best,hindsight," ] ||
+        fail "$st: roles $(cut -f1 $st.tsv)"
+    # every row's train and test metrics are tt-sim's on the parts
+    for r in 2 3 4 5 6; do
+        row=$(sed -n ${r}p $st.tsv)
+        args=""
+        for k in $(seq 7 18); do
+            args="$args -p $(head -1 $st.tsv | cut -f$k)=$(echo "$row" | cut -f$k)"
+        done
+        # shellcheck disable=SC2086
+        expect_exit 0 tt-sim -c 2x8x8 $args train.h5
+        [ "$(sed -n 2p out.txt | cut -f13-28)" = "$(echo "$row" | cut -f19-34)" ] ||
+            fail "$st row $r: train metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
+        # shellcheck disable=SC2086
+        expect_exit 0 tt-sim -c 2x8x8 $args test.h5
+        [ "$(sed -n 2p out.txt | cut -f13-28)" = "$(echo "$row" | cut -f35-50)" ] ||
+            fail "$st row $r: test metrics differ from tt-sim's"
+        # the objective is jct_mean; regret = its test value less the hindsight's
+        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f20)" ] || fail "$st: objective_train"
+    done
+    awk -F'\t' 'NR > 1 { o[$1] = $3 } NR > 1 && $3 + 0 < best + 0 || NR == 2 { best = $3 }
+        END { exit !(o["hindsight"] == best) }' $st.tsv || fail "$st: hindsight is not the best on test"
+    awk -F'\t' 'NR > 1 { h = $1 == "hindsight" ? $3 : h; r[NR] = $3; g[NR] = $4 }
+        END { for (i in r) if (sprintf("%.6f", r[i] - h) != g[i]) exit 1 }' $st.tsv ||
+        fail "$st: regret_test is not objective_test less the hindsight's"
+    # strict and no_wait are what they say
+    [ "$(sed -n 3p $st.tsv | cut -f8,9)" = "inf${T}inf" ] || fail "$st: strict"
+    [ "$(sed -n 4p $st.tsv | cut -f8,9)" = "0${T}0" ] || fail "$st: no_wait"
+    # the grid is 16 x 16 (15 log values + inf; 1000:5000:16): budget 25
+    grep -q "over a grid of 256 (search 9.8%)" $st.err || fail "$st: $(cat $st.err)"
+    # the history: search rows (phase 0, part 0) within the budget, none twice
+    h5dump -d /tune/history/phase -d /tune/history/part -y -w 0 $st.h5 >h.txt ||
+        fail "$st: h5dump"
+    phase=$(awk '/DATASET "\/tune\/history\/phase"/,/}/' h.txt | grep -o '[0-9]\+' | tr '\n' ' ')
+    [ "$(echo "$phase" | tr ' ' '\n' | grep -c '^0$')" -le 25 ] || fail "$st: search over budget"
+    h5dump -a /tune/sims_train -a /tune/grid_size $st.h5 | grep -A1 "DATA {" | grep -o '(0): [0-9]*' >a.txt
+    [ "$(sed -n 2p a.txt)" = "(0): 256" ] || fail "$st: grid_size $(cat a.txt)"
+done
+# the same seed: the same bytes; --line is the recommended -p options
+# shellcheck disable=SC2086
+expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --holdout 0.3 ex.h5
+cmp -s out.txt model.tsv || fail "a second run differs: $(diff out.txt model.tsv | head -4)"
+# shellcheck disable=SC2086
+expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --holdout 0.3 --line ex.h5
+grep -qF "recommended: tt-sim -c 2x8x8 $(cat out.txt) ex.h5" model.err ||
+    fail "--line '$(cat out.txt)' vs $(grep recommended model.err)"
+# without a split: no test columns
+# shellcheck disable=SC2086
+expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy refine --objective "jct_mean s.t. makespan <= 1.05 * best" ex.h5
+[ "$(wc -l <out.txt)" = 5 ] || fail "no split: 4 rows: $(cat out.txt)"
+[ "$(sed -n 2p out.txt | cut -f3,4,6,35)" = "${T}${T}${T}" ] || fail "no split: test columns"
+
+# ---- errors: usage (2), input (1); nothing on stdout, no file left ----
+for args in "-s w0=a:b:3" "-s order=fifo,sjf" "-s w0=1:2" "--objective jct_avg" \
+    "--objective jct_mean-" "--objective 'jct_mean s.t. makespan <= 0.5 * best'" \
+    "--holdout 1.5" "--train 0:10" "--train 5:2 --test 2:9" "-p w0=5" "--strategy grid" \
+    "--budget 0" "-d tpu" "--holdout 0.3 --train 0:1 --test 1:2" "--train 0:10 --test 10:9000"; do
+    eval "set -- $args"
+    expect_exit 2 tt-tune -c 2x8x8 -s w0=0,60 --objective jct_mean "$@" -o bad.h5 ex.h5
+    [ -s out.txt ] && fail "'$args': output on stdout"
+    [ -e bad.h5 ] && fail "'$args': left bad.h5"
+done
+expect_exit 2 tt-tune -c 2x8x8 -s w0=a:b:3 --objective jct_mean ex.h5
+expect_err "tt-tune: range 'w0=a:b:3': 'a' is not an integer"
+expect_exit 2 tt-tune -c 2x8x8 -s w0=0,60 --objective jct_avg ex.h5
+expect_err "objective 'jct_avg': unknown metric 'jct_avg' (known: makespan jct_mean"
+expect_exit 2 tt-tune -c 2x8x8 -s w0=0,60 -p w0=5 --objective jct_mean ex.h5
+expect_err "parameter 'w0': both fixed with -p and searched with -s"
+# an absolute bound no configuration meets: exit 1, its reason
+expect_exit 1 tt-tune -d cpu -c 2x8x8 -s w0=0,60 --budget 2 --objective "jct_mean s.t. makespan <= 10" -o bad.h5 ex.h5
+expect_err "no feasible configuration: constraint 'makespan <= 10' holds for none of the 2 configurations"
+[ -e bad.h5 ] && fail "infeasible: left bad.h5"
+[ -s out.txt ] && fail "infeasible: output on stdout"
+expect_exit 1 tt-tune -c 2x8x8 -s w0=0,60 --objective jct_mean nosuch.h5
+# -d gpu where no GPU answers: exit 1, said
+if ! tt-tune --version | grep -q "device(s)"; then
+    expect_exit 1 tt-tune -d gpu -c 2x8x8 -s w0=0,60 --objective jct_mean ex.h5
+    expect_err "tt-tune: GPU linear algebra: "
+fi

@@ -1,0 +1,327 @@
+/* The auto-tuner: ranges, the objective grammar, the ranking, the time
+ * split, and the strategies on synthetic surfaces whose optimum the test
+ * finds by visiting every grid point itself: each strategy must come
+ * within 1% of it with at most 10% of the grid's simulations, never
+ * simulate one configuration twice, and repeat itself for a seed. */
+#include <math.h>
+
+#include "testutil.h"
+#include "tt/sim.h"
+#include "tt/tune.h"
+
+static void dim_ok(const char *name, const char *spec, const int64_t *want, int64_t n, int scale)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_tune_dim d;
+    cr_assert_eq(tt_tune_dim_parse(ctx, NULL, name, spec, &d), 0, "%s=%s: %s", name, spec,
+                 tt_errmsg(ctx));
+    cr_expect_eq(d.n, n, "%s=%s: %lld values", name, spec, (long long)d.n);
+    for (int64_t i = 0; i < n && i < d.n; i++)
+        cr_expect_eq(d.v[i], want[i], "%s=%s: value %lld is %lld, want %lld", name, spec,
+                     (long long)i, (long long)d.v[i], (long long)want[i]);
+    cr_expect_eq(d.scale, scale, "%s=%s: scale %d", name, spec, d.scale);
+    tt_tune_dim_free(&d);
+    tt_ctx_free(ctx);
+}
+
+static void dim_bad(const char *name, const char *spec, const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_tune_dim d;
+    cr_expect_eq(tt_tune_dim_parse(ctx, NULL, name, spec, &d), TT_EINVAL, "%s=%s accepted", name,
+                 spec);
+    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "%s=%s: '%s' lacks '%s'", name, spec,
+              tt_errmsg(ctx), want);
+    tt_ctx_free(ctx);
+}
+
+Test(tune, ranges)
+{
+    /* 10^(i/3) rounded: 1 10 100 1000 */
+    dim_ok("w0", "log:1:1000:4,inf", (const int64_t[]){1, 10, 100, 1000, TT_INF}, 5, TT_TUNE_LOG);
+    dim_ok("theta", "0:600:3", (const int64_t[]){0, 300, 600}, 3, TT_TUNE_LINEAR);
+    /* sorted, repeats dropped, inf last */
+    dim_ok("w1", "600,0,inf,0", (const int64_t[]){0, 600, TT_INF}, 3, TT_TUNE_LIST);
+    /* 0:1:4 rounds to 0 0 1 1 (halves up: 0, 1/3, 2/3, 1) */
+    dim_ok("backfill", "0:1:4", (const int64_t[]){0, 1}, 2, TT_TUNE_LINEAR);
+    dim_bad("w0", "a:b:3", "range 'w0=a:b:3': 'a' is not an integer");
+    dim_bad("w0", "1:2", "range 'w0=1:2': expected A:B:N");
+    dim_bad("w0", "-5,10", "range 'w0=-5,10': value 1 ('-5')");
+    dim_bad("order", "fifo,sjf", "only integer parameters can be searched");
+    dim_bad("nosuch", "1,2", "range 'nosuch=1,2': unknown parameter");
+    dim_bad("restart", "0:10:3,inf", "only w0, w1 and theta take inf");
+    dim_bad("w0", "log:0:10:3", "a log grid needs A > 0");
+}
+
+static tt_objective *obj(const char *text)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_objective *o = NULL;
+    cr_assert_eq(tt_objective_parse(ctx, text, &o), 0, "'%s': %s", text, tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+    return o;
+}
+
+static void obj_bad(const char *text, const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_objective *o = NULL;
+    cr_expect_eq(tt_objective_parse(ctx, text, &o), TT_EINVAL, "'%s' accepted", text);
+    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "'%s': '%s' lacks '%s'", text,
+              tt_errmsg(ctx), want);
+    cr_expect_null(o);
+    tt_ctx_free(ctx);
+}
+
+Test(tune, objective_grammar)
+{
+    tt_metrics m;
+    memset(&m, 0, sizeof m);
+    m.jct_mean = 100.5;
+    m.makespan = 2000;
+    m.util = 0.5;
+    tt_objective *o = obj("jct_mean");
+    cr_expect_str_eq(tt_objective_text(o), "jct_mean");
+    cr_expect_eq(tt_objective_value(o, &m), 100.5);
+    tt_objective_free(o);
+    /* 0.5 * 100.5 + 0.25 * 2000 - 1000 * 0.5 = 50.25 */
+    o = obj(" 0.5*jct_mean+0.25 * makespan -1000*util");
+    cr_expect_str_eq(tt_objective_text(o), "0.5 * jct_mean + 0.25 * makespan - 1000 * util");
+    cr_expect_eq(tt_objective_value(o, &m), 50.25);
+    tt_objective_free(o);
+    o = obj("-util");
+    cr_expect_eq(tt_objective_value(o, &m), -0.5);
+    tt_objective_free(o);
+    o = obj("jct_mean s.t. makespan <= 1.05 * best and util >= 0.3");
+    cr_expect_str_eq(tt_objective_text(o), "jct_mean s.t. makespan <= 1.05 * best and util >= 0.3");
+    tt_objective_free(o);
+    obj_bad("jct_avg", "unknown metric 'jct_avg' (known: makespan jct_mean");
+    obj_bad("jct_mean s.t. nosuch <= 3", "unknown metric 'nosuch'");
+    obj_bad("jct_mean s.t. makespan < 3", "expected <= or >=");
+    obj_bad("jct_mean s.t. makespan <= 0.9 * best", "can never hold (the factor must be >= 1)");
+    obj_bad("jct_mean s.t. util >= 1.1 * best", "can never hold (the factor must be <= 1)");
+    obj_bad("jct_mean +", "expected a metric at '(end)'");
+    obj_bad("2 jct_mean", "expected '*' after a weight");
+    obj_bad("jct_mean makespan", "unexpected text at 'makespan'");
+    obj_bad("", "expected a metric");
+}
+
+/* Five metric sets: the objective jct_mean, a condition on makespan. */
+Test(tune, ranking_and_feasibility)
+{
+    tt_metrics m[5];
+    memset(m, 0, sizeof m);
+    const double jct[] = {50, 40, 60, 40, 45};
+    const int64_t mk[] = {1000, 1200, 900, 1040, 1100};
+    for (int i = 0; i < 5; i++) {
+        m[i].jct_mean = jct[i];
+        m[i].makespan = mk[i];
+    }
+    int64_t b;
+    int feas;
+    tt_objective *o = obj("jct_mean");
+    /* the first of the two 40s */
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 1 && feas);
+    cr_expect_eq(tt_objective_best(o, m, 0, &b, &feas), TT_EEMPTY);
+    tt_objective_free(o);
+    /* best makespan 900: bound 945: only 0 (50) ... no: 1000 > 945; only 2 */
+    o = obj("jct_mean s.t. makespan <= 1.05 * best");
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 2 && feas, "best %lld", (long long)b);
+    tt_objective_free(o);
+    /* bound 1.2 * 900 = 1080: 0 (50), 2 (60), 3 (40): 3 */
+    o = obj("jct_mean s.t. makespan <= 1.2 * best");
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 3 && feas, "best %lld", (long long)b);
+    cr_expect(tt_objective_feasible(o, m, 5, &m[3]));
+    cr_expect(!tt_objective_feasible(o, m, 5, &m[1]));
+    tt_objective_free(o);
+    /* an absolute bound nobody meets: the least violation (900 vs 800) */
+    o = obj("jct_mean s.t. makespan <= 800");
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 2 && !feas, "best %lld feasible %d", (long long)b, feas);
+    char why[256];
+    tt_objective_why_infeasible(o, m, 5, why, sizeof why);
+    cr_expect_str_eq(why, "constraint 'makespan <= 800' holds for none of the 5 configurations "
+                          "(least makespan 900)");
+    tt_objective_free(o);
+}
+
+Test(tune, slice)
+{
+    int64_t submit[] = {100, 150, 150, 400}, dur[] = {1, 2, 3, 4};
+    int32_t gpus[] = {1, 2, 4, 8}, cls[] = {0, -1, 1, -1};
+    tt_sim_jobs j = {4, submit, dur, gpus, cls, 2}, s;
+    cr_assert_eq(tt_tune_slice(NULL, &j, 1, 4, &s), 0);
+    cr_expect(s.n == 3 && s.submit[0] == 0 && s.submit[1] == 0 && s.submit[2] == 250);
+    cr_expect(s.duration[2] == 4 && s.gpus[1] == 4 && s.cls[0] == -1 && s.unknown_models == 2);
+    tt_sim_jobs_free(&s);
+    tt_ctx *ctx = tt_ctx_create();
+    cr_expect_eq(tt_tune_slice(ctx, &j, 2, 2, &s), TT_EINVAL);
+    cr_expect_eq(tt_tune_slice(ctx, &j, 0, 5, &s), TT_EINVAL);
+    tt_ctx_free(ctx);
+}
+
+/* ---- synthetic surfaces ---- */
+
+typedef struct {
+    int surface;
+    int64_t calls, sims;
+} synth;
+
+static double lg(int64_t v, double inf) { return v == TT_INF ? inf : log1p((double)v); }
+
+/* Metrics of a made-up trace: jct_mean a bowl in (log w0, log w1, theta)
+ * with ripples; makespan a slope that favours small w0. */
+static int synth_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    (void)ctx;
+    synth *s = (synth *)arg;
+    s->calls++;
+    s->sims += n;
+    for (int64_t i = 0; i < n; i++) {
+        const tt_params *p = &ps[i];
+        double a = lg(p->w0, 14.0), b = lg(p->w1, 14.0);
+        double th = p->theta == TT_INF ? 12000.0 : (double)p->theta;
+        double f;
+        if (s->surface == 0) /* one bowl, optimum near w0 = 600, theta = 4300 */
+            f = 5000 + 300 * (a - 6.4) * (a - 6.4) + 2e-4 * (th - 4300) * (th - 4300);
+        else /* ripples over a bowl in three dimensions */
+            f = 8000 + 200 * (a - 5.0) * (a - 5.0) + 150 * (b - 8.0) * (b - 8.0) +
+                1e-4 * (th - 2500) * (th - 2500) + 400 * (1 - cos(2.5 * a)) +
+                300 * (1 - cos(1.7 * b));
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].jct_mean = f;
+        out[i].makespan = 100000 + (int64_t)(4000 * a) - (int64_t)(th / 10);
+    }
+    return 0;
+}
+
+static tt_tune *make_tune(const char *const *specs, int nd, const tt_objective *o)
+{
+    tt_tune_dim d[3];
+    tt_params base;
+    tt_params_default(&base);
+    for (int k = 0; k < nd; k++) {
+        char name[16];
+        const char *eq = strchr(specs[k], '=');
+        snprintf(name, sizeof name, "%.*s", (int)(eq - specs[k]), specs[k]);
+        cr_assert_eq(tt_tune_dim_parse(NULL, NULL, name, eq + 1, &d[k]), 0, "%s", specs[k]);
+    }
+    tt_tune *t = NULL;
+    cr_assert_eq(tt_tune_create(NULL, &base, d, nd, o, &t), 0);
+    for (int k = 0; k < nd; k++)
+        tt_tune_dim_free(&d[k]);
+    return t;
+}
+
+/* The exhaustive grid's best objective, every point visited here. */
+static double exhaustive(const tt_tune *t, const tt_objective *o, int surface)
+{
+    int64_t g = tt_tune_grid_size(t);
+    tt_metrics *m = malloc((size_t)g * sizeof *m);
+    tt_params *p = malloc((size_t)g * sizeof *p);
+    cr_assert(m && p);
+    for (int64_t k = 0; k < g; k++)
+        tt_tune_point(t, k, &p[k]);
+    synth s = {surface, 0, 0};
+    synth_eval(&s, NULL, p, g, m);
+    int64_t b;
+    int feas;
+    cr_assert_eq(tt_objective_best(o, m, g, &b, &feas), 0);
+    double v = tt_objective_value(o, &m[b]);
+    free(m);
+    free(p);
+    return v;
+}
+
+static void within_1pct(tt_tune_strategy strat, const char *const *specs, int nd, int surface,
+                        const char *objective, uint64_t seed)
+{
+    tt_objective *o = obj(objective);
+    tt_tune *t = make_tune(specs, nd, o);
+    int64_t g = tt_tune_grid_size(t), budget = g / 10;
+    double want = exhaustive(t, o, surface);
+    synth s = {surface, 0, 0};
+    tt_tune_opts opts = {strat, budget, 0, seed, NULL, 0, NULL, NULL, NULL};
+    int64_t best;
+    tt_ctx *ctx = tt_ctx_create();
+    cr_assert_eq(tt_tune_search(ctx, t, &opts, synth_eval, &s, &best), 0, "%s", tt_errmsg(ctx));
+    double got = tt_tune_row_at(t, best)->objective;
+    cr_expect_leq(s.sims, budget, "%lld simulations, budget %lld", (long long)s.sims,
+                  (long long)budget);
+    cr_expect_eq(s.sims, tt_tune_rows(t), "every simulation is a row");
+    cr_expect_leq(got, want * 1.01, "strategy %d, %s: %.2f vs the grid's %.2f (%.3f%%) in %lld of "
+                  "%lld", strat, objective, got, want, 100 * (got / want - 1), (long long)s.sims,
+                  (long long)g);
+    /* no configuration twice */
+    for (int64_t i = 0; i < tt_tune_rows(t); i++)
+        for (int64_t k = 0; k < i; k++) {
+            const tt_params *a = &tt_tune_row_at(t, i)->params, *b = &tt_tune_row_at(t, k)->params;
+            cr_assert(!(a->w0 == b->w0 && a->w1 == b->w1 && a->theta == b->theta),
+                      "rows %lld and %lld are one configuration", (long long)k, (long long)i);
+        }
+    tt_ctx_free(ctx);
+    tt_tune_free(t);
+    tt_objective_free(o);
+}
+
+static const char *const two[] = {"w0=log:1:86400:31,inf", "theta=1000:12000:32"};
+static const char *const three[] = {"w0=log:1:86400:15,inf", "w1=log:1:86400:15,inf",
+                                    "theta=500:8000:16"};
+
+Test(tune, refine_bowl) { within_1pct(TT_TUNE_REFINE, two, 2, 0, "jct_mean", 1); }
+Test(tune, model_bowl) { within_1pct(TT_TUNE_MODEL, two, 2, 0, "jct_mean", 1); }
+Test(tune, refine_ripples_3d) { within_1pct(TT_TUNE_REFINE, three, 3, 1, "jct_mean", 1); }
+Test(tune, model_ripples_3d) { within_1pct(TT_TUNE_MODEL, three, 3, 1, "jct_mean", 7); }
+Test(tune, refine_constrained)
+{
+    within_1pct(TT_TUNE_REFINE, two, 2, 0, "jct_mean s.t. makespan <= 1.02 * best", 1);
+}
+Test(tune, model_constrained)
+{
+    within_1pct(TT_TUNE_MODEL, two, 2, 0, "jct_mean s.t. makespan <= 1.02 * best", 1);
+}
+
+/* The same seed proposes the same points in the same order; the cache
+ * makes a second search over known points free. */
+Test(tune, deterministic_and_cached)
+{
+    tt_objective *o = obj("jct_mean");
+    tt_tune *t1 = make_tune(three, 3, o), *t2 = make_tune(three, 3, o);
+    synth s1 = {1, 0, 0}, s2 = {1, 0, 0};
+    tt_tune_opts opts = {TT_TUNE_MODEL, 200, 40, 99, NULL, 0, NULL, NULL, NULL};
+    int64_t b1, b2;
+    cr_assert_eq(tt_tune_search(NULL, t1, &opts, synth_eval, &s1, &b1), 0);
+    cr_assert_eq(tt_tune_search(NULL, t2, &opts, synth_eval, &s2, &b2), 0);
+    cr_expect_eq(b1, b2);
+    cr_assert_eq(tt_tune_rows(t1), tt_tune_rows(t2));
+    cr_expect_eq(s1.calls, 5, "200 in batches of 40: %lld rounds", (long long)s1.calls);
+    for (int64_t i = 0; i < tt_tune_rows(t1); i++) {
+        const tt_tune_row *a = tt_tune_row_at(t1, i), *b = tt_tune_row_at(t2, i);
+        cr_assert(a->params.w0 == b->params.w0 && a->params.w1 == b->params.w1 &&
+                      a->params.theta == b->params.theta && a->round == b->round,
+                  "row %lld differs", (long long)i);
+    }
+    /* a baseline already simulated costs nothing */
+    int64_t row, sims = s1.sims;
+    cr_assert_eq(tt_tune_eval(NULL, t1, &tt_tune_row_at(t1, 3)->params, 2, synth_eval, &s1, &row), 0);
+    cr_expect(row == 3 && s1.sims == sims);
+    tt_params p;
+    tt_params_default(&p);
+    p.w0 = 17; /* not a lattice value */
+    cr_assert_eq(tt_tune_eval(NULL, t1, &p, 2, synth_eval, &s1, &row), 0);
+    cr_expect(row == tt_tune_rows(t1) - 1 && s1.sims == sims + 1 && tt_tune_row_at(t1, row)->phase == 2);
+    /* the grid strategy: 10 x 10 x 2 = 200 points at most -> 6 x 6 x 5 = 180 */
+    tt_tune_opts g = {TT_TUNE_GRID, 200, 0, 1, NULL, 1, NULL, NULL, NULL};
+    synth s3 = {1, 0, 0};
+    tt_tune *t3 = make_tune(three, 3, o);
+    cr_assert_eq(tt_tune_search(NULL, t3, &g, synth_eval, &s3, &b1), 0);
+    cr_expect_eq(s3.sims, 180, "grid: %lld", (long long)s3.sims);
+    cr_expect_eq(s3.calls, 1);
+    tt_tune_free(t1);
+    tt_tune_free(t2);
+    tt_tune_free(t3);
+    tt_objective_free(o);
+}

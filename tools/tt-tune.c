@@ -1,0 +1,488 @@
+/* tt-tune: the auto-tuner. Searches scheduler parameters for an objective
+ * over the simulated metrics with a budget of simulations, optionally on
+ * the first part of a trace with the choice checked on the rest, and
+ * prints the recommendation beside the baselines. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "tt/parse.h"
+#include "tt/sim.h"
+#include "tt/sweep.h"
+#include "tt/tracefile.h"
+#include "tt/tune.h"
+
+static const char usage[] =
+    "usage: tt-tune -c CLUSTER -s NAME=RANGE [-s ...] [-p NAME=VALUE]... --objective OBJ\n"
+    "               [--strategy model|refine] [--budget N] [--batch N] [--seed N]\n"
+    "               [--holdout F | --train A:B --test C:D] [-d auto|cpu|gpu] [-j THREADS]\n"
+    "               [--models FILE] [-o TUNE.h5] [--line] TRACE.h5\n";
+
+static void help(void)
+{
+    printf("%s", usage);
+    printf(
+        "\nChooses scheduler parameters (the delay timers w0, w1, the threshold theta, or\n"
+        "any integer parameter) that minimise an objective over the simulated metrics,\n"
+        "with a fraction of the simulations of the exhaustive grid, and prints the\n"
+        "choice beside the baselines as TSV.\n"
+        "\n"
+        "  -c CLUSTER        RxNxG or a cluster file, as for tt-sim\n"
+        "  -s NAME=RANGE     a searched parameter (repeatable): A:B:N, log:A:B:N or a\n"
+        "                    list a,b,c as tt-sweep -g takes them; a range may end in\n"
+        "                    ,inf (w0, w1, theta). The grid is their product\n"
+        "  -p NAME=VALUE     a fixed parameter, as for tt-sim\n"
+        "  --objective OBJ   METRIC, a weighted sum (0.5*jct_mean+0.5*makespan, -util to\n"
+        "                    maximise), and optionally s.t. METRIC <= BOUND [and ...]\n"
+        "                    with BOUND a number, best or F*best (best among the\n"
+        "                    configurations compared): jct_mean s.t. makespan <= 1.05*best\n"
+        "  --strategy S      model (default): a Gaussian-process surrogate proposes\n"
+        "                    each batch; refine: successive refinement of a grid\n"
+        "  --budget N        simulations for the search (default 10%% of the grid)\n"
+        "  --batch N         simulations per round (default a quarter of the budget,\n"
+        "                    16 .. 4096)\n"
+        "  --seed N          seed of every random choice (default 1)\n"
+        "  --holdout F       tune on the first jobs, test on the last fraction F (0..1)\n"
+        "  --train A:B --test C:D\n"
+        "                    tune on jobs [A,B), test on jobs [C,D) (indices in submit\n"
+        "                    order, from 0); each part's submit times start at 0\n"
+        "  -d DEVICE         auto (default), cpu or gpu: the simulations and the\n"
+        "                    surrogate's linear algebra (cuBLAS on the GPU)\n"
+        "  -j THREADS        CPU threads (default: one per online CPU)\n"
+        "  --models FILE     the model table (default: the built-in data/models.tsv)\n"
+        "  -o TUNE.h5        also write every evaluated point (HDF5 /tune/history/...)\n"
+        "  --line            print only the recommended -p options, for tt-sim\n"
+        "  -h, --help        this help;  --version  version and GPU support\n"
+        "\n"
+        "Output: a header and one row per configuration: role (recommended, strict:\n"
+        "w0=w1=inf, no_wait: w0=w1=0, grid_best: the best of a plain grid of the same\n"
+        "budget, hindsight: the best found on the test part), objective_train,\n"
+        "objective_test, regret_test (objective_test less the hindsight's),\n"
+        "feasible_train, feasible_test, the 12 parameters, train_METRIC and\n"
+        "test_METRIC for the 16 metrics (test columns empty without a split).\n"
+        "stderr: the tt-sim command line of the choice and the simulations spent.\n"
+        "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
+        "error, 2 usage error (bad option, -c, -s, -p, objective or split).\n");
+}
+
+typedef struct {
+    const tt_cluster *cl;
+    const tt_models *models;
+    const tt_sim_jobs *jobs;
+    const tt_sweep_opts *opts;
+} evaluator;
+
+static int eval_batch(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    const evaluator *e = (const evaluator *)arg;
+    return tt_batch_run(ctx, e->cl, e->models, e->jobs, ps, n, e->opts, out);
+}
+
+static void progress(void *arg, int round, int64_t done, int64_t budget)
+{
+    fprintf(stderr, "\r  %s: round %d, %lld/%lld simulations", (const char *)arg, round + 1,
+            (long long)done, (long long)budget);
+    if (done >= budget)
+        fputc('\n', stderr);
+}
+
+/* "A:B" with 0 <= A < B. */
+static int parse_range(const char *s, int64_t *a, int64_t *b)
+{
+    char x[32], y[32];
+    const char *colon = strchr(s, ':');
+    if (!colon || (size_t)(colon - s) >= sizeof x || strlen(colon + 1) >= sizeof y)
+        return -1;
+    snprintf(x, sizeof x, "%.*s", (int)(colon - s), s);
+    snprintf(y, sizeof y, "%s", colon + 1);
+    return tt_parse_i64(x, a) || tt_parse_i64(y, b) || *a < 0 || *b <= *a ? -1 : 0;
+}
+
+enum { R_REC, R_STRICT, R_NOWAIT, R_GRID, R_HIND, NROLES };
+static const char *const roles[NROLES] = {"recommended", "strict", "no_wait", "grid_best",
+                                          "hindsight"};
+
+typedef struct {
+    const char **sv, **pv;
+    tt_ctx *ctx;
+    tt_models *models;
+    tt_trace *trace;
+    tt_sim_jobs jobs, train, test;
+    tt_tune_dim dims[TT_NPARAMS];
+    int nd;
+    tt_objective *obj;
+    tt_la *la;
+    tt_tune *tr, *te;
+} state;
+
+static void release(state *s)
+{
+    tt_tune_free(s->tr);
+    tt_tune_free(s->te);
+    tt_la_free(s->la);
+    tt_objective_free(s->obj);
+    for (int d = 0; d < s->nd; d++)
+        tt_tune_dim_free(&s->dims[d]);
+    tt_sim_jobs_free(&s->train);
+    tt_sim_jobs_free(&s->test);
+    tt_sim_jobs_free(&s->jobs);
+    tt_trace_free(s->trace);
+    tt_models_free(s->models);
+    tt_ctx_free(s->ctx);
+    free(s->sv);
+    free(s->pv);
+}
+
+static int finish(state *s, int status)
+{
+    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
+        cli_err("%s", tt_errmsg(s->ctx));
+    release(s);
+    return cli_close_stdout(status);
+}
+
+/* NAME=VALUE: name into buf, the value after '='. */
+static const char *split_arg(const char *opt, const char *arg, char *name, size_t size)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
+        cli_err("option %s: expected NAME=%s, got '%s'", opt, opt[1] == 's' ? "RANGE" : "VALUE",
+                arg);
+        return NULL;
+    }
+    snprintf(name, size, "%.*s", (int)(eq - arg), arg);
+    return eq + 1;
+}
+
+/* The -p options that differ from the defaults. */
+static void param_line(const tt_params *p, const tt_models *m, char *buf, size_t size)
+{
+    tt_params def;
+    tt_params_default(&def);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < TT_NPARAMS && at < size; i++) {
+        char v[TT_MAX_CLASSES * 80], d[TT_MAX_CLASSES * 80];
+        tt_params_format(p, m, i, v, sizeof v);
+        tt_params_format(&def, m, i, d, sizeof d);
+        if (strcmp(v, d) == 0)
+            continue;
+        int w = snprintf(buf + at, size - at, "%s-p %s=", at ? " " : "", tt_param_names[i]);
+        at += w > 0 ? (size_t)w : 0;
+        for (const char *q = v; *q && at + 1 < size; q++)
+            buf[at++] = *q;
+        buf[at < size ? at : size - 1] = '\0';
+    }
+}
+
+static void print_row(const state *s, int role, const int64_t *trow, const int64_t *terow,
+                      double regret)
+{
+    const tt_tune_row *a = tt_tune_row_at(s->tr, trow[role]);
+    const tt_tune_row *b = s->te ? tt_tune_row_at(s->te, terow[role]) : NULL;
+    char buf[TT_MAX_CLASSES * 80];
+    int64_t ntr = tt_tune_rows(s->tr), nte = s->te ? tt_tune_rows(s->te) : 0;
+    tt_metrics *m = (tt_metrics *)malloc((size_t)(ntr > nte ? ntr : nte) * sizeof *m);
+    int ftr = 0, fte = 0;
+    for (int64_t r = 0; m && r < ntr; r++)
+        m[r] = tt_tune_row_at(s->tr, r)->metrics;
+    if (m)
+        ftr = tt_objective_feasible(s->obj, m, ntr, &a->metrics);
+    for (int64_t r = 0; m && r < nte; r++)
+        m[r] = tt_tune_row_at(s->te, r)->metrics;
+    if (m && b)
+        fte = tt_objective_feasible(s->obj, m, nte, &b->metrics);
+    free(m);
+    printf("%s\t%.6f\t", roles[role], a->objective);
+    if (b)
+        printf("%.6f\t%.6f\t%d\t%d\t", b->objective, b->objective - regret, ftr, fte);
+    else
+        printf("\t\t%d\t\t", ftr);
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        tt_params_format(&a->params, s->models, i, buf, sizeof buf);
+        printf("%s\t", buf);
+    }
+    for (int part = 0; part < 2; part++)
+        for (int i = 0; i < TT_NMETRICS; i++) {
+            if (part == 0 || b)
+                tt_metric_format(part ? &b->metrics : &a->metrics, i, buf, sizeof buf);
+            printf("%s%c", part == 0 || b ? buf : "", part && i + 1 == TT_NMETRICS ? '\n' : '\t');
+        }
+}
+
+static void print_header(void)
+{
+    printf("role\tobjective_train\tobjective_test\tregret_test\tfeasible_train\tfeasible_test");
+    for (int i = 0; i < TT_NPARAMS; i++)
+        printf("\t%s", tt_param_names[i]);
+    for (int part = 0; part < 2; part++)
+        for (int i = 0; i < TT_NMETRICS; i++)
+            printf("\t%s_%s", part ? "test" : "train", tt_metric_names[i]);
+    putchar('\n');
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    const char *cspec = NULL, *mpath = NULL, *out = NULL, *dev = "auto", *objtext = NULL;
+    const char *strat = "model", *holdout = NULL, *trs = NULL, *tes = NULL;
+    state s;
+    memset(&s, 0, sizeof s);
+    int ns = 0, np = 0, c, line = 0;
+    int64_t threads = 0, budget = 0, batch = 0, seed = 1;
+    enum { O_MODELS = 256, O_OBJ, O_STRAT, O_BUDGET, O_BATCH, O_SEED, O_HOLD, O_TRAIN, O_TEST,
+           O_LINE };
+    static const struct option lopts[] = {
+        {"models", required_argument, 0, O_MODELS},  {"objective", required_argument, 0, O_OBJ},
+        {"strategy", required_argument, 0, O_STRAT}, {"budget", required_argument, 0, O_BUDGET},
+        {"batch", required_argument, 0, O_BATCH},    {"seed", required_argument, 0, O_SEED},
+        {"holdout", required_argument, 0, O_HOLD},   {"train", required_argument, 0, O_TRAIN},
+        {"test", required_argument, 0, O_TEST},      {"line", no_argument, 0, O_LINE},
+        {"help", no_argument, 0, 'h'},               {"version", no_argument, 0, 'V'},
+        {0, 0, 0, 0}};
+    if (!(s.sv = (const char **)calloc((size_t)argc, sizeof *s.sv)) ||
+        !(s.pv = (const char **)calloc((size_t)argc, sizeof *s.pv)) ||
+        !(s.ctx = tt_ctx_create())) {
+        cli_err("out of memory");
+        return finish(&s, EXIT_FAIL);
+    }
+    int bad = 0;
+    while (!bad && (c = getopt_long(argc, argv, "c:s:p:d:j:o:h", lopts, NULL)) != -1) {
+        switch (c) {
+        case 'c': cspec = optarg; break;
+        case 's': s.sv[ns++] = optarg; break;
+        case 'p': s.pv[np++] = optarg; break;
+        case 'd': dev = optarg; break;
+        case 'j': bad = cli_i64("-j", optarg, 1, &threads); break;
+        case 'o': out = optarg; break;
+        case O_MODELS: mpath = optarg; break;
+        case O_OBJ: objtext = optarg; break;
+        case O_STRAT: strat = optarg; break;
+        case O_BUDGET: bad = cli_i64("--budget", optarg, 1, &budget); break;
+        case O_BATCH: bad = cli_i64("--batch", optarg, 1, &batch); break;
+        case O_SEED: bad = cli_i64("--seed", optarg, 0, &seed); break;
+        case O_HOLD: holdout = optarg; break;
+        case O_TRAIN: trs = optarg; break;
+        case O_TEST: tes = optarg; break;
+        case O_LINE: line = 1; break;
+        case 'h': help(); return finish(&s, EXIT_OK);
+        case 'V': release(&s); return cli_version();
+        default: bad = 1;
+        }
+    }
+    double hf = 0;
+    int64_t ta = 0, tb = 0, ua = 0, ub = 0;
+    const char *why = bad                 ? ""
+                      : !cspec            ? "no cluster (-c RxNxG)"
+                      : !ns               ? "nothing to search (-s NAME=RANGE)"
+                      : !objtext          ? "no objective (--objective OBJ)"
+                      : optind >= argc    ? "no trace file"
+                      : optind + 1 < argc ? "one trace file only"
+                                          : NULL;
+    if (!why && strcmp(dev, "auto") && strcmp(dev, "cpu") && strcmp(dev, "gpu"))
+        why = "option -d: expected auto, cpu or gpu";
+    if (!why && strcmp(strat, "model") && strcmp(strat, "refine"))
+        why = "option --strategy: expected model or refine";
+    if (!why && holdout && (trs || tes))
+        why = "--holdout and --train/--test exclude each other";
+    if (!why && !trs != !tes)
+        why = "--train and --test go together";
+    if (!why && holdout && (tt_parse_f64(holdout, &hf) || !(hf > 0 && hf < 1)))
+        why = "option --holdout: expected a fraction between 0 and 1";
+    if (!why && trs && (parse_range(trs, &ta, &tb) || parse_range(tes, &ua, &ub)))
+        why = "options --train/--test: expected A:B with 0 <= A < B";
+    if (why) {
+        if (*why)
+            cli_err("%s", why);
+        release(&s);
+        return cli_usage_error(usage);
+    }
+    const char *path = argv[optind];
+    tt_cluster cl;
+    tt_params base;
+    tt_params_default(&base);
+    if (tt_cluster_parse(s.ctx, cspec, &cl))
+        return finish(&s, EXIT_USAGE);
+    if (mpath ? tt_models_load(s.ctx, mpath, &s.models) : tt_models_default(s.ctx, &s.models))
+        return finish(&s, EXIT_FAIL);
+    for (int i = 0; i < np + ns; i++) {
+        char name[64];
+        int dim = i >= np;
+        const char *arg = dim ? s.sv[i - np] : s.pv[i];
+        const char *val = split_arg(dim ? "-s" : "-p", arg, name, sizeof name);
+        if (!val)
+            return finish(&s, EXIT_USAGE);
+        if (dim && tt_tune_dim_parse(s.ctx, s.models, name, val, &s.dims[s.nd]))
+            return finish(&s, EXIT_USAGE);
+        if (dim && ++s.nd == TT_NPARAMS)
+            break;
+        if (!dim && tt_params_set(s.ctx, &base, s.models, name, val))
+            return finish(&s, EXIT_USAGE);
+        for (int k = 0; dim && k < np; k++)
+            if (strncmp(s.pv[k], name, strlen(name)) == 0 && s.pv[k][strlen(name)] == '=') {
+                cli_err("parameter '%s': both fixed with -p and searched with -s", name);
+                return finish(&s, EXIT_USAGE);
+            }
+    }
+    if (tt_objective_parse(s.ctx, objtext, &s.obj))
+        return finish(&s, EXIT_USAGE);
+    tt_device device = strcmp(dev, "gpu") == 0   ? TT_DEVICE_GPU
+                       : strcmp(dev, "cpu") == 0 ? TT_DEVICE_CPU
+                                                 : TT_DEVICE_AUTO;
+    if (tt_tune_create(s.ctx, &base, s.dims, s.nd, s.obj, &s.tr) ||
+        tt_tune_create(s.ctx, &base, s.dims, s.nd, s.obj, &s.te))
+        return finish(&s, EXIT_USAGE);
+    if (tt_la_create(s.ctx, device, &s.la))
+        return finish(&s, EXIT_FAIL);
+    if (*tt_la_note(s.la) && strcmp(strat, "model") == 0)
+        cli_err("surrogate's linear algebra on the CPU (GPU: %s)", tt_la_note(s.la));
+    if (tt_trace_load(s.ctx, path, &s.trace) ||
+        tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs))
+        return finish(&s, EXIT_FAIL);
+    int64_t n = s.jobs.n;
+    char split[256] = "none: tuned on every job";
+    if (holdout) {
+        ua = n - (int64_t)floor(hf * (double)n + 0.5);
+        ta = 0, tb = ua, ub = n;
+        if (ua <= 0 || ua >= n) {
+            cli_err("option --holdout: %s leaves a part without jobs (%lld in all)", holdout,
+                    (long long)n);
+            return finish(&s, EXIT_USAGE);
+        }
+    }
+    int has_test = holdout || trs;
+    if (has_test) {
+        if (tb > n || ub > n) {
+            cli_err("options --train/--test: the trace has %lld jobs", (long long)n);
+            return finish(&s, EXIT_USAGE);
+        }
+        snprintf(split, sizeof split, "train jobs [%lld,%lld), test jobs [%lld,%lld)",
+                 (long long)ta, (long long)tb, (long long)ua, (long long)ub);
+        if (tt_tune_slice(s.ctx, &s.jobs, ta, tb, &s.train) ||
+            tt_tune_slice(s.ctx, &s.jobs, ua, ub, &s.test))
+            return finish(&s, EXIT_FAIL);
+    } else {
+        tt_tune_free(s.te);
+        s.te = NULL;
+    }
+    static atomic_int stop;
+    char used[320] = "";
+    tt_sweep_opts so = {.threads = (int)threads, .device = device, .stop = &stop,
+                        .used = used, .used_size = sizeof used};
+    evaluator etr = {&cl, s.models, has_test ? &s.train : &s.jobs, &so};
+    evaluator ete = {&cl, s.models, &s.test, &so};
+    int64_t grid = tt_tune_grid_size(s.tr);
+    if (!budget)
+        budget = grid / 10 > 0 ? grid / 10 : 1;
+    tt_tune_opts to = {strcmp(strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
+                       batch, (uint64_t)seed, s.la, 0, &stop,
+                       isatty(STDERR_FILENO) ? progress : NULL, (void *)"search"};
+    int64_t trow[NROLES], terow[NROLES] = {0}, sims[4] = {0};
+    cli_stop_on_signal(&stop);
+    int rc = tt_tune_search(s.ctx, s.tr, &to, eval_batch, &etr, &trow[R_REC]);
+    sims[0] = tt_tune_rows(s.tr);
+    tt_tune_opts go = to;
+    go.strategy = TT_TUNE_GRID;
+    go.phase = 1;
+    go.progress = NULL;
+    if (!rc)
+        rc = tt_tune_search(s.ctx, s.tr, &go, eval_batch, &etr, &trow[R_GRID]);
+    sims[1] = tt_tune_rows(s.tr) - sims[0];
+    tt_params strict = base, nowait = base;
+    strict.w0 = strict.w1 = TT_INF;
+    nowait.w0 = nowait.w1 = 0;
+    if (!rc)
+        rc = tt_tune_eval(s.ctx, s.tr, &strict, 2, eval_batch, &etr, &trow[R_STRICT]);
+    if (!rc)
+        rc = tt_tune_eval(s.ctx, s.tr, &nowait, 2, eval_batch, &etr, &trow[R_NOWAIT]);
+    double regret = 0;
+    if (!rc && s.te) {
+        for (int r = 0; r < R_HIND && !rc; r++)
+            rc = tt_tune_eval(s.ctx, s.te, &tt_tune_row_at(s.tr, trow[r])->params, 2, eval_batch,
+                              &ete, &terow[r]);
+        tt_tune_opts ho = to;
+        ho.phase = 3;
+        ho.progress_arg = (void *)"hindsight";
+        int64_t hb;
+        if (!rc)
+            rc = tt_tune_search(s.ctx, s.te, &ho, eval_batch, &ete, &hb);
+        if (!rc)
+            rc = tt_tune_best_row(s.te, &terow[R_HIND], NULL);
+        if (!rc)
+            rc = tt_tune_eval(s.ctx, s.tr, &tt_tune_row_at(s.te, terow[R_HIND])->params, 2,
+                              eval_batch, &etr, &trow[R_HIND]);
+        if (!rc)
+            regret = tt_tune_row_at(s.te, terow[R_HIND])->objective;
+    }
+    cli_stop_on_signal(NULL);
+    if (rc == TT_ESTOPPED) {
+        cli_err("stopped by signal %d before the end: nothing written", cli_stop_signal());
+        return finish(&s, 128 + cli_stop_signal());
+    }
+    if (rc) {
+        cli_err("'%s': %s", path, tt_errmsg(s.ctx));
+        tt_err_clear(s.ctx);
+        return finish(&s, EXIT_FAIL);
+    }
+    /* an absolute bound that no searched configuration meets */
+    int64_t nsr = sims[0], k = 0;
+    tt_metrics *m = (tt_metrics *)malloc((size_t)tt_tune_rows(s.tr) * sizeof *m);
+    for (int64_t r = 0; m && r < tt_tune_rows(s.tr); r++)
+        if (tt_tune_row_at(s.tr, r)->phase == 0)
+            m[k++] = tt_tune_row_at(s.tr, r)->metrics;
+    char whyinf[512] = "";
+    if (m)
+        tt_objective_why_infeasible(s.obj, m, k, whyinf, sizeof whyinf);
+    free(m);
+    (void)nsr;
+    if (*whyinf) {
+        cli_err("no feasible configuration: %s", whyinf);
+        return finish(&s, EXIT_FAIL);
+    }
+    char pline[4096];
+    param_line(&tt_tune_row_at(s.tr, trow[R_REC])->params, s.models, pline, sizeof pline);
+    if (out) {
+        const char *rn[NROLES];
+        for (int r = 0; r < NROLES; r++)
+            rn[r] = roles[r];
+        char tmp[4096];
+        tt_tune_save_args a = {s.tr, s.te, s.dims, s.nd, s.obj, strat, (uint64_t)seed, budget,
+                               batch > 0 ? batch : tt_tune_default_batch(budget), &cl, s.models,
+                               path, &s.trace->prov, *used ? used : "cpu", tt_la_describe(s.la),
+                               split, pline, s.te ? NROLES : R_HIND, rn, trow,
+                               s.te ? terow : NULL};
+        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
+            cli_cleanup_on_signal(tmp);
+        rc = tt_tune_save(s.ctx, out, &a);
+        cli_cleanup_on_signal(NULL);
+        if (rc)
+            return finish(&s, EXIT_FAIL);
+    }
+    cli_err("recommended: tt-sim -c %s %s %s", cspec, pline, path);
+    cli_err("%lld simulations on train (search %lld, grid baseline %lld, others %lld) over a "
+            "grid of %lld (search %.1f%%)%s", (long long)tt_tune_rows(s.tr), (long long)sims[0],
+            (long long)sims[1], (long long)(tt_tune_rows(s.tr) - sims[0] - sims[1]),
+            (long long)grid, 100.0 * (double)sims[0] / (double)grid,
+            s.te ? "" : "; no test part (--holdout or --train/--test)");
+    if (s.te) {
+        double rec = tt_tune_row_at(s.te, terow[R_REC])->objective;
+        cli_err("%lld simulations on test; regret of the choice on test %.6f (%.2f%% of the "
+                "best in hindsight, %s)", (long long)tt_tune_rows(s.te), rec - regret,
+                regret != 0 ? 100.0 * (rec - regret) / fabs(regret) : 0.0, split);
+    }
+    if (device != TT_DEVICE_CPU)
+        cli_err("simulations on %s; surrogate on %s", *used ? used : "cpu",
+                tt_la_describe(s.la));
+    if (line) {
+        printf("%s\n", pline);
+        return finish(&s, EXIT_OK);
+    }
+    print_header();
+    for (int r = 0; r < (s.te ? NROLES : R_HIND); r++)
+        print_row(&s, r, trow, terow, regret);
+    return finish(&s, EXIT_OK);
+}
