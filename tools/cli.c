@@ -104,6 +104,18 @@ void cli_stop_on_signal(atomic_int *flag)
 
 int cli_stop_signal(void) { return (int)stop_sig; }
 
+const char *cli_split_arg(const char *opt, const char *what, const char *arg, char *name,
+                          size_t size)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
+        cli_err("option %s: expected NAME=%s, got '%s'", opt, what, arg);
+        return NULL;
+    }
+    snprintf(name, size, "%.*s", (int)(eq - arg), arg);
+    return eq + 1;
+}
+
 int cli_version(void)
 {
     char gpu[512];

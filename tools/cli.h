@@ -37,6 +37,10 @@ void cli_stop_on_signal(atomic_int *flag);
 int cli_stop_signal(void);
 /* Prints "prog (tracetune VERSION)" and the GPU situation to stdout. */
 int cli_version(void);
+/* Splits "NAME=VALUE" (the argument of option opt) into name and returns
+ * VALUE; NULL after printing "option -x: expected NAME=WHAT, got '...'". */
+const char *cli_split_arg(const char *opt, const char *what, const char *arg, char *name,
+                          size_t size);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
 

@@ -110,19 +110,6 @@ static int parse_shard(const char *s, int64_t *k, int64_t *n)
     return !*a || !*b || *e1 || *e2 || *k < 0 || *n < 1 || *k >= *n ? -1 : 0;
 }
 
-/* NAME=VALUE into name; value after the '='. */
-static const char *split_arg(const char *opt, const char *arg, char *name, size_t size)
-{
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
-        cli_err("option %s: expected NAME=%s, got '%s'", opt,
-                strcmp(opt, "-g") == 0 ? "SPEC" : "VALUE", arg);
-        return NULL;
-    }
-    snprintf(name, size, "%.*s", (int)(eq - arg), arg);
-    return eq + 1;
-}
-
 typedef struct {
     const char **gv, **pv; /* the -g and -p arguments */
     tt_ctx *ctx;
@@ -234,7 +221,8 @@ int main(int argc, char **argv)
         char name[64];
         int grid = i >= np;
         const char *arg = grid ? s.gv[i - np] : s.pv[i];
-        const char *val = split_arg(grid ? "-g" : "-p", arg, name, sizeof name);
+        const char *val = cli_split_arg(grid ? "-g" : "-p", grid ? "SPEC" : "VALUE", arg,
+                                        name, sizeof name);
         if (!val)
             return finish(&s, EXIT_USAGE);
         if (grid ? tt_sweep_grid(s.ctx, s.sweep, name, val)

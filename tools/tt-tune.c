@@ -146,18 +146,6 @@ static int finish(state *s, int status)
 }
 
 /* NAME=VALUE: name into buf, the value after '='. */
-static const char *split_arg(const char *opt, const char *arg, char *name, size_t size)
-{
-    const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || (size_t)(eq - arg) >= size) {
-        cli_err("option %s: expected NAME=%s, got '%s'", opt, opt[1] == 's' ? "RANGE" : "VALUE",
-                arg);
-        return NULL;
-    }
-    snprintf(name, size, "%.*s", (int)(eq - arg), arg);
-    return eq + 1;
-}
-
 /* The -p options that differ from the defaults. */
 static void param_line(const tt_params *p, const tt_models *m, char *buf, size_t size)
 {
@@ -313,7 +301,8 @@ int main(int argc, char **argv)
         char name[64];
         int dim = i >= np;
         const char *arg = dim ? s.sv[i - np] : s.pv[i];
-        const char *val = split_arg(dim ? "-s" : "-p", arg, name, sizeof name);
+        const char *val = cli_split_arg(dim ? "-s" : "-p", dim ? "RANGE" : "VALUE", arg,
+                                        name, sizeof name);
         if (!val)
             return finish(&s, EXIT_USAGE);
         if (dim && tt_tune_dim_parse(s.ctx, s.models, name, val, &s.dims[s.nd]))
