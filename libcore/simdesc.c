@@ -1,6 +1,11 @@
 /* The storage description of parameters and metrics (internal/simdesc.h). */
 #include "internal/simdesc.h"
 
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/h5util.h"
+
 #define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
 const sd_param sd_params[TT_NPARAMS] = {
     PAR(SD_TEXT, order, NULL, 0),       PAR(SD_I64, w0, "s", 1),
@@ -30,3 +35,72 @@ const sd_metric sd_metrics[TT_NMETRICS] = {
     MET(util, 1, "fraction of cluster GPU-s"),
     MET(rejected, 0, "jobs"),
 };
+
+int sd_mark_inf(hid_t grp, const char *name)
+{
+    hid_t d = H5Dopen2(grp, name, H5P_DEFAULT);
+    int rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
+    if (d >= 0)
+        H5Dclose(d);
+    return rc ? -1 : 0;
+}
+
+static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *const *p,
+                    int64_t n)
+{
+    char **text = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *text);
+    char one[TT_MAX_CLASSES * 80]; /* names are at most 63 bytes */
+    int rc = text ? 0 : -1;
+    for (int64_t r = 0; r < n && !rc; r++) {
+        tt_params_format(p[r], models, i, one, sizeof one);
+        rc = (text[r] = strdup(one)) ? 0 : -1;
+    }
+    hid_t type = h5u_vlen_utf8();
+    if (!rc)
+        rc = h5u_write_col(gp, tt_param_names[i], type, type, n, text, NULL, 0, 0);
+    H5Tclose(type);
+    for (int64_t r = 0; text && r < n; r++)
+        free(text[r]);
+    free(text);
+    return rc;
+}
+
+int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
+                        void *buf)
+{
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        const sd_param *d = &sd_params[i];
+        if (d->kind == SD_TEXT) {
+            if (text_col(gp, i, models, p, n))
+                return -1;
+            continue;
+        }
+        for (int64_t r = 0; r < n; r++) {
+            const char *at = (const char *)p[r] + d->off;
+            if (d->kind == SD_I32) /* stored as int64 like the rest */
+                ((int64_t *)buf)[r] = *(const int32_t *)at;
+            else
+                memcpy((char *)buf + r * 8, at, 8);
+        }
+        int u = d->kind == SD_U64;
+        if (h5u_write_col(gp, tt_param_names[i], u ? H5T_STD_U64LE : H5T_STD_I64LE,
+                          u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf, d->units, 0, 0) ||
+            (d->inf && sd_mark_inf(gp, tt_param_names[i])))
+            return -1;
+    }
+    return 0;
+}
+
+int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf)
+{
+    for (int i = 0; i < TT_NMETRICS; i++) {
+        int real = sd_metrics[i].real;
+        for (int64_t r = 0; r < n; r++)
+            memcpy((char *)buf + r * 8, (const char *)m[r] + sd_metrics[i].off, 8);
+        if (h5u_write_col(gm, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+                          real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
+                          sd_metrics[i].units, 0, 0))
+            return -1;
+    }
+    return 0;
+}

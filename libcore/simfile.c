@@ -74,12 +74,8 @@ static int write_params(hid_t g, const tt_sim_save_args *a)
                                                   : *(const int64_t *)at;
             rc = h5u_scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, units);
         }
-        if (!rc && sd_params[i].inf) {
-            hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
-            rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
-            if (d >= 0)
-                H5Dclose(d);
-        }
+        if (!rc && sd_params[i].inf)
+            rc = sd_mark_inf(g, name);
         if (rc)
             return -1;
     }

@@ -29,21 +29,6 @@ static int attr_f64(hid_t obj, const char *name, double v)
     return rc < 0 ? -1 : 0;
 }
 
-/* A column of n rows; inf: with the "infinite" attribute (INT64_MAX). */
-static int write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
-                     const void *data, const char *units, int inf)
-{
-    if (h5u_write_col(grp, name, filetype, memtype, n, data, units, 0, 0))
-        return -1;
-    if (!inf)
-        return 0;
-    hid_t d = H5Dopen2(grp, name, H5P_DEFAULT);
-    int rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
-    if (d >= 0)
-        H5Dclose(d);
-    return rc ? -1 : 0;
-}
-
 static int write_prov(hid_t g, const tt_sweep_save_args *a)
 {
     const tt_provenance *p = a->trace_prov;
@@ -64,83 +49,29 @@ static int write_prov(hid_t g, const tt_sweep_save_args *a)
            h5u_attr_i64(g, "rows", a->rows) || h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
-/* The parameters of every row, one column at a time; params holds the
- * rows' parameter sets, buf rows * 8 bytes, text rows string pointers. */
-static int write_params(tt_ctx *ctx, hid_t g, const tt_sweep_save_args *a,
-                        const tt_params *params, void *buf, char **text)
-{
-    int64_t n = a->rows;
-    for (int i = 0; i < TT_NPARAMS; i++) {
-        const char *name = tt_param_names[i];
-        int rc = 0;
-        if (sd_params[i].kind == SD_TEXT) {
-            char one[TT_MAX_CLASSES * 80];
-            for (int64_t r = 0; r < n && !rc; r++) {
-                tt_params_format(&params[r], a->models, i, one, sizeof one);
-                if (!(text[r] = strdup(one)))
-                    rc = tt_err(ctx, TT_ENOMEM, "out of memory");
-            }
-            hid_t type = h5u_vlen_utf8();
-            if (!rc)
-                rc = write_col(g, name, type, type, n, text, NULL, 0);
-            H5Tclose(type);
-            for (int64_t r = 0; r < n; r++) {
-                free(text[r]);
-                text[r] = NULL;
-            }
-        } else {
-            for (int64_t r = 0; r < n; r++) {
-                const char *at = (const char *)&params[r] + sd_params[i].off;
-                if (sd_params[i].kind == SD_U64)
-                    memcpy((uint64_t *)buf + r, at, sizeof(uint64_t));
-                else if (sd_params[i].kind == SD_I32) /* stored as int64 like the rest */
-                    ((int64_t *)buf)[r] = *(const int32_t *)at;
-                else
-                    memcpy((int64_t *)buf + r, at, sizeof(int64_t));
-            }
-            int u = sd_params[i].kind == SD_U64;
-            rc = write_col(g, name, u ? H5T_STD_U64LE : H5T_STD_I64LE,
-                           u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf,
-                           sd_params[i].units, sd_params[i].inf);
-        }
-        if (rc)
-            return -1;
-    }
-    return 0;
-}
-
-static int write_metrics(hid_t g, const tt_sweep_save_args *a, void *buf)
-{
-    int64_t n = a->rows;
-    for (int i = 0; i < TT_NMETRICS; i++) {
-        int real = sd_metrics[i].real;
-        for (int64_t r = 0; r < n; r++)
-            memcpy((char *)buf + r * 8, (const char *)&a->metrics[r] + sd_metrics[i].off, 8);
-        if (write_col(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
-                      real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
-                      sd_metrics[i].units, 0))
-            return -1;
-    }
-    return 0;
-}
-
-static int write_file(tt_ctx *ctx, const tt_sweep_save_args *a, const tt_params *params,
-                      const char *digest, const char *path)
+static int write_file(const tt_sweep_save_args *a, const tt_params *params, const char *digest,
+                      const char *path)
 {
     size_t rows = (size_t)(a->rows > 0 ? a->rows : 1);
     void *buf = malloc(rows * 8);
-    char **text = (char **)calloc(rows, sizeof *text);
+    const tt_params **pp = (const tt_params **)malloc(rows * sizeof *pp);
+    const tt_metrics **mp = (const tt_metrics **)malloc(rows * sizeof *mp);
     int rc = -1;
-    hid_t f = buf && text ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    hid_t f = buf && pp && mp ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
     if (f >= 0) {
+        for (int64_t r = 0; r < a->rows; r++) {
+            pp[r] = &params[r];
+            mp[r] = &a->metrics[r];
+        }
         hid_t sw = h5u_group(f, "sweep");
         hid_t gp = sw >= 0 ? h5u_group(sw, "params") : -1;
         hid_t gm = sw >= 0 ? h5u_group(sw, "metrics") : -1;
         rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
              h5u_attr_str(sw, "configs_sha256", digest) ||
-             write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
-                       "position in the full sweep, from 0", 0) ||
-             write_params(ctx, gp, a, params, buf, text) || write_metrics(gm, a, buf);
+             h5u_write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
+                           "position in the full sweep, from 0", 0, 0) ||
+             sd_write_param_cols(gp, a->models, pp, a->rows, buf) ||
+             sd_write_metric_cols(gm, mp, a->rows, buf);
         if (gp >= 0)
             H5Gclose(gp);
         if (gm >= 0)
@@ -151,12 +82,12 @@ static int write_file(tt_ctx *ctx, const tt_sweep_save_args *a, const tt_params 
             rc = -1;
     }
     free(buf);
-    free(text);
+    free(pp);
+    free(mp);
     return rc;
 }
 
 struct sweep_write {
-    tt_ctx *ctx;
     const tt_sweep_save_args *a;
     const tt_params *params;
     char digest[65];
@@ -165,7 +96,7 @@ struct sweep_write {
 static int write_sweep(const char *tmp, void *arg)
 {
     const struct sweep_write *w = (const struct sweep_write *)arg;
-    return write_file(w->ctx, w->a, w->params, w->digest, tmp);
+    return write_file(w->a, w->params, w->digest, tmp);
 }
 
 int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
@@ -182,7 +113,7 @@ int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
             free(params);
             return TT_EINVAL;
         }
-    struct sweep_write w = {ctx, a, params, ""};
+    struct sweep_write w = {a, params, ""};
     int rc = tt_sweep_digest(ctx, a->sweep, w.digest);
     if (rc == 0)
         rc = h5u_save(ctx, path, write_sweep, &w);

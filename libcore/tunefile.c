@@ -32,15 +32,6 @@ static int col_f64(hid_t g, const char *name, int64_t n, const double *v)
     return h5u_write_col(g, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, n, v, NULL, 0, 0);
 }
 
-static int mark_inf(hid_t g, const char *name)
-{
-    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
-    int rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
-    if (d >= 0)
-        H5Dclose(d);
-    return rc ? -1 : 0;
-}
-
 static int write_attrs(hid_t g, const tune_write *w)
 {
     const tt_tune_save_args *a = w->a;
@@ -76,7 +67,7 @@ static int write_space(hid_t g, const tt_tune_save_args *a)
         const tt_tune_dim *s = &a->dims[d];
         const char *name = tt_param_names[s->param];
         if (col_i64(g, name, s->n, s->v, sd_params[s->param].units) ||
-            (sd_params[s->param].inf && mark_inf(g, name)))
+            (sd_params[s->param].inf && sd_mark_inf(g, name)))
             return -1;
         hid_t ds = H5Dopen2(g, name, H5P_DEFAULT);
         int rc = ds < 0 || h5u_attr_str(ds, "scale", scales[s->scale]);
@@ -91,52 +82,19 @@ static int write_space(hid_t g, const tt_tune_save_args *a)
 /* The parameter and metric columns of the history; buf n * 8 bytes. */
 static int write_table(hid_t gp, hid_t gm, const tune_write *w, void *buf)
 {
-    int64_t n = w->n;
-    for (int i = 0; i < TT_NPARAMS; i++) {
-        const sd_param *d = &sd_params[i];
-        int rc;
-        if (d->kind == SD_TEXT) {
-            char **text = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *text);
-            char one[TT_MAX_CLASSES * 80];
-            rc = text ? 0 : -1;
-            for (int64_t r = 0; r < n && !rc; r++) {
-                tt_params_format(&w->rows[r]->params, w->a->models, i, one, sizeof one);
-                rc = (text[r] = strdup(one)) ? 0 : -1;
-            }
-            hid_t type = h5u_vlen_utf8();
-            if (!rc)
-                rc = h5u_write_col(gp, tt_param_names[i], type, type, n, text, NULL, 0, 0);
-            H5Tclose(type);
-            for (int64_t r = 0; text && r < n; r++)
-                free(text[r]);
-            free(text);
-        } else {
-            for (int64_t r = 0; r < n; r++) {
-                const char *at = (const char *)&w->rows[r]->params + d->off;
-                if (d->kind == SD_I32)
-                    ((int64_t *)buf)[r] = *(const int32_t *)at;
-                else
-                    memcpy((char *)buf + r * 8, at, 8);
-            }
-            int u = d->kind == SD_U64;
-            rc = h5u_write_col(gp, tt_param_names[i], u ? H5T_STD_U64LE : H5T_STD_I64LE,
-                               u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf, d->units, 0, 0);
-            if (!rc && d->inf)
-                rc = mark_inf(gp, tt_param_names[i]);
-        }
-        if (rc)
-            return -1;
+    size_t nn = (size_t)(w->n > 0 ? w->n : 1);
+    const tt_params **pp = (const tt_params **)malloc(nn * sizeof *pp);
+    const tt_metrics **mp = (const tt_metrics **)malloc(nn * sizeof *mp);
+    int rc = pp && mp ? 0 : -1;
+    for (int64_t r = 0; !rc && r < w->n; r++) {
+        pp[r] = &w->rows[r]->params;
+        mp[r] = &w->rows[r]->metrics;
     }
-    for (int i = 0; i < TT_NMETRICS; i++) {
-        int real = sd_metrics[i].real;
-        for (int64_t r = 0; r < n; r++)
-            memcpy((char *)buf + r * 8, (const char *)&w->rows[r]->metrics + sd_metrics[i].off, 8);
-        if (h5u_write_col(gm, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
-                          real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
-                          sd_metrics[i].units, 0, 0))
-            return -1;
-    }
-    return 0;
+    rc = rc || sd_write_param_cols(gp, w->a->models, pp, w->n, buf) ||
+         sd_write_metric_cols(gm, mp, w->n, buf);
+    free(pp);
+    free(mp);
+    return rc ? -1 : 0;
 }
 
 static int write_history(hid_t g, const tune_write *w, void *buf)

@@ -145,7 +145,6 @@ static int finish(state *s, int status)
     return cli_close_stdout(status);
 }
 
-/* NAME=VALUE: name into buf, the value after '='. */
 /* The -p options that differ from the defaults. */
 static void param_line(const tt_params *p, const tt_models *m, char *buf, size_t size)
 {

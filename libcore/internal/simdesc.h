@@ -1,11 +1,14 @@
 /* How the parameters and metrics of a simulation are stored in HDF5, in
- * tt_param_names / tt_metric_names order: one description shared by the
- * simulation result (/sim/summary) and the sweep (/sweep/params,
- * /sweep/metrics), so the two layouts cannot drift apart. */
+ * tt_param_names / tt_metric_names order: one description, and one writer
+ * of their columns, shared by the simulation result (/sim/summary), the
+ * sweep (/sweep/params, /sweep/metrics) and the tuner's history, so the
+ * layouts cannot drift apart. */
 #ifndef TT_SIMDESC_H
 #define TT_SIMDESC_H
 
+#include <hdf5.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tt/sim.h"
 
@@ -26,5 +29,15 @@ typedef struct {
 
 extern const sd_param sd_params[TT_NPARAMS];
 extern const sd_metric sd_metrics[TT_NMETRICS];
+
+/* The "infinite" attribute (INT64_MAX) on the dataset name of grp. 0 or -1. */
+int sd_mark_inf(hid_t grp, const char *name);
+/* One 1-D column per parameter into gp, row r from *p[r] (text as
+ * tt_params_format writes it); buf: n * 8 bytes of scratch. 0 or -1 (HDF5
+ * or out of memory). */
+int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
+                        void *buf);
+/* One 1-D column per metric into gm, row r from *m[r]. 0 or -1. */
+int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf);
 
 #endif
