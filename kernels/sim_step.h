@@ -22,7 +22,8 @@
  *    so they wait in an array sorted by (GPUs, key, index): per distinct
  *    GPU count that fits, one binary search finds the next in order.
  *  - Timer crossings happen in job index order (submit' + W0 is monotone),
- *    so two cursors replace a timer heap. Running jobs end through a
+ *    so two cursors replace a timer heap; with timers per class, two per
+ *    class, each visiting only its class's jobs. Running jobs end through a
  *    binary heap on (end, index).
  *  - Per node: free GPUs, its occupants (at most G), and what eviction
  *    could free there now (free + evictable GPUs; occupants that are not
@@ -73,12 +74,16 @@ typedef struct {
     int32_t racks, nodes_per_rack, gpus_per_node;
 } tts_cluster;
 
-/* One configuration; mix_cum is the running sum of the class weights. */
+/* One configuration; mix_cum is the running sum of the class weights.
+ * With class_timers set, class c waits w0c[c] and w1c[c] (the caller fills
+ * every class, the global pair where a class has none of its own) and w0,
+ * w1 are unused. */
 typedef struct {
-    int32_t order, backfill;
+    int32_t order, backfill, class_timers;
     int64_t w0, w1, theta, restart, congestion, min_run, max_preempt, load;
     uint64_t seed;
     uint64_t mix_cum[TTS_MAX_CLASSES];
+    int64_t w0c[TTS_MAX_CLASSES], w1c[TTS_MAX_CLASSES];
 } tts_config;
 
 /* A segment, for the optional log (host only; invariant checks). */
@@ -98,7 +103,7 @@ typedef struct {
 typedef struct {
     /* inputs */
     const tts_trace *tr;
-    tts_config cf;
+    const tts_config *cf; /* the caller's, alive for the run */
     int32_t R, N, G, nodes, rack_gpus;
     int64_t cluster_gpus, n;
     /* per job */
@@ -130,8 +135,12 @@ typedef struct {
     /* scratch for a placement and a preemption */
     int32_t *pl_node, *pl_gpus, *mark, *vic, *tmp;
     int32_t pl_n, nvic;
-    /* the clock and cursors */
-    int64_t now, next_arr, c1, c2;
+    /* the clock and cursors; timer cursors per timer group (one group, or
+     * one per class with class timers): cur[2g] for W0, cur[2g + 1] for
+     * W0 + W1 */
+    int64_t now, next_arr;
+    int64_t *cur;
+    int32_t groups;
     /* totals */
     int64_t used, comm_milli, restart_gs, preempt, placed[3];
     int64_t waiting, running, busy, running_level[3];
@@ -179,7 +188,7 @@ TTS_FN int64_t tts_level_slow(const tts_state *S, int64_t i, int32_t level)
     if (level == 0)
         return 1000;
     int32_t c = S->cls[i];
-    return tts_slow_eff(level == 1 ? S->tr->slow_l1[c] : S->tr->slow_l2[c], S->cf.congestion);
+    return tts_slow_eff(level == 1 ? S->tr->slow_l1[c] : S->tr->slow_l2[c], S->cf->congestion);
 }
 
 TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return S->flags[i] & TTS_F_SENS; }
@@ -188,7 +197,18 @@ TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return S->flags[i] & T
 TTS_FN int64_t tts_submit(const tts_state *S, int64_t i)
 {
     int64_t s0 = S->tr->submit[0];
-    return s0 + (S->tr->submit[i] - s0) * 1000 / S->cf.load;
+    return s0 + (S->tr->submit[i] - s0) * 1000 / S->cf->load;
+}
+
+/* The timers of class c (or of timer group c). */
+TTS_FN int64_t tts_w0(const tts_state *S, int32_t c)
+{
+    return S->cf->class_timers ? S->cf->w0c[c] : S->cf->w0;
+}
+
+TTS_FN int64_t tts_w1(const tts_state *S, int32_t c)
+{
+    return S->cf->class_timers ? S->cf->w1c[c] : S->cf->w1;
 }
 
 /* The level the timers allow job i at t. */
@@ -196,17 +216,18 @@ TTS_FN int32_t tts_allowed(const tts_state *S, int64_t i, int64_t t)
 {
     if (S->state[i] == TTS_WAITV || S->tr->gpus[i] > S->rack_gpus)
         return 2;
-    int64_t wait = t - S->enq[i];
-    if (S->cf.w0 == TTS_INF || wait < S->cf.w0)
+    int64_t wait = t - S->enq[i], w0 = tts_w0(S, S->cls[i]), w1 = tts_w1(S, S->cls[i]);
+    if (w0 == TTS_INF || wait < w0)
         return 0;
-    if (S->cf.w1 == TTS_INF || wait - S->cf.w0 < S->cf.w1)
+    if (w1 == TTS_INF || wait - w0 < w1)
         return 1;
     return 2;
 }
 
 TTS_FN int tts_waited(const tts_state *S, int64_t i, int64_t t)
 {
-    return S->state[i] == TTS_WAITV || (S->cf.w0 != TTS_INF && t - S->enq[i] >= S->cf.w0);
+    int64_t w0 = tts_w0(S, S->cls[i]);
+    return S->state[i] == TTS_WAITV || (w0 != TTS_INF && t - S->enq[i] >= w0);
 }
 
 TTS_FN int32_t tts_class_of(const tts_state *S, int64_t i, int64_t t)
@@ -249,6 +270,7 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
     TTS_ADD(4 * slots, int32_t);
     TTS_ADD(3 * nodes, int32_t); /* pl_node pl_gpus mark */
     TTS_ADD(2 * slots, int32_t); /* vic tmp */
+    TTS_ADD(2 * TTS_MAX_CLASSES, int64_t); /* timer cursors */
 #undef TTS_ADD
     return b;
 }
@@ -308,19 +330,20 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->mark = S->pl_node + 2 * nodes;
     S->vic = (int32_t *)tts_carve(&p, 2 * slots, 4);
     S->tmp = S->vic + slots;
+    S->cur = (int64_t *)tts_carve(&p, 2 * TTS_MAX_CLASSES, 8);
 }
 
 /* ---- the fresh-job tree ---- */
 
 TTS_FN int64_t tts_pos(const tts_state *S, int64_t i)
 {
-    int32_t o = S->cf.order;
+    int32_t o = S->cf->order;
     return (o == TTS_ORDER_SJF || o == TTS_ORDER_SRTF) ? S->tr->job_rank[i] : i;
 }
 
 TTS_FN int64_t tts_job_at(const tts_state *S, int64_t p)
 {
-    int32_t o = S->cf.order;
+    int32_t o = S->cf->order;
     return (o == TTS_ORDER_SJF || o == TTS_ORDER_SRTF) ? S->tr->rank_job[p] : p;
 }
 
@@ -381,7 +404,7 @@ TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
 /* The order key of job i now (ties: lower index). */
 TTS_FN int64_t tts_key(const tts_state *S, int64_t i)
 {
-    switch (S->cf.order) {
+    switch (S->cf->order) {
     case TTS_ORDER_SJF:
         return S->tr->duration[i];
     case TTS_ORDER_SRTF:
@@ -404,8 +427,8 @@ TTS_FN int64_t tts_rank_after(const tts_state *S, int64_t key, int64_t idx)
     int64_t lo = 0, hi = S->n;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2, j = tts_job_at(S, mid);
-        int64_t kj = S->cf.order == TTS_ORDER_LAS    ? 0
-                     : S->cf.order == TTS_ORDER_SRTF ? S->tr->duration[j] * 1000
+        int64_t kj = S->cf->order == TTS_ORDER_LAS    ? 0
+                     : S->cf->order == TTS_ORDER_SRTF ? S->tr->duration[j] * 1000
                                                      : tts_key(S, j);
         if (tts_after(kj, j, key, idx))
             hi = mid;
@@ -838,7 +861,7 @@ TTS_FN void tts_refresh_pl_racks(tts_state *S)
 /* Victims keep a static key under fifo and sjf: they wait in the tree. */
 TTS_FN int tts_victims_in_tree(const tts_state *S)
 {
-    return S->cf.order == TTS_ORDER_FIFO || S->cf.order == TTS_ORDER_SJF;
+    return S->cf->order == TTS_ORDER_FIFO || S->cf->order == TTS_ORDER_SJF;
 }
 
 /* Refreshes the racks job i holds GPUs in (its entries come rack by rack:
@@ -961,7 +984,7 @@ TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
 /* Marks evictable the running jobs that reached min_run by t. */
 TTS_FN void tts_age(tts_state *S, int64_t t)
 {
-    while (S->age_head >= 0 && t - S->t0[S->age_head] >= S->cf.min_run) {
+    while (S->age_head >= 0 && t - S->t0[S->age_head] >= S->cf->min_run) {
         int32_t i = S->age_head;
         tts_age_unlink(S, i);
         tts_make_evictable(S, i);
@@ -976,8 +999,8 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     } else {
         tts_vict_remove(S, i);
     }
-    int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf.max_preempt;
-    int now_ev = elig && S->cf.min_run == 0;
+    int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf->max_preempt;
+    int now_ev = elig && S->cf->min_run == 0;
     S->flags[i] = (S->flags[i] & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) | (now_ev ? TTS_F_EVICT : 0);
     S->alloc_head[i] = -1;
     for (int32_t q = 0; q < S->pl_n; q++) {
@@ -998,7 +1021,7 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     S->total_free -= k;
     tts_refresh_pl_racks(S);
     int32_t lv = tts_classify(S, k);
-    int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf.restart : 0;
+    int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
     S->level[i] = lv;
     S->slow[i] = (int32_t)s;
     S->t0[i] = t;
@@ -1029,7 +1052,7 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
  * the pending list: it waits for the next pass). */
 TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
 {
-    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf.restart : 0;
+    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf->restart : 0;
     int64_t held = t - S->t0[i], run = held - r > 0 ? held - r : 0, done;
     if (completed) {
         done = S->w[i];
@@ -1149,11 +1172,11 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
 {
     int changed = 0, have_cur = 0;
     int64_t ckey = 0, cidx = -1, p = 0;
-    int need_mp = S->cf.theta != TTS_INF;
+    int need_mp = S->cf->theta != TTS_INF;
     for (;;) {
         int32_t m0, m1, m2, thr[TTS_NCLASS];
         tts_fit_max(S, &m0, &m1, &m2);
-        if (!S->cf.backfill) {
+        if (!S->cf->backfill) {
             for (int c = 0; c < TTS_NCLASS; c++)
                 thr[c] = TTS_BIG - 1;
         } else {
@@ -1169,7 +1192,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         }
         /* the next fresh candidate, and the next evicted one */
         int64_t fr = tts_tree_first(S, p, thr), fj = fr < 0 ? -1 : tts_job_at(S, fr);
-        int64_t vj = tts_vict_next(S, S->cf.backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
+        int64_t vj = tts_vict_next(S, S->cf->backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
         int64_t vk = vj >= 0 ? S->vkey[vj] : 0;
         int64_t j;
         if (fj >= 0 && (vj < 0 || tts_after(vk, vj, tts_key(S, fj), fj)))
@@ -1184,7 +1207,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         int started = tts_try(S, (int32_t)j, t, m0, m1, m2);
         if (started)
             changed = 1;
-        else if (!S->cf.backfill)
+        else if (!S->cf->backfill)
             break;
         p = j == fj ? fr + 1 : tts_rank_after(S, ckey, cidx);
     }
@@ -1204,23 +1227,26 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
 
 /* ---- timers and events ---- */
 
-/* Advances the timer cursor *c past jobs that are no longer fresh and
- * waiting; returns the next crossing (enq + off) of a waiting fresh job,
- * TTS_INF if none (a job not yet arrived crosses after its arrival). */
-TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int64_t off)
+/* Advances the timer cursor *c of group g past jobs that are no longer
+ * fresh and waiting (or of another class, with class timers); returns the
+ * next crossing (enq + off) of a waiting fresh job of the group, TTS_INF if
+ * none (a job not yet arrived crosses after its arrival). */
+TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
 {
-    while (*c < S->next_arr && S->state[*c] != TTS_WAIT)
+    int by_class = S->cf->class_timers;
+    while (*c < S->next_arr && (S->state[*c] != TTS_WAIT || (by_class && S->cls[*c] != g)))
         (*c)++;
     if (*c >= S->next_arr)
         return TTS_INF;
     return tts_sat_add(S->enq[*c], off);
 }
 
-/* Re-classes the waiting fresh jobs whose timer crossed at or before t. */
-TTS_FN void tts_timers(tts_state *S, int64_t *c, int64_t off, int64_t t)
+/* Re-classes the waiting fresh jobs of group g whose timer crossed at or
+ * before t. */
+TTS_FN void tts_timers(tts_state *S, int64_t *c, int32_t g, int64_t off, int64_t t)
 {
     for (;;) {
-        int64_t x = tts_timer_next(S, c, off);
+        int64_t x = tts_timer_next(S, c, g, off);
         if (x == TTS_INF || x > t)
             return;
         tts_tree_set(S, *c, tts_class_of(S, *c, t), S->tr->gpus[*c]);
@@ -1228,9 +1254,11 @@ TTS_FN void tts_timers(tts_state *S, int64_t *c, int64_t off, int64_t t)
     }
 }
 
-TTS_FN int64_t tts_off2(const tts_state *S)
+/* When group g's jobs may take L2: W0 + W1 after they queue. */
+TTS_FN int64_t tts_off2(const tts_state *S, int32_t g)
 {
-    return S->cf.w0 == TTS_INF ? TTS_INF : tts_sat_add(S->cf.w0, S->cf.w1);
+    int64_t w0 = tts_w0(S, g);
+    return w0 == TTS_INF ? TTS_INF : tts_sat_add(w0, tts_w1(S, g));
 }
 
 /* The least event time: 1 with *t, or 0 when nothing is left. */
@@ -1249,9 +1277,12 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
         best = S->end[S->heap[0]];
         any = 1;
     }
-    if (S->cf.w0 != TTS_INF) {
-        int64_t a = tts_timer_next(S, &S->c1, S->cf.w0);
-        int64_t b = tts_timer_next(S, &S->c2, tts_off2(S));
+    for (int32_t g = 0; g < S->groups; g++) {
+        int64_t w0 = tts_w0(S, g);
+        if (w0 == TTS_INF)
+            continue;
+        int64_t a = tts_timer_next(S, &S->cur[2 * g], g, w0);
+        int64_t b = tts_timer_next(S, &S->cur[2 * g + 1], g, tts_off2(S, g));
         if (a != TTS_INF && (!any || a < best)) {
             best = a;
             any = 1;
@@ -1271,7 +1302,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
                      const tts_config *cf, tts_seglog *log)
 {
     S->tr = tr;
-    S->cf = *cf;
+    S->cf = cf;
     S->R = c->racks;
     S->N = c->nodes_per_rack;
     S->G = c->gpus_per_node;
@@ -1324,7 +1355,10 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->ent_free = 0;
     S->pl_n = S->nvic = 0;
     S->now = 0;
-    S->next_arr = S->c1 = S->c2 = 0;
+    S->next_arr = 0;
+    S->groups = cf->class_timers ? tr->nclasses : 1;
+    for (int32_t g = 0; g < 2 * S->groups; g++)
+        S->cur[g] = 0;
 }
 
 /* Processes the next event time: frees the jobs that end then, queues the
@@ -1349,9 +1383,12 @@ TTS_FN int tts_step(tts_state *S)
         S->waiting++;
         tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
     }
-    if (S->cf.w0 != TTS_INF) {
-        tts_timers(S, &S->c1, S->cf.w0, t);
-        tts_timers(S, &S->c2, tts_off2(S), t);
+    for (int32_t g = 0; g < S->groups; g++) {
+        int64_t w0 = tts_w0(S, g);
+        if (w0 == TTS_INF)
+            continue;
+        tts_timers(S, &S->cur[2 * g], g, w0, t);
+        tts_timers(S, &S->cur[2 * g + 1], g, tts_off2(S, g), t);
     }
     while (tts_pass(S, t))
         ;

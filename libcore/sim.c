@@ -75,6 +75,13 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
             sum += p->mix_set ? p->mix[c] : 1;
         cf->mix_cum[c] = sum;
     }
+    /* a class with a timer of its own: every class gets its pair resolved */
+    for (int c = 0; c < nclasses && c < TTS_MAX_CLASSES; c++) {
+        int64_t w0 = p->class_w0[c], w1 = p->class_w1[c];
+        cf->w0c[c] = w0 == TT_TIMER_GLOBAL ? p->w0 : w0;
+        cf->w1c[c] = w1 == TT_TIMER_GLOBAL ? p->w1 : w1;
+        cf->class_timers |= cf->w0c[c] != p->w0 || cf->w1c[c] != p->w1;
+    }
 }
 
 int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p, int64_t i)

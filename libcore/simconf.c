@@ -433,12 +433,12 @@ const char *tt_models_sha256(const tt_models *m) { return m->sha256; }
 
 enum {
     P_ORDER, P_W0, P_W1, P_THETA, P_RESTART, P_CONGESTION, P_MIN_RUN, P_MAX_PREEMPT,
-    P_BACKFILL, P_LOAD, P_SEED, P_MIX
+    P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS
 };
 
 const char *const tt_param_names[TT_NPARAMS] = {
     "order",      "w0",      "w1",          "theta",    "restart", "congestion",
-    "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix"};
+    "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers"};
 
 static const char *const order_names[] = {"fifo", "sjf", "srtf", "las"};
 
@@ -475,8 +475,10 @@ void tt_params_default(tt_params *p)
     p->backfill = 1;
     p->load = 1000;
     p->seed = 1;
-    for (int c = 0; c < TT_MAX_CLASSES; c++)
+    for (int c = 0; c < TT_MAX_CLASSES; c++) {
         p->mix[c] = 1;
+        p->class_w0[c] = p->class_w1[c] = TT_TIMER_GLOBAL;
+    }
     p->mix_set = 0;
 }
 
@@ -562,6 +564,128 @@ static int set_mix(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *va
     return 0;
 }
 
+/* ---- per-class timers ---- */
+
+int tt_params_class_timers(const tt_params *p)
+{
+    for (int c = 0; c < TT_MAX_CLASSES; c++)
+        if (p->class_w0[c] != TT_TIMER_GLOBAL || p->class_w1[c] != TT_TIMER_GLOBAL)
+            return 1;
+    return 0;
+}
+
+int tt_params_class_timer_name(const tt_models *models, const char *name, int *which, int *cls)
+{
+    if ((strncmp(name, "w0.", 3) != 0 && strncmp(name, "w1.", 3) != 0) || !name[3])
+        return 0;
+    *which = name[1] - '0';
+    *cls = models ? tt_models_find(models, name + 3) : -1;
+    return *cls < 0 ? -1 : 1;
+}
+
+/* The classes of m, space-separated, for messages. */
+static void class_list(const tt_models *m, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < m->n && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? " " : "", m->names[i]);
+}
+
+/* One class timer: seconds >= 0, inf, or "-" (the global one). */
+static int parse_timer(const char *text, size_t len, int64_t *out)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    if (strcmp(buf, "-") == 0) {
+        *out = TT_TIMER_GLOBAL;
+        return 0;
+    }
+    if (strcmp(buf, "inf") == 0) {
+        *out = TT_INF;
+        return 0;
+    }
+    return tt_parse_i64(buf, out) || *out < 0 ? -1 : 0;
+}
+
+/* CLASS:W0:W1,... into class_w0/class_w1; unnamed classes use the global
+ * pair. */
+static int set_timers(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *value)
+{
+    static const char want[] = "CLASS:W0:W1 triples separated by commas (W0, W1: seconds, "
+                               "inf, or - for the global timer)";
+    char buf[64], known[TT_MAX_CLASSES * (NAME_MAX_LEN + 1) + 1];
+    if (!m)
+        return tt_err(ctx, TT_EINVAL, "parameter 'timers': no model table to name classes from");
+    int64_t w0[TT_MAX_CLASSES], w1[TT_MAX_CLASSES];
+    for (int c = 0; c < TT_MAX_CLASSES; c++)
+        w0[c] = w1[c] = TT_TIMER_GLOBAL;
+    if (*value && strcmp(value, "-") != 0) {
+        const char *item = value;
+        for (;;) {
+            size_t len = strcspn(item, ",");
+            const char *c1 = memchr(item, ':', len);
+            const char *c2 = c1 ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - item)) : NULL;
+            size_t nlen = c1 ? (size_t)(c1 - item) : 0;
+            int64_t a, b;
+            snprintf(buf, sizeof buf, "%.*s", (int)(len < 60 ? len : 60), item);
+            if (!c2 || nlen == 0 || parse_timer(c1 + 1, (size_t)(c2 - c1 - 1), &a) ||
+                parse_timer(c2 + 1, len - (size_t)(c2 + 1 - item), &b))
+                return tt_err(ctx, TT_EINVAL, "parameter 'timers': expected %s, got '%s'", want,
+                              buf);
+            char name[NAME_MAX_LEN + 2];
+            snprintf(name, sizeof name, "%.*s",
+                     (int)(nlen <= NAME_MAX_LEN ? nlen : NAME_MAX_LEN + 1), item);
+            int c = nlen <= NAME_MAX_LEN ? tt_models_find(m, name) : -1;
+            if (c < 0) {
+                class_list(m, known, sizeof known);
+                return tt_err(ctx, TT_EINVAL,
+                              "parameter 'timers': unknown class '%s' (classes: %s)",
+                              shown(name, buf, sizeof buf), known);
+            }
+            if (w0[c] != TT_TIMER_GLOBAL || w1[c] != TT_TIMER_GLOBAL)
+                return tt_err(ctx, TT_EINVAL, "parameter 'timers': class '%s' given twice",
+                              name);
+            w0[c] = a;
+            w1[c] = b;
+            if (!item[len])
+                break;
+            item += len + 1;
+        }
+    }
+    memcpy(p->class_w0, w0, sizeof w0);
+    memcpy(p->class_w1, w1, sizeof w1);
+    return 0;
+}
+
+/* "w0.CLASS" or "w1.CLASS" = value; 1 when name is not of that form. */
+static int set_class_timer(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *name,
+                           const char *value)
+{
+    int which, c, k = tt_params_class_timer_name(m, name, &which, &c);
+    char buf[64], known[TT_MAX_CLASSES * (NAME_MAX_LEN + 1) + 1];
+    if (k == 0)
+        return 1;
+    if (k < 0) {
+        if (!m)
+            return tt_err(ctx, TT_EINVAL,
+                          "parameter '%s': no model table to name classes from",
+                          shown(name, buf, sizeof buf));
+        class_list(m, known, sizeof known);
+        return tt_err(ctx, TT_EINVAL, "parameter '%s': unknown class '%s' (classes: %s)",
+                      shown(name, buf, sizeof buf), name + 3, known);
+    }
+    int64_t v;
+    if (parse_timer(value, strlen(value), &v))
+        return tt_err(ctx, TT_EINVAL, "parameter '%s': expected seconds >= 0, inf or -, got '%s'",
+                      name, shown(value, buf, sizeof buf));
+    (which ? p->class_w1 : p->class_w0)[c] = v;
+    return 0;
+}
+
 static int param_index(const char *name)
 {
     for (int i = 0; i < TT_NPARAMS; i++)
@@ -575,12 +699,15 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
 {
     int i = param_index(name);
     if (i < 0) {
+        int rc = set_class_timer(ctx, p, models, name, value);
+        if (rc <= 0)
+            return rc;
         char buf[64], known[256] = "";
         size_t k = 0;
         for (int j = 0; j < TT_NPARAMS; j++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", j ? " " : "",
                                   tt_param_names[j]);
-        return tt_err(ctx, TT_EINVAL, "unknown parameter '%s' (known: %s)",
+        return tt_err(ctx, TT_EINVAL, "unknown parameter '%s' (known: %s w0.CLASS w1.CLASS)",
                       shown(name, buf, sizeof buf), known);
     }
     switch (i) {
@@ -604,6 +731,7 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
         return 0;
     }
     case P_MIX: return set_mix(ctx, p, models, value);
+    case P_TIMERS: return set_timers(ctx, p, models, value);
     default: {
         const num_param *q = &nums[i];
         int64_t v;
@@ -615,6 +743,17 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
         return 0;
     }
     }
+}
+
+/* A class timer as parse_timer reads it. */
+static void timer_text(int64_t v, char *buf, size_t size)
+{
+    if (v == TT_TIMER_GLOBAL)
+        snprintf(buf, size, "-");
+    else if (v == TT_INF)
+        snprintf(buf, size, "inf");
+    else
+        snprintf(buf, size, "%lld", (long long)v);
 }
 
 int tt_params_format(const tt_params *p, const tt_models *models, int i, char *buf, size_t size)
@@ -639,6 +778,29 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
                 continue; /* unnamed classes weigh 0 */
             n = snprintf(buf + k, size - k, "%s%s:%u", k ? "," : "", models->names[c],
                          (unsigned)p->mix[c]);
+            if (n < 0 || (size_t)n >= size - k) {
+                buf[0] = '\0';
+                return TT_EINVAL;
+            }
+            k += (size_t)n;
+        }
+        return 0;
+    }
+    case P_TIMERS: {
+        if (!tt_params_class_timers(p)) {
+            n = snprintf(buf, size, "-");
+            break;
+        }
+        if (!models)
+            return TT_EINVAL;
+        size_t k = 0;
+        for (int c = 0; c < models->n; c++) {
+            if (p->class_w0[c] == TT_TIMER_GLOBAL && p->class_w1[c] == TT_TIMER_GLOBAL)
+                continue;
+            char a[24], b[24];
+            timer_text(p->class_w0[c], a, sizeof a);
+            timer_text(p->class_w1[c], b, sizeof b);
+            n = snprintf(buf + k, size - k, "%s%s:%s:%s", k ? "," : "", models->names[c], a, b);
             if (n < 0 || (size_t)n >= size - k) {
                 buf[0] = '\0';
                 return TT_EINVAL;

@@ -14,6 +14,7 @@ const sd_param sd_params[TT_NPARAMS] = {
     PAR(SD_I64, min_run, "s", 0),       PAR(SD_I64, max_preempt, "evictions", 0),
     PAR(SD_I32, backfill, "0 or 1", 0), PAR(SD_I64, load, "permille", 0),
     PAR(SD_U64, seed, NULL, 0),         PAR(SD_TEXT, mix, NULL, 0),
+    PAR(SD_TEXT, class_w0, NULL, 0), /* timers: text, as tt_params_format writes it */
 };
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
@@ -49,7 +50,7 @@ static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *c
                     int64_t n)
 {
     char **text = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *text);
-    char one[TT_MAX_CLASSES * 80]; /* names are at most 63 bytes */
+    char one[TT_PARAM_TEXT_MAX];
     int rc = text ? 0 : -1;
     for (int64_t r = 0; r < n && !rc; r++) {
         tt_params_format(p[r], models, i, one, sizeof one);

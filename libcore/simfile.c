@@ -63,7 +63,7 @@ static int write_params(hid_t g, const tt_sim_save_args *a)
         const char *at = (const char *)a->params + sd_params[i].off;
         int rc;
         if (sd_params[i].kind == SD_TEXT) {
-            char text[TT_MAX_CLASSES * 80]; /* names are at most 63 bytes */
+            char text[TT_PARAM_TEXT_MAX];
             rc = tt_params_format(a->params, a->models, i, text, sizeof text) ||
                  h5u_scalar_str(g, name, text);
         } else if (sd_params[i].kind == SD_U64) {

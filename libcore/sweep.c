@@ -31,11 +31,17 @@ enum { USE_NONE, USE_FIXED, USE_GRID, USE_FILE };
 static const char *const use_words[] = {"", "fixed with -p", "in a grid",
                                          "in the configurations file"};
 
+/* What a sweep may set: the parameters (slots 0 .. TT_NPARAMS - 1), then
+ * each class's own w0 and w1 (slot TT_NPARAMS + 2 * class + (0 w0, 1 w1)),
+ * named w0.CLASS and w1.CLASS. */
+#define NSLOTS (TT_NPARAMS + 2 * TT_MAX_CLASSES)
+#define TIMERS_SLOT 12 /* "timers": all the class timers as one text */
+
 /* One axis of the product: nnames parameters, nvals rows of values
  * (vals[row * nnames + k] is the value of names[k]). */
 typedef struct {
     int nnames;
-    int names[TT_NPARAMS];
+    int names[NSLOTS];
     int64_t nvals, cap;
     char **vals;
     int64_t *lines; /* the file's line of each row; NULL for a grid */
@@ -43,20 +49,48 @@ typedef struct {
 
 struct tt_sweep {
     const tt_models *models;
-    char *fixed[TT_NPARAMS]; /* NULL: not fixed */
-    int use[TT_NPARAMS];
+    char *fixed[NSLOTS]; /* NULL: not fixed */
+    int use[NSLOTS];
     axis file; /* nvals = 0: no file */
     char *file_name;
-    axis grid[TT_NPARAMS];
+    axis grid[NSLOTS];
     int ngrids;
+    char class_names[2 * TT_MAX_CLASSES][72]; /* w0.CLASS, w1.CLASS */
 };
 
-static int param_index(const char *name)
+/* The slot of name, or -1. */
+static int slot_index(const tt_sweep *s, const char *name)
 {
     for (int i = 0; i < TT_NPARAMS; i++)
         if (strcmp(tt_param_names[i], name) == 0)
             return i;
+    int which, c;
+    if (tt_params_class_timer_name(s->models, name, &which, &c) == 1)
+        return TT_NPARAMS + 2 * c + which;
     return -1;
+}
+
+static const char *slot_name(const tt_sweep *s, int i)
+{
+    return i < TT_NPARAMS ? tt_param_names[i] : s->class_names[i - TT_NPARAMS];
+}
+
+/* The timers parameter and a class's own timer set the same thing: a sweep
+ * takes one or the other. 0, or TT_EINVAL naming both. */
+static int timers_clash(tt_ctx *ctx, const tt_sweep *s, int i, const char *what)
+{
+    int other = -1;
+    if (i == TIMERS_SLOT) {
+        for (int k = TT_NPARAMS; k < NSLOTS && other < 0; k++)
+            if (s->use[k] != USE_NONE)
+                other = k;
+    } else if (i >= TT_NPARAMS && s->use[TIMERS_SLOT] != USE_NONE) {
+        other = TIMERS_SLOT;
+    }
+    if (other < 0)
+        return 0;
+    return tt_err(ctx, TT_EINVAL, "%s'%s' and '%s' both set class timers: use one or the other",
+                  what, slot_name(s, i), slot_name(s, other));
 }
 
 int tt_sweep_create(tt_ctx *ctx, const tt_models *models, tt_sweep **out)
@@ -65,6 +99,10 @@ int tt_sweep_create(tt_ctx *ctx, const tt_models *models, tt_sweep **out)
     if (!*out)
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     (*out)->models = models;
+    for (int c = 0; models && c < tt_models_count(models); c++)
+        for (int w = 0; w < 2; w++)
+            snprintf((*out)->class_names[2 * c + w], sizeof (*out)->class_names[0], "w%d.%s", w,
+                     tt_models_name(models, c));
     return 0;
 }
 
@@ -81,7 +119,7 @@ void tt_sweep_free(tt_sweep *s)
 {
     if (!s)
         return;
-    for (int i = 0; i < TT_NPARAMS; i++)
+    for (int i = 0; i < NSLOTS; i++)
         free(s->fixed[i]);
     axis_free(&s->file);
     for (int g = 0; g < s->ngrids; g++)
@@ -151,11 +189,11 @@ static int value_ok(const tt_sweep *s, int i, const char *value, char *why, size
     }
     tt_params p;
     tt_params_default(&p);
-    int ok = tt_params_set(c, &p, s->models, tt_param_names[i], value) == 0;
+    int ok = tt_params_set(c, &p, s->models, slot_name(s, i), value) == 0;
     if (!ok) {
         char prefix[64];
         const char *msg = tt_errmsg(c);
-        int len = snprintf(prefix, sizeof prefix, "parameter '%s': ", tt_param_names[i]);
+        int len = snprintf(prefix, sizeof prefix, "parameter '%s': ", slot_name(s, i));
         if (strncmp(msg, prefix, (size_t)len) == 0)
             msg += len;
         snprintf(why, size, "%s", msg);
@@ -177,7 +215,7 @@ static void unknown_name(const tt_sweep *s, const char *name, char *why, size_t 
 
 int tt_sweep_fix(tt_ctx *ctx, tt_sweep *s, const char *name, const char *value)
 {
-    int i = param_index(name);
+    int i = slot_index(s, name);
     char why[1024];
     if (i < 0) {
         unknown_name(s, name, why, sizeof why);
@@ -186,6 +224,8 @@ int tt_sweep_fix(tt_ctx *ctx, tt_sweep *s, const char *name, const char *value)
     if (s->use[i] != USE_NONE && s->use[i] != USE_FIXED)
         return tt_err(ctx, TT_EINVAL, "parameter '%s': fixed with -p but also %s", name,
                       use_words[s->use[i]]);
+    if (timers_clash(ctx, s, i, ""))
+        return TT_EINVAL;
     if (!value_ok(s, i, value, why, sizeof why))
         return tt_err(ctx, TT_EINVAL, "parameter '%s': %s", name, why);
     char *copy = strdup(value);
@@ -271,8 +311,9 @@ static int grid_parse(tt_ctx *ctx, axis *a, int i, const char *spec, const char 
 {
     if (!*spec)
         return tt_err(ctx, TT_EINVAL, "grid '%s': no values", label);
-    /* mix values hold ',' and ':', so its grid is a list separated by ';' */
-    if (i == param_index("mix"))
+    /* mix and timers values hold ',' and ':', so their grids are lists
+     * separated by ';' */
+    if (i == 11 || i == TIMERS_SLOT)
         return list_values(ctx, a, label, spec, ';');
     if (!strchr(spec, ':'))
         return list_values(ctx, a, label, spec, ',');
@@ -300,7 +341,7 @@ int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec)
 {
     char label[128], why[1024];
     snprintf(label, sizeof label, "%.40s=%.60s%s", name, spec, strlen(spec) > 60 ? "..." : "");
-    int i = param_index(name);
+    int i = slot_index(s, name);
     if (i < 0) {
         unknown_name(s, name, why, sizeof why);
         return tt_err(ctx, TT_EINVAL, "grid '%s': %s", label, why);
@@ -308,6 +349,10 @@ int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec)
     if (s->use[i] != USE_NONE)
         return tt_err(ctx, TT_EINVAL, "grid '%s': parameter '%s' is already %s", label, name,
                       use_words[s->use[i]]);
+    char what[160];
+    snprintf(what, sizeof what, "grid '%s': ", label);
+    if (timers_clash(ctx, s, i, what))
+        return TT_EINVAL;
     axis a;
     memset(&a, 0, sizeof a);
     a.nnames = 1;
@@ -361,11 +406,11 @@ static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
         return tt_err(ctx, TT_EPARSE, "%s:1: empty: expected a header of parameter names",
                       file);
     long long line = (long long)tt_src_lineno(src);
-    if (n > TT_NPARAMS)
-        return tt_err(ctx, TT_EPARSE, "%s:%lld: %d columns: at most one per parameter (%d)",
-                      file, line, n, TT_NPARAMS);
+    if (n >= MAX_FIELDS)
+        return tt_err(ctx, TT_EPARSE, "%s:%lld: %d columns: at most %d", file, line, n,
+                      MAX_FIELDS - 1);
     for (int k = 0; k < n; k++) {
-        int i = param_index(f[k]);
+        int i = slot_index(s, f[k]);
         if (i < 0) {
             unknown_name(s, f[k], why, sizeof why);
             return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': %s", file, line, f[k], why);
@@ -377,6 +422,15 @@ static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
         if (s->use[i] != USE_NONE)
             return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': parameter already %s", file,
                           line, f[k], use_words[s->use[i]]);
+        char what[600];
+        snprintf(what, sizeof what, "%s:%lld: field '%s': ", file, line, f[k]);
+        for (int q = 0; q < k; q++)
+            if ((i == TIMERS_SLOT && a->names[q] >= TT_NPARAMS) ||
+                (i >= TT_NPARAMS && a->names[q] == TIMERS_SLOT))
+                return tt_err(ctx, TT_EPARSE, "%s'%s' and '%s' both set class timers: use one "
+                              "or the other", what, f[k], slot_name(s, a->names[q]));
+        if (timers_clash(ctx, s, i, what))
+            return TT_EPARSE;
         a->names[k] = i;
     }
     a->nnames = n;
@@ -388,7 +442,7 @@ static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
         for (int k = 0; k < n; k++)
             if (!value_ok(s, a->names[k], f[k], why, sizeof why))
                 return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': %s", file, line,
-                              tt_param_names[a->names[k]], why);
+                              slot_name(s, a->names[k]), why);
         if (axis_add(a, (const char *const *)f, line))
             return tt_err(ctx, TT_ENOMEM, "out of memory");
     }
@@ -446,7 +500,7 @@ static int64_t decode(const tt_sweep *s, int64_t k, int64_t *rows)
 static int apply(tt_ctx *ctx, const tt_sweep *s, const axis *a, int64_t row, tt_params *p)
 {
     for (int k = 0; k < a->nnames; k++) {
-        int rc = tt_params_set(ctx, p, s->models, tt_param_names[a->names[k]],
+        int rc = tt_params_set(ctx, p, s->models, slot_name(s, a->names[k]),
                                a->vals[row * a->nnames + k]);
         if (rc)
             return rc;
@@ -459,13 +513,13 @@ int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p)
     if (k < 0 || k >= tt_sweep_count(s))
         return tt_err(ctx, TT_EINVAL, "configuration %lld: out of range 0 .. %lld",
                       (long long)k, (long long)tt_sweep_count(s) - 1);
-    int64_t rows[TT_NPARAMS];
+    int64_t rows[NSLOTS];
     int64_t frow = decode(s, k, rows);
     tt_params_default(p);
     int rc = 0;
-    for (int i = 0; i < TT_NPARAMS && !rc; i++)
+    for (int i = 0; i < NSLOTS && !rc; i++)
         if (s->fixed[i])
-            rc = tt_params_set(ctx, p, s->models, tt_param_names[i], s->fixed[i]);
+            rc = tt_params_set(ctx, p, s->models, slot_name(s, i), s->fixed[i]);
     if (!rc && frow >= 0)
         rc = apply(ctx, s, &s->file, frow, p);
     for (int g = 0; g < s->ngrids && !rc; g++)
@@ -475,7 +529,7 @@ int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p)
 
 void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size)
 {
-    int64_t rows[TT_NPARAMS];
+    int64_t rows[NSLOTS];
     int64_t frow = k >= 0 && k < tt_sweep_count(s) ? decode(s, k, rows) : -1;
     if (frow >= 0)
         snprintf(buf, size, "configuration %lld (%s:%lld)", (long long)k, s->file_name,
@@ -489,7 +543,7 @@ int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65])
     tt_sha256 h;
     tt_sha256_init(&h);
     int64_t n = tt_sweep_count(s);
-    char one[TT_MAX_CLASSES * 80];
+    char one[TT_PARAM_TEXT_MAX];
     for (int64_t k = 0; k < n; k++) {
         tt_params p;
         int rc = tt_sweep_params(ctx, s, k, &p);

@@ -45,6 +45,24 @@ static int64_t param_get(const tt_params *p, int i)
     }
 }
 
+/* The value of dimension d in p: a parameter, or a class's own timer. */
+static int64_t dim_get(const tt_params *p, const tt_tune_dim *d)
+{
+    if (d->cls >= 0)
+        return (d->param == 1 ? p->class_w0 : p->class_w1)[d->cls];
+    return param_get(p, d->param);
+}
+
+static void param_put(tt_params *p, int i, int64_t v);
+
+static void dim_put(tt_params *p, const tt_tune_dim *d, int64_t v)
+{
+    if (d->cls >= 0)
+        (d->param == 1 ? p->class_w0 : p->class_w1)[d->cls] = v;
+    else
+        param_put(p, d->param, v);
+}
+
 static void param_put(tt_params *p, int i, int64_t v)
 {
     switch (i) {
@@ -73,13 +91,20 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
     memset(out, 0, sizeof *out);
     char label[160];
     snprintf(label, sizeof label, "%.40s=%.100s%s", name, spec, strlen(spec) > 100 ? "..." : "");
-    int i = param_index(name);
+    int i = param_index(name), which, cls = -1;
+    int ct = i < 0 ? tt_params_class_timer_name(models, name, &which, &cls) : 0;
+    if (ct == 1)
+        i = 1 + which;
+    else
+        cls = -1;
+    if (ct < 0)
+        return tt_err(ctx, TT_EINVAL, "range '%s': unknown model class '%s'", label, name + 3);
     if (i < 0 || i == 0 || i >= 10)
         return tt_err(ctx, TT_EINVAL, "range '%s': %s", label,
                       i < 0 ? "unknown parameter (searchable: w0 w1 theta restart congestion "
-                              "min_run max_preempt backfill load)"
+                              "min_run max_preempt backfill load w0.CLASS w1.CLASS)"
                             : "only integer parameters can be searched (w0 w1 theta restart "
-                              "congestion min_run max_preempt backfill load)");
+                              "congestion min_run max_preempt backfill load w0.CLASS w1.CLASS)");
     /* a range may end in ",inf": the grid grammar has no such form */
     char body[512];
     size_t len = strlen(spec);
@@ -105,10 +130,13 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         tt_sweep_free(s);
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     }
+    out->param = i;
+    out->cls = cls;
+    snprintf(out->name, sizeof out->name, "%s", name);
     for (int64_t k = 0; k < n; k++) {
         tt_params p;
         tt_sweep_params(ctx, s, k, &p);
-        out->v[k] = param_get(&p, i);
+        out->v[k] = dim_get(&p, out);
     }
     tt_sweep_free(s);
     if (add_inf) {
@@ -124,7 +152,6 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         if (u == 0 || out->v[k] != out->v[u - 1])
             out->v[u++] = out->v[k];
     out->n = u;
-    out->param = i;
     out->scale = !strchr(body, ':') ? TT_TUNE_LIST
                  : strncmp(body, "log:", 4) == 0 ? TT_TUNE_LOG
                                                  : TT_TUNE_LINEAR;
@@ -463,8 +490,8 @@ void tt_objective_why_infeasible(const tt_objective *o, const tt_metrics *m, int
 struct tt_tune {
     tt_params base;
     int nd;
-    tt_tune_dim dims[TT_NPARAMS];
-    double *coord[TT_NPARAMS]; /* the surrogate's coordinate of each value */
+    tt_tune_dim dims[TT_TUNE_MAX_DIMS];
+    double *coord[TT_TUNE_MAX_DIMS]; /* the surrogate's coordinate of each value */
     int64_t grid;
     const tt_objective *obj;
     tt_tune_row *rows;
@@ -499,7 +526,9 @@ static int params_same(const tt_params *a, const tt_params *b)
     params_key(a, ka);
     params_key(b, kb);
     return memcmp(ka, kb, sizeof ka) == 0 &&
-           (!a->mix_set || memcmp(a->mix, b->mix, sizeof a->mix) == 0);
+           (!a->mix_set || memcmp(a->mix, b->mix, sizeof a->mix) == 0) &&
+           memcmp(a->class_w0, b->class_w0, sizeof a->class_w0) == 0 &&
+           memcmp(a->class_w1, b->class_w1, sizeof a->class_w1) == 0;
 }
 
 static uint64_t params_hash(const tt_params *p)
@@ -510,6 +539,10 @@ static uint64_t params_hash(const tt_params *p)
         h = mix64(h ^ k[i]);
     for (int c = 0; p->mix_set && c < TT_MAX_CLASSES; c++)
         h = mix64(h ^ p->mix[c]);
+    for (int c = 0; c < TT_MAX_CLASSES; c++)
+        if (p->class_w0[c] != TT_TIMER_GLOBAL || p->class_w1[c] != TT_TIMER_GLOBAL)
+            h = mix64(h ^ (uint64_t)c ^ mix64((uint64_t)p->class_w0[c]) ^
+                      mix64(mix64((uint64_t)p->class_w1[c])));
     return h;
 }
 
@@ -569,9 +602,9 @@ int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, 
                    const tt_objective *obj, tt_tune **out)
 {
     *out = NULL;
-    if (ndims < 1 || ndims > TT_NPARAMS || !obj)
+    if (ndims < 1 || ndims > TT_TUNE_MAX_DIMS || !obj)
         return tt_err(ctx, TT_EINVAL, "a search needs 1 .. %d parameters and an objective",
-                      TT_NPARAMS);
+                      TT_TUNE_MAX_DIMS);
     tt_tune *t = (tt_tune *)calloc(1, sizeof *t);
     if (!t)
         return tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -582,9 +615,8 @@ int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, 
     for (int d = 0; d < ndims && !rc; d++) {
         const tt_tune_dim *s = &dims[d];
         for (int e = 0; e < d; e++)
-            if (dims[e].param == s->param)
-                rc = tt_err(ctx, TT_EINVAL, "parameter '%s' is searched twice",
-                            tt_param_names[s->param]);
+            if (dims[e].param == s->param && dims[e].cls == s->cls)
+                rc = tt_err(ctx, TT_EINVAL, "parameter '%s' is searched twice", s->name);
         if (!rc && (s->n < 1 || t->grid > GRID_MAX / s->n))
             rc = tt_err(ctx, TT_EINVAL, "the grid has more than 2^62 points");
         if (rc)
@@ -658,11 +690,11 @@ static int64_t idx_to_id(const tt_tune *t, const int64_t *idx)
 
 void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p)
 {
-    int64_t idx[TT_NPARAMS];
+    int64_t idx[TT_TUNE_MAX_DIMS];
     id_to_idx(t, k, idx);
     *p = t->base;
     for (int d = 0; d < t->nd; d++)
-        param_put(p, t->dims[d].param, t->dims[d].v[idx[d]]);
+        dim_put(p, &t->dims[d], t->dims[d].v[idx[d]]);
 }
 
 /* Simulates ps[0..n) and appends their rows. */
@@ -874,7 +906,7 @@ static int64_t sub_index(int64_t j, int64_t k, int64_t n)
 
 static int propose_sub(search *s, const int64_t *k)
 {
-    int64_t j[TT_NPARAMS] = {0}, idx[TT_NPARAMS];
+    int64_t j[TT_TUNE_MAX_DIMS] = {0}, idx[TT_TUNE_MAX_DIMS];
     for (;;) {
         for (int d = 0; d < s->t->nd; d++)
             idx[d] = sub_index(j[d], k[d], s->t->dims[d].n);
@@ -934,7 +966,7 @@ static ranked *rank_set(search *s, double *bound)
 static void row_idx(const tt_tune *t, int64_t r, int64_t *idx)
 {
     for (int d = 0; d < t->nd; d++) {
-        int64_t v = param_get(&t->rows[r].params, t->dims[d].param), lo = 0, hi = t->dims[d].n;
+        int64_t v = dim_get(&t->rows[r].params, &t->dims[d]), lo = 0, hi = t->dims[d].n;
         while (lo + 1 < hi) { /* the values are sorted */
             int64_t mid = (lo + hi) / 2;
             if (t->dims[d].v[mid] <= v)
@@ -951,7 +983,7 @@ static void row_idx(const tt_tune *t, int64_t r, int64_t *idx)
 static int propose_around(search *s, int64_t r, const int64_t *step, int axes_only, double pred)
 {
     const tt_tune *t = s->t;
-    int64_t c[TT_NPARAMS], idx[TT_NPARAMS];
+    int64_t c[TT_TUNE_MAX_DIMS], idx[TT_TUNE_MAX_DIMS];
     row_idx(t, r, c);
     int64_t combos = 1;
     int full = !axes_only && t->nd <= 6;
@@ -979,7 +1011,7 @@ static int propose_around(search *s, int64_t r, const int64_t *step, int axes_on
 
 static int run_grid(search *s)
 {
-    int64_t k[TT_NPARAMS];
+    int64_t k[TT_TUNE_MAX_DIMS];
     sub_counts(s->t, s->o->budget, k);
     s->batch = s->o->budget;
     int rc = propose_sub(s, k);
@@ -989,7 +1021,7 @@ static int run_grid(search *s)
 static int run_refine(search *s)
 {
     const tt_tune *t = s->t;
-    int64_t k[TT_NPARAMS], step[TT_NPARAMS];
+    int64_t k[TT_TUNE_MAX_DIMS], step[TT_TUNE_MAX_DIMS];
     sub_counts(t, s->batch < s->o->budget ? s->batch : s->o->budget, k);
     int rc = propose_sub(s, k);
     if (rc || (rc = flush(s)))
@@ -1033,7 +1065,7 @@ static double norm_pdf(double z) { return exp(-0.5 * z * z) / sqrt(2.0 * acos(-1
 /* Coordinates of lattice point id into x[0..nd) with stride ld. */
 static void coords(const tt_tune *t, int64_t id, double *x, int64_t ld)
 {
-    int64_t idx[TT_NPARAMS];
+    int64_t idx[TT_TUNE_MAX_DIMS];
     id_to_idx(t, id, idx);
     for (int d = 0; d < t->nd; d++)
         x[d * ld] = t->coord[d][idx[d]];
@@ -1107,7 +1139,7 @@ static int model_fit(search *s, tt_la *la, model *m)
     }
     m->logy = 1;
     for (int i = 0; i < n; i++) {
-        int64_t idx[TT_NPARAMS];
+        int64_t idx[TT_TUNE_MAX_DIMS];
         row_idx(t, s->set[i], idx);
         coords(t, idx_to_id(t, idx), m->x + i, n);
         m->logy &= t->rows[s->set[i]].objective > 0;
@@ -1284,7 +1316,7 @@ static int64_t *model_pool(search *s, int64_t *np)
 /* Whether lattice points a and b are neighbours (Chebyshev distance <= 1). */
 static int near(const tt_tune *t, int64_t a, int64_t b)
 {
-    int64_t ia[TT_NPARAMS], ib[TT_NPARAMS];
+    int64_t ia[TT_TUNE_MAX_DIMS], ib[TT_TUNE_MAX_DIMS];
     id_to_idx(t, a, ia);
     id_to_idx(t, b, ib);
     for (int d = 0; d < t->nd; d++)
@@ -1314,7 +1346,7 @@ static int model_round(search *s, tt_la *la)
     /* exploit: the unvisited axis neighbours of the two best points */
     double bound[TT_OBJ_MAX_CONDS];
     ranked *r = rank_set(s, bound);
-    int64_t one[TT_NPARAMS], quarter = s->batch / 4 > 1 ? s->batch / 4 : 1;
+    int64_t one[TT_TUNE_MAX_DIMS], quarter = s->batch / 4 > 1 ? s->batch / 4 : 1;
     for (int d = 0; d < t->nd; d++)
         one[d] = 1;
     int64_t saved = s->batch;
@@ -1349,7 +1381,7 @@ static int model_round(search *s, tt_la *la)
 
 static int run_model(search *s)
 {
-    int64_t k[TT_NPARAMS], first = s->batch < s->o->budget ? s->batch : s->o->budget;
+    int64_t k[TT_TUNE_MAX_DIMS], first = s->batch < s->o->budget ? s->batch : s->o->budget;
     sub_counts(s->t, first / 2 > 1 ? first / 2 : 1, k);
     int rc = propose_sub(s, k);
     /* the rest of the first batch: random points */

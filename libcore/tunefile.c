@@ -65,7 +65,7 @@ static int write_space(hid_t g, const tt_tune_save_args *a)
     static const char *const scales[] = {"linear", "log", "list"};
     for (int d = 0; d < a->ndims; d++) {
         const tt_tune_dim *s = &a->dims[d];
-        const char *name = tt_param_names[s->param];
+        const char *name = s->name;
         if (col_i64(g, name, s->n, s->v, sd_params[s->param].units) ||
             (sd_params[s->param].inf && sd_mark_inf(g, name)))
             return -1;
@@ -92,6 +92,19 @@ static int write_table(hid_t gp, hid_t gm, const tune_write *w, void *buf)
     }
     rc = rc || sd_write_param_cols(gp, w->a->models, pp, w->n, buf) ||
          sd_write_metric_cols(gm, mp, w->n, buf);
+    /* a class's own timer is also a number column of its own (w0.CLASS),
+     * beside the timers text, so the history reads like any sweep axis */
+    for (int d = 0; !rc && d < w->a->ndims; d++) {
+        const tt_tune_dim *s = &w->a->dims[d];
+        if (s->cls < 0)
+            continue;
+        int64_t *v = (int64_t *)buf;
+        for (int64_t r = 0; r < w->n; r++) {
+            const tt_params *q = &w->rows[r]->params;
+            v[r] = (s->param == 1 ? q->class_w0 : q->class_w1)[s->cls];
+        }
+        rc = col_i64(gp, s->name, w->n, v, "s") || sd_mark_inf(gp, s->name);
+    }
     free(pp);
     free(mp);
     return rc ? -1 : 0;

@@ -146,7 +146,7 @@ void cli_print_sim_header(void)
 
 void cli_print_sim_row(const tt_params *p, const tt_models *models, const tt_metrics *m)
 {
-    char buf[TT_MAX_CLASSES * 80]; /* a mix: at most 64 names of 63 bytes and weights */
+    char buf[TT_PARAM_TEXT_MAX];
     for (int i = 0; i < TT_NPARAMS; i++) {
         tt_params_format(p, models, i, buf, sizeof buf);
         printf("%s\t", buf);

@@ -34,7 +34,9 @@ static void help(void)
         "  -c CLUSTER        RxNxG or a cluster file, as for tt-sim\n"
         "  -s NAME=RANGE     a searched parameter (repeatable): A:B:N, log:A:B:N or a\n"
         "                    list a,b,c as tt-sweep -g takes them; a range may end in\n"
-        "                    ,inf (w0, w1, theta). The grid is their product\n"
+        "                    ,inf (w0, w1, theta). The grid is their product.\n"
+        "                    w0.CLASS, w1.CLASS: that model class's own timer;\n"
+        "                    w0.*, w1.*: one such parameter for every class\n"
         "  -p NAME=VALUE     a fixed parameter, as for tt-sim\n"
         "  --objective OBJ   METRIC, a weighted sum (0.5*jct_mean+0.5*makespan, -util to\n"
         "                    maximise), and optionally s.t. METRIC <= BOUND [and ...]\n"
@@ -62,7 +64,7 @@ static void help(void)
         "w0=w1=inf, no_wait: w0=w1=0, grid_best: the best of a plain grid of the same\n"
         "budget, hindsight: the best found on the test part), objective_train,\n"
         "objective_test, regret_test (objective_test less the hindsight's),\n"
-        "feasible_train, feasible_test, the 12 parameters, train_METRIC and\n"
+        "feasible_train, feasible_test, the 13 parameters, train_METRIC and\n"
         "test_METRIC for the 16 metrics (test columns empty without a split).\n"
         "stderr: the tt-sim command line of the choice and the simulations spent.\n"
         "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
@@ -112,7 +114,7 @@ typedef struct {
     tt_models *models;
     tt_trace *trace;
     tt_sim_jobs jobs, train, test;
-    tt_tune_dim dims[TT_NPARAMS];
+    tt_tune_dim dims[TT_TUNE_MAX_DIMS];
     int nd;
     tt_objective *obj;
     tt_la *la;
@@ -153,7 +155,7 @@ static void param_line(const tt_params *p, const tt_models *m, char *buf, size_t
     size_t at = 0;
     buf[0] = '\0';
     for (int i = 0; i < TT_NPARAMS && at < size; i++) {
-        char v[TT_MAX_CLASSES * 80], d[TT_MAX_CLASSES * 80];
+        char v[TT_PARAM_TEXT_MAX], d[TT_PARAM_TEXT_MAX];
         tt_params_format(p, m, i, v, sizeof v);
         tt_params_format(&def, m, i, d, sizeof d);
         if (strcmp(v, d) == 0)
@@ -171,7 +173,7 @@ static void print_row(const state *s, int role, const int64_t *trow, const int64
 {
     const tt_tune_row *a = tt_tune_row_at(s->tr, trow[role]);
     const tt_tune_row *b = s->te ? tt_tune_row_at(s->te, terow[role]) : NULL;
-    char buf[TT_MAX_CLASSES * 80];
+    char buf[TT_PARAM_TEXT_MAX];
     int64_t ntr = tt_tune_rows(s->tr), nte = s->te ? tt_tune_rows(s->te) : 0;
     tt_metrics *m = (tt_metrics *)malloc((size_t)(ntr > nte ? ntr : nte) * sizeof *m);
     int ftr = 0, fte = 0;
@@ -210,6 +212,25 @@ static void print_header(void)
         for (int i = 0; i < TT_NMETRICS; i++)
             printf("\t%s_%s", part ? "test" : "train", tt_metric_names[i]);
     putchar('\n');
+}
+
+/* -s NAME=RANGE: one dimension, or one a class for w0.* and w1.*. */
+static int add_dims(state *s, const char *name, const char *range)
+{
+    int all = (strcmp(name, "w0.*") == 0 || strcmp(name, "w1.*") == 0);
+    int n = all ? tt_models_count(s->models) : 1;
+    for (int c = 0; c < n; c++) {
+        char one[80];
+        if (all)
+            snprintf(one, sizeof one, "%.3s%s", name, tt_models_name(s->models, c));
+        if (s->nd == TT_TUNE_MAX_DIMS)
+            return tt_err(s->ctx, TT_EINVAL, "-s %s: more than %d searched parameters", name,
+                          TT_TUNE_MAX_DIMS);
+        if (tt_tune_dim_parse(s->ctx, s->models, all ? one : name, range, &s->dims[s->nd]))
+            return -1;
+        s->nd++;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -297,17 +318,15 @@ int main(int argc, char **argv)
     if (mpath ? tt_models_load(s.ctx, mpath, &s.models) : tt_models_default(s.ctx, &s.models))
         return finish(&s, EXIT_FAIL);
     for (int i = 0; i < np + ns; i++) {
-        char name[64];
+        char name[80];
         int dim = i >= np;
         const char *arg = dim ? s.sv[i - np] : s.pv[i];
         const char *val = cli_split_arg(dim ? "-s" : "-p", dim ? "RANGE" : "VALUE", arg,
                                         name, sizeof name);
         if (!val)
             return finish(&s, EXIT_USAGE);
-        if (dim && tt_tune_dim_parse(s.ctx, s.models, name, val, &s.dims[s.nd]))
+        if (dim && add_dims(&s, name, val))
             return finish(&s, EXIT_USAGE);
-        if (dim && ++s.nd == TT_NPARAMS)
-            break;
         if (!dim && tt_params_set(s.ctx, &base, s.models, name, val))
             return finish(&s, EXIT_USAGE);
         for (int k = 0; dim && k < np; k++)
@@ -382,6 +401,10 @@ int main(int argc, char **argv)
     sims[1] = tt_tune_rows(s.tr) - sims[0];
     tt_params strict = base, nowait = base;
     strict.w0 = strict.w1 = TT_INF;
+    for (int k = 0; k < TT_MAX_CLASSES; k++) { /* every class, none of its own */
+        strict.class_w0[k] = strict.class_w1[k] = TT_TIMER_GLOBAL;
+        nowait.class_w0[k] = nowait.class_w1[k] = TT_TIMER_GLOBAL;
+    }
     nowait.w0 = nowait.w1 = 0;
     if (!rc)
         rc = tt_tune_eval(s.ctx, s.tr, &strict, 2, eval_batch, &etr, &trow[R_STRICT]);

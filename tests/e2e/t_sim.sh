@@ -20,7 +20,7 @@ T=$(printf '\t')
 # 470 / (4 x 150) = 0.783333; no communication or restart cost.
 expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim_small.tsv"
 P="order${T}w0${T}w1${T}theta${T}restart${T}congestion${T}min_run${T}max_preempt${T}backfill"
-P="$P${T}load${T}seed${T}mix"
+P="$P${T}load${T}seed${T}mix${T}timers"
 M="makespan${T}jct_mean${T}jct_p50${T}jct_p90${T}jct_p99${T}queue_mean${T}queue_p99"
 M="$M${T}comm_gpu_s${T}comm_share${T}restart_gpu_s${T}preemptions${T}placed_l0${T}placed_l1"
 M="$M${T}placed_l2${T}util${T}rejected"
@@ -28,7 +28,7 @@ DEF="fifo${T}inf${T}inf${T}inf${T}30${T}0${T}300${T}3"
 MIX="bert:1,ncf:1,yolov3:1,resnet18:1,deepspeech2:1,resnet50:1"
 cat >want.tsv <<EOF
 $P${T}$M
-$DEF${T}1${T}1000${T}1${T}$MIX${T}150${T}72.500000${T}30${T}140${T}140${T}25.000000${T}90${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.783333${T}1
+$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}150${T}72.500000${T}30${T}140${T}140${T}25.000000${T}90${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.783333${T}1
 EOF
 expect_exit 0 tt-sim -c 1x1x4 small.h5
 cmp -s out.txt want.tsv || fail "summary: $(diff out.txt want.tsv)"
@@ -77,7 +77,7 @@ cmp -s out.txt want_tl.tsv || fail "--timeline: $(diff out.txt want_tl.tsv)"
 # JCT 100 140 160 120 (mean 130; sorted 100 120 140 160: p50 120, p90 160);
 # queue 0 90 130 110 (mean 82.5, p99 130); makespan 180; util 470/720.
 expect_exit 0 tt-sim -c 1x1x4 -p backfill=0 small.h5
-[ "$(sed -n 2p out.txt | cut -f9,13-28)" = \
+[ "$(sed -n 2p out.txt | cut -f9,14-29)" = \
   "0${T}180${T}130.000000${T}120${T}160${T}160${T}82.500000${T}130${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.652778${T}1" ] ||
     fail "backfill=0: $(sed -n 2p out.txt)"
 # load=2000 halves the gaps: submits 0 5 10 15 20. Job 2 runs 10-40, job 4
@@ -88,7 +88,7 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=500 -p load=2000 --jobs small.h5
   "0,0,100,100,0;5,100,150,145,95;10,10,40,30,0;15,,,,;20,40,50,30,20;" ] ||
     fail "load=2000: $(cat out.txt)"
 expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
-[ "$(sed -n 2p out.txt | cut -f10,13,14,18)" = "2000${T}150${T}76.250000${T}28.750000" ] ||
+[ "$(sed -n 2p out.txt | cut -f10,14,15,19)" = "2000${T}150${T}76.250000${T}28.750000" ] ||
     fail "load=2000 summary: $(sed -n 2p out.txt)"
 
 # ---- a rack placement with a model table of its own (sim_models.tsv:
@@ -103,7 +103,7 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
 expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim_rack.tsv"
 expect_exit 0 tt-sim -c "$FIX/sim_cluster.tsv" --models "$FIX/sim_models.tsv" -p w0=0 rack.h5
 [ "$(sed -n 2p out.txt | cut -f2,12-)" = \
-  "0${T}fast:1,slow:1${T}1000${T}733.333333${T}1000${T}1000${T}1000${T}0.000000${T}0${T}200.000${T}0.031250${T}0${T}0${T}2${T}1${T}0${T}0.800000${T}0" ] ||
+  "0${T}fast:1,slow:1${T}-${T}1000${T}733.333333${T}1000${T}1000${T}1000${T}0.000000${T}0${T}200.000${T}0.031250${T}0${T}0${T}2${T}1${T}0${T}0.800000${T}0" ] ||
     fail "w0=0: $(sed -n 2p out.txt)"
 [ ! -s err.txt ] || fail "stderr for a run with every model known: $(cat err.txt)"
 expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 --jobs rack.h5
@@ -112,6 +112,24 @@ expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 --jobs rack
 expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" --jobs rack.h5
 [ "$(sed -n 4p out.txt | cut -f6-11)" = "1000${T}1100${T}1100${T}1000${T}0${T}1000" ] ||
     fail "w0=inf job 2: $(sed -n 4p out.txt)"
+# timers per class: only job 2's class (slow) decides above, so slow's own
+# w0=0 under a global inf is the w0=0 run, and slow's own inf under a global
+# 0 is the strict run, job for job
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 --jobs rack.h5
+cp out.txt nowait_jobs.tsv
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" --jobs rack.h5
+cp out.txt strict_jobs.tsv
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0.slow=0 --jobs rack.h5
+cmp -s out.txt nowait_jobs.tsv || fail "w0.slow=0: $(diff out.txt nowait_jobs.tsv)"
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 -p timers=slow:inf:- \
+    --jobs rack.h5
+cmp -s out.txt strict_jobs.tsv || fail "timers=slow:inf:-: $(diff out.txt strict_jobs.tsv)"
+# fast's own timers change nothing here; the summary names them
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0.fast=0 -p w1.fast=inf rack.h5
+[ "$(sed -n 2p out.txt | cut -f13-15)" = "fast:0:inf${T}1100${T}1033.333333" ] ||
+    fail "w0.fast=0: $(sed -n 2p out.txt)"
+expect_exit 2 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0.medium=0 rack.h5
+expect_err "tt-sim: parameter 'w0.medium': unknown class 'medium' (classes: fast slow)"
 
 # ---- errors: usage (2), bad input (1); nothing on stdout, no file left ----
 echo old >keep.h5
@@ -127,7 +145,7 @@ expect_exit 2 tt-sim -c 1x1x4 -p w0=-5 small.h5
 expect_exit 2 tt-sim -c 1x1x4 -p theta=abc small.h5
 expect_err "tt-sim: parameter 'theta': expected permille >= 0 or inf, got 'abc'"
 expect_exit 2 tt-sim -c 1x1x4 -p nosuch=1 small.h5
-expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix)"
+expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)"
 expect_exit 2 tt-sim -c 1x1x4 -p w0 small.h5
 expect_err "option -p: expected NAME=VALUE, got 'w0'"
 expect_exit 2 tt-sim -c 1x1x4 -p mix=gpt:1 small.h5
@@ -226,7 +244,7 @@ elif sys.argv[2] == "timeline":
 else:
     sm = s["summary"]
     params = ["order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
-              "backfill", "load", "seed", "mix"]
+              "backfill", "load", "seed", "mix", "timers"]
     metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean",
                "queue_p99", "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions",
                "placed_l0", "placed_l1", "placed_l2", "util", "rejected"]

@@ -28,9 +28,9 @@ for bf in 1 0; do
 done
 # and to the values worked out by hand in t_sim.sh: with backfill makespan
 # 150, JCT mean 72.5, util 470/600; without 180, 130, 470/720
-[ "$(sed -n 2p sweep.tsv | cut -f13,14,27)" = "150${T}72.500000${T}0.783333" ] ||
+[ "$(sed -n 2p sweep.tsv | cut -f14,15,28)" = "150${T}72.500000${T}0.783333" ] ||
     fail "backfill=1 row: $(sed -n 2p sweep.tsv)"
-[ "$(sed -n 8p sweep.tsv | cut -f13,14,27)" = "180${T}130.000000${T}0.652778" ] ||
+[ "$(sed -n 8p sweep.tsv | cut -f14,15,28)" = "180${T}130.000000${T}0.652778" ] ||
     fail "backfill=0 row: $(sed -n 8p sweep.tsv)"
 # the device is said once with -d auto (the default), nothing with -d cpu
 grep -q "ran on" err.txt && fail "-d cpu said something about the device"
@@ -159,6 +159,34 @@ grep -q "stopped by signal 2 before the end: nothing written" stop.err || fail "
 [ ! -s stop.out ] || fail "SIGINT: rows printed"
 ls -a | grep -q "tmp-" && fail "SIGINT: a temporary file was left: $(ls -a)"
 
+# ---- timers per class: a grid over one class's own w0 ----
+M="--models $FIX/sim_models.tsv"
+# shellcheck disable=SC2086
+expect_exit 0 tt-sweep -d cpu -c 1x2x4 $M -g w0.slow=0,inf -g w0=0,inf rack.h5
+cp out.txt cls.tsv
+[ "$(cut -f2,13 cls.tsv | tail -n +2 | tr '\t\n' ',;')" = "0,slow:0:-;inf,slow:0:-;0,slow:inf:-;inf,slow:inf:-;" ] ||
+    fail "w0.slow grid: $(cut -f2,13 cls.tsv)"
+for r in 2 3 4 5; do
+    w0=$(sed -n ${r}p cls.tsv | cut -f2)
+    tm=$(sed -n ${r}p cls.tsv | cut -f13)
+    # shellcheck disable=SC2086
+    expect_exit 0 tt-sim -c 1x2x4 $M -p w0=$w0 -p timers=$tm rack.h5
+    [ "$(sed -n 2p out.txt)" = "$(sed -n ${r}p cls.tsv)" ] || fail "w0.slow row $r differs from tt-sim's"
+done
+# only the slow job decides (see t_sim.sh): its own w0 sets the makespan
+[ "$(cut -f14 cls.tsv | tail -n +2 | tr '\n' ,)" = "1000,1000,1100,1100," ] ||
+    fail "w0.slow makespans: $(cut -f14 cls.tsv)"
+# shellcheck disable=SC2086
+expect_exit 2 tt-sweep -d cpu -c 1x2x4 $M -p timers=fast:0:0 -g w0.slow=0,inf rack.h5
+expect_err "grid 'w0.slow=0,inf': 'w0.slow' and 'timers' both set class timers: use one or the other"
+printf 'timers\tw1.fast\nslow:0:0\t5\n' >clash.tsv
+# shellcheck disable=SC2086
+expect_exit 2 tt-sweep -d cpu -c 1x2x4 $M --configs clash.tsv rack.h5
+expect_err "clash.tsv:1: field 'w1.fast': 'w1.fast' and 'timers' both set class timers"
+# shellcheck disable=SC2086
+expect_exit 2 tt-sweep -d cpu -c 1x2x4 $M -g w0.medium=0,1 rack.h5
+expect_err "tt-sweep: grid 'w0.medium=0,1': parameter 'w0.medium': unknown class 'medium' (classes: fast slow)"
+
 # ---- the sweep file, read with h5py alone ----
 PY=/usr/bin/python3
 $PY -c "import h5py" 2>/dev/null ||
@@ -168,7 +196,7 @@ expect_exit 0 tt-sweep -d cpu -j 2 --shard 1/5 -c 1x2x4 --models "$FIX/sim_model
 cmp -s out.txt <(cat <(head -1 j1.tsv) shard1.tsv) || fail "-o changed the rows"
 want_sha=$(sha256sum "$FIX/sim_models.tsv" | cut -d' ' -f1)
 # configs_sha256: of the whole sweep's parameter columns, as printed
-cfg_sha=$(tail -n +2 j1.tsv | cut -f1-12 | sha256sum | cut -d' ' -f1)
+cfg_sha=$(tail -n +2 j1.tsv | cut -f1-13 | sha256sum | cut -d' ' -f1)
 $PY - sw.h5 out.txt "$want_sha" "$cfg_sha" <<'EOF' || fail "h5py: the sweep file"
 import sys, h5py
 f = h5py.File(sys.argv[1], "r")
@@ -184,7 +212,7 @@ assert a["trace_source_sha256"] == h5py.File("rack.h5", "r")["jobs"].attrs["sour
 assert a["elapsed_s"] >= 0 and a["sims_per_s"] >= 0
 assert list(s["index"][()]) == list(range(1, 48, 5)), s["index"][()]
 params = ["order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
-          "backfill", "load", "seed", "mix"]
+          "backfill", "load", "seed", "mix", "timers"]
 metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0",
            "placed_l1", "placed_l2", "util", "rejected"]

@@ -19,26 +19,26 @@ for st in model refine; do
     cp out.txt $st.tsv
     cp err.txt $st.err
     [ "$(wc -l <$st.tsv)" = 6 ] || fail "$st: a header and 5 rows: $(cat $st.tsv)"
-    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 50 ] || fail "$st: 50 columns"
+    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 51 ] || fail "$st: 51 columns"
     [ "$(cut -f1 $st.tsv | tr '\n' ,)" = "role,recommended,strict,no_wait,grid_best,hindsight," ] ||
         fail "$st: roles $(cut -f1 $st.tsv)"
     # every row's train and test metrics are tt-sim's on the parts
     for r in 2 3 4 5 6; do
         row=$(sed -n ${r}p $st.tsv)
         args=""
-        for k in $(seq 7 18); do
+        for k in $(seq 7 19); do
             args="$args -p $(head -1 $st.tsv | cut -f$k)=$(echo "$row" | cut -f$k)"
         done
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args train.h5
-        [ "$(sed -n 2p out.txt | cut -f13-28)" = "$(echo "$row" | cut -f19-34)" ] ||
+        [ "$(sed -n 2p out.txt | cut -f14-29)" = "$(echo "$row" | cut -f20-35)" ] ||
             fail "$st row $r: train metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args test.h5
-        [ "$(sed -n 2p out.txt | cut -f13-28)" = "$(echo "$row" | cut -f35-50)" ] ||
+        [ "$(sed -n 2p out.txt | cut -f14-29)" = "$(echo "$row" | cut -f36-51)" ] ||
             fail "$st row $r: test metrics differ from tt-sim's"
         # the objective is jct_mean; regret = its test value less the hindsight's
-        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f20)" ] || fail "$st: objective_train"
+        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f21)" ] || fail "$st: objective_train"
     done
     awk -F'\t' 'NR > 1 { o[$1] = $3 } NR > 1 && $3 + 0 < best + 0 || NR == 2 { best = $3 }
         END { exit !(o["hindsight"] == best) }' $st.tsv || fail "$st: hindsight is not the best on test"
@@ -70,7 +70,33 @@ grep -qF "recommended: tt-sim -c 2x8x8 $(cat out.txt) ex.h5" model.err ||
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy refine --objective "jct_mean s.t. makespan <= 1.05 * best" ex.h5
 [ "$(wc -l <out.txt)" = 5 ] || fail "no split: 4 rows: $(cat out.txt)"
-[ "$(sed -n 2p out.txt | cut -f3,4,6,35)" = "${T}${T}${T}" ] || fail "no split: test columns"
+[ "$(sed -n 2p out.txt | cut -f3,4,6,36)" = "${T}${T}${T}" ] || fail "no split: test columns"
+
+# ---- timers per class: w0.* is one dimension a class of the model table ----
+expect_exit 0 tt-tune -d cpu -c 2x8x8 -s 'w0.*=0,600,inf' -s theta=1000,2000 -p load=3000 \
+    --objective jct_mean --budget 40 -o cls.h5 ex.h5
+cp out.txt cls.tsv
+grep -q "over a grid of 1458 (search 2.7%)" err.txt || fail "w0.*: 3^6 x 2 grid: $(cat err.txt)"
+# the recommended row gives classes their own w0; every row is tt-sim's
+sed -n 2p cls.tsv | cut -f19 | grep -q '^[a-z0-9]*:[0-9inf]*:-' || fail "w0.*: timers $(sed -n 2p cls.tsv)"
+for r in 2 3 4 5; do
+    row=$(sed -n ${r}p cls.tsv)
+    args=""
+    for k in $(seq 7 19); do
+        args="$args -p $(head -1 cls.tsv | cut -f$k)=$(echo "$row" | cut -f$k)"
+    done
+    # shellcheck disable=SC2086
+    expect_exit 0 tt-sim -c 2x8x8 $args ex.h5
+    [ "$(sed -n 2p out.txt | cut -f14-29)" = "$(echo "$row" | cut -f20-35)" ] ||
+        fail "w0.* row $r: metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
+done
+# strict and no_wait keep no class timers of their own
+[ "$(sed -n 3p cls.tsv | cut -f8,9,19)" = "inf${T}inf${T}-" ] || fail "w0.*: strict $(sed -n 3p cls.tsv)"
+# the history: a number column a searched class timer, equal to the timers text
+h5dump -d /tune/history/params/w0.bert -d /tune/space/w0.resnet50 cls.h5 >/dev/null ||
+    fail "w0.*: history or space column missing"
+expect_exit 2 tt-tune -c 2x8x8 -s w0.medium=0,60 --objective jct_mean ex.h5
+expect_err "tt-tune: range 'w0.medium=0,60': unknown model class 'medium'"
 
 # ---- errors: usage (2), input (1); nothing on stdout, no file left ----
 for args in "-s w0=a:b:3" "-s order=fifo,sjf" "-s w0=1:2" "--objective jct_avg" \

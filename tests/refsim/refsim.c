@@ -141,6 +141,7 @@ void ref_params_default(ref_params *p)
     p->max_preempt = 3;
     p->backfill = 1;
     p->load = 1000;
+    p->w0c = p->w1c = NULL;
 }
 
 void ref_log_free(ref_log *log)
@@ -199,15 +200,20 @@ static int classify(int32_t N, int32_t G, int32_t nodes, const int32_t *pl, int3
     return racks == 1 ? 1 : 2;
 }
 
+/* The delay timers of a job of class c. */
+static int64_t timer_w0(const ref_params *p, int32_t c) { return p->w0c ? p->w0c[c] : p->w0; }
+static int64_t timer_w1(const ref_params *p, int32_t c) { return p->w1c ? p->w1c[c] : p->w1; }
+
 static int allowed_level(const sim *S, int64_t i, int64_t t)
 {
     const rjob *j = &S->j[i];
     if (j->victim || S->jobs[i].gpus > S->N * S->G)
         return 2;
-    int64_t wait = t - j->enq;
-    if (S->p.w0 == REF_INF || wait < S->p.w0)
+    int64_t wait = t - j->enq, w0 = timer_w0(&S->p, S->jobs[i].model);
+    int64_t w1 = timer_w1(&S->p, S->jobs[i].model);
+    if (w0 == REF_INF || wait < w0)
         return 0;
-    if (S->p.w1 == REF_INF || wait - S->p.w0 < S->p.w1)
+    if (w1 == REF_INF || wait - w0 < w1)
         return 1;
     return 2;
 }
@@ -677,7 +683,8 @@ static int run_pass(sim *S, int64_t t, int64_t *list, int64_t *key, int32_t *pl,
             continue;
         }
         /* 2. sensitive, waited W0, eviction opens L0 */
-        int waited = j->victim || (S->p.w0 != REF_INF && t - j->enq >= S->p.w0);
+        int64_t w0 = timer_w0(&S->p, S->jobs[i].model);
+        int waited = j->victim || (w0 != REF_INF && t - j->enq >= w0);
         if (is_sensitive(&S->p, &S->models[S->jobs[i].model]) && waited) {
             int rc = find_preempt(S, k, t, pl, vic);
             if (rc < 0)
@@ -734,7 +741,8 @@ static int bad_input(const ref_cluster *c, const ref_params *p, const ref_model 
         return 1;
     for (int i = 0; i < nmodels; i++)
         if (models[i].slow_l1 < 1000 || models[i].slow_l1 > REF_MAX_SLOW ||
-            models[i].slow_l2 < 1000 || models[i].slow_l2 > REF_MAX_SLOW)
+            models[i].slow_l2 < 1000 || models[i].slow_l2 > REF_MAX_SLOW ||
+            timer_w0(p, i) < 0 || timer_w1(p, i) < 0)
             return 1;
     for (int64_t i = 0; i < n; i++) {
         const ref_job *jb = &jobs[i];
@@ -838,8 +846,10 @@ static int next_event(const sim *S, int64_t now, int have_now, int64_t *t)
             CAND(j->submit);
         else if (j->state == RS_RUN)
             CAND(j->end);
-        else if (j->state == RS_WAIT && !j->victim && S->p.w0 != REF_INF) {
-            int64_t c1 = sat_add(j->enq, S->p.w0), c2 = sat_add(c1, S->p.w1);
+        else if (j->state == RS_WAIT && !j->victim &&
+                 timer_w0(&S->p, S->jobs[i].model) != REF_INF) {
+            int64_t c1 = sat_add(j->enq, timer_w0(&S->p, S->jobs[i].model));
+            int64_t c2 = sat_add(c1, timer_w1(&S->p, S->jobs[i].model));
             if (c1 != REF_INF && (!have_now || c1 > now))
                 CAND(c1);
             if (c2 != REF_INF && (!have_now || c2 > now))
@@ -1084,10 +1094,11 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
                            (long long)g->r, (long long)nseg);
             /* the level the timers allowed (L0 always) */
             if (!victim && g->level > 0 && jb->gpus <= N * G) {
-                int64_t wait = g->t0 - entry;
-                int ok = p->w0 != REF_INF && wait >= p->w0;
+                int64_t wait = g->t0 - entry, w0 = timer_w0(p, jb->model);
+                int64_t w1 = timer_w1(p, jb->model);
+                int ok = w0 != REF_INF && wait >= w0;
                 if (g->level == 2)
-                    ok = ok && p->w1 != REF_INF && wait - p->w0 >= p->w1;
+                    ok = ok && w1 != REF_INF && wait - w0 >= w1;
                 if (!ok)
                     rc = failf(why, whylen, "job %lld: level %d at wait %lld", (long long)i,
                                g->level, (long long)wait);

@@ -26,6 +26,9 @@ typedef struct {
     int64_t w0, w1, theta, restart, congestion, min_run, max_preempt;
     int backfill;
     int64_t load;
+    /* per-class timers: class c waits w0c[c], w1c[c] in place of w0, w1;
+     * NULL (the default): every class waits w0, w1 */
+    const int64_t *w0c, *w1c;
 } ref_params;
 
 typedef struct {

@@ -78,8 +78,9 @@ static inline void rcase_free(rcase *k)
     memset(k, 0, sizeof *k);
 }
 
-/* Every order; timers from none to strict; preemption, restarts,
- * congestion, backfill, load and the mix seed all drawn. */
+/* Every order; timers from none to strict, in a third of the cases per
+ * class too; preemption, restarts, congestion, backfill, load and the mix
+ * seed all drawn. */
 static inline void rcase_params(uint64_t *s, tt_params *p)
 {
     static const int64_t ws[] = {0, 1, 30, 300, 1200, 3600, TT_INF};
@@ -96,6 +97,11 @@ static inline void rcase_params(uint64_t *s, tt_params *p)
     p->backfill = (int32_t)rc_pick(s, 0, 1);
     p->load = rc_pick(s, 0, 2) ? 1000 : rc_pick(s, 300, 3000);
     p->seed = (uint64_t)rc_pick(s, 1, 1000);
+    if (rc_pick(s, 0, 2) == 0) /* timers of their own for some classes */
+        for (int c = 0; c < 4; c++) {
+            p->class_w0[c] = rc_pick(s, 0, 1) ? ws[rc_pick(s, 0, 6)] : TT_TIMER_GLOBAL;
+            p->class_w1[c] = rc_pick(s, 0, 1) ? ws[rc_pick(s, 0, 6)] : TT_TIMER_GLOBAL;
+        }
 }
 
 #endif

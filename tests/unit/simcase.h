@@ -29,7 +29,10 @@ static inline int64_t pick_of(uint64_t *s, const int64_t *v, int n)
     return v[pick(s, 0, n - 1)];
 }
 
-static inline void params_from_ref(const ref_params *rp, tt_params *p)
+static inline int64_t tt_time_from_ref(int64_t v) { return v == REF_INF ? TT_INF : v; }
+
+/* nm: the classes of the case (their per-class timers, if any). */
+static inline void params_from_ref(const ref_params *rp, int nm, tt_params *p)
 {
     tt_params_default(p);
     p->order = rp->order;
@@ -42,6 +45,10 @@ static inline void params_from_ref(const ref_params *rp, tt_params *p)
     p->max_preempt = rp->max_preempt;
     p->backfill = rp->backfill;
     p->load = rp->load;
+    for (int c = 0; c < nm && rp->w0c; c++) {
+        p->class_w0[c] = tt_time_from_ref(rp->w0c[c]);
+        p->class_w1[c] = tt_time_from_ref(rp->w1c[c]);
+    }
 }
 
 static inline tt_models *models_from_ref(const ref_model *md, int nm)
@@ -66,7 +73,7 @@ static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const 
 {
     tt_cluster c = {rc->racks, rc->nodes_per_rack, rc->gpus_per_node};
     tt_params p;
-    params_from_ref(rp, &p);
+    params_from_ref(rp, nm, &p);
     tt_models *m = models_from_ref(md, nm);
     int64_t *submit = calloc((size_t)n + 1, sizeof *submit);
     int64_t *dur = calloc((size_t)n + 1, sizeof *dur);

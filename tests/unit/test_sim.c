@@ -19,6 +19,7 @@ typedef struct {
     int nm;
     ref_job jobs[MAXJ];
     int64_t n;
+    int64_t w0c[4], w1c[4]; /* per-class timers, when rp.w0c points here */
 } rcase;
 
 static void make_case(rcase *k, uint64_t seed)
@@ -59,6 +60,17 @@ static void make_case(rcase *k, uint64_t seed)
                                        : pick(&s, 1, total + (pick(&s, 0, 5) ? 0 : 4));
         k->jobs[i].gpus = (int32_t)g;
         k->jobs[i].model = (int32_t)pick(&s, 0, k->nm - 1);
+    }
+    /* a third of the cases give each class timers of its own (a stream of
+     * their own, so the other draws stay as they were) */
+    uint64_t s2 = seed * 0xbf58476d1ce4e5b9ULL + 777;
+    if (pick(&s2, 0, 2) == 0) {
+        for (int i = 0; i < k->nm; i++) {
+            k->w0c[i] = pick(&s2, 0, 2) ? pick_of(&s2, ws, 6) : p->w0;
+            k->w1c[i] = pick(&s2, 0, 2) ? pick_of(&s2, ws, 6) : p->w1;
+        }
+        p->w0c = k->w0c;
+        p->w1c = k->w1c;
     }
 }
 
@@ -136,7 +148,7 @@ Test(sim, parity_with_reference)
     ref_log rlog = {0};
     tts_segment seg[8 * MAXJ];
     int32_t alloc[8 * MAXJ * 2 * 36];
-    int64_t pre = 0, lv[3] = {0, 0, 0}, rej = 0;
+    int64_t pre = 0, lv[3] = {0, 0, 0}, rej = 0, per_class = 0;
     char why[256];
     int rc;
     for (uint64_t seed = 1; seed <= RUNS; seed++) {
@@ -162,6 +174,7 @@ Test(sim, parity_with_reference)
         cr_assert_eq(rc, 0, "seed %llu: engine log: %s", (unsigned long long)seed, why);
         pre += em.preemptions;
         rej += em.rejected;
+        per_class += k.rp.w0c != NULL;
         lv[0] += em.placed_l0;
         lv[1] += em.placed_l1;
         lv[2] += em.placed_l2;
@@ -173,6 +186,7 @@ Test(sim, parity_with_reference)
     cr_expect_gt(lv[0], 1000);
     cr_expect_gt(lv[1], 200);
     cr_expect_gt(lv[2], 200);
+    cr_expect_gt(per_class, 1000);
 }
 
 /* ---- the SPEC 7 invariants on the real Philly trace ---- */

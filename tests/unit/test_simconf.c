@@ -162,8 +162,9 @@ Test(cluster, file)
 Test(params, names_and_defaults)
 {
     const char *want[] = {"order",   "w0",          "w1",       "theta", "restart", "congestion",
-                          "min_run", "max_preempt", "backfill", "load",  "seed",    "mix"};
-    cr_assert_eq(TT_NPARAMS, 12);
+                          "min_run", "max_preempt", "backfill", "load",  "seed",    "mix",
+                          "timers"};
+    cr_assert_eq(TT_NPARAMS, 13);
     for (int i = 0; i < TT_NPARAMS; i++)
         cr_expect_str_eq(tt_param_names[i], want[i]);
     tt_params p;
@@ -178,8 +179,11 @@ Test(params, names_and_defaults)
     cr_expect_eq(p.load, 1000);
     cr_expect_eq(p.seed, 1);
     cr_expect_eq(p.mix_set, 0);
-    for (int c = 0; c < TT_MAX_CLASSES; c++)
+    for (int c = 0; c < TT_MAX_CLASSES; c++) {
         cr_expect_eq(p.mix[c], 1);
+        cr_expect(p.class_w0[c] == TT_TIMER_GLOBAL && p.class_w1[c] == TT_TIMER_GLOBAL);
+    }
+    cr_expect_eq(tt_params_class_timers(&p), 0);
 }
 
 /* name=value must be accepted; the parameter's text then reads want. */
@@ -304,10 +308,10 @@ Test(params, bad_values)
                      "parameter 'seed': expected an integer 0 .. 18446744073709551615, got '0x10'");
     expect_set_error(m, "nosuch", "1",
                      "unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion "
-                     "min_run max_preempt backfill load seed mix)");
+                     "min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
     expect_set_error(m, "W0", "1",
                      "unknown parameter 'W0' (known: order w0 w1 theta restart congestion "
-                     "min_run max_preempt backfill load seed mix)");
+                     "min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
     tt_models_free(m);
 }
 
@@ -359,7 +363,7 @@ Test(params, format_round_trips)
                              {"theta", "2000"}, {"restart", "45"},   {"congestion", "250"},
                              {"min_run", "0"},  {"max_preempt", "7"}, {"backfill", "0"},
                              {"load", "1500"},  {"seed", "12345678901234567890"},
-                             {"mix", "slow:3"}};
+                             {"mix", "slow:3"}, {"timers", "fast:-:inf,slow:600:0"}};
     tt_params p, q;
     tt_params_default(&p);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
@@ -387,8 +391,12 @@ Test(params, format_round_trips)
     cr_expect_str_eq(buf, "fast:1,slow:1");
     cr_expect(q.mix[0] == 1 && q.mix[1] == 1);
 
+    cr_assert_eq(tt_params_format(&p, m, 12, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-"); /* no class has timers of its own */
+    cr_expect_eq(tt_params_format(&p, NULL, 12, buf, sizeof buf), 0);
+
     /* bad index, no table for mix, a buffer too small */
-    cr_expect_eq(tt_params_format(&p, m, 12, buf, sizeof buf), TT_EINVAL);
+    cr_expect_eq(tt_params_format(&p, m, 13, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, m, -1, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, NULL, 11, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, m, 11, buf, 8), TT_EINVAL);
@@ -836,5 +844,67 @@ Test(simfile, layout)
     rmdir(dir);
     tt_ctx_free(ctx);
     tt_trace_free(t);
+    tt_models_free(m);
+}
+
+/* Per-class timers: w0.CLASS / w1.CLASS set one, timers sets them all, and
+ * the text reads back in class order with "-" for the global timer. */
+Test(params, class_timers)
+{
+    tt_models *m = two_models(); /* fast, slow */
+    expect_set(m, "timers", "slow:600:3600", "slow:600:3600");
+    expect_set(m, "timers", "slow:inf:-,fast:0:0", "fast:0:0,slow:inf:-");
+    expect_set(m, "timers", "", "-");
+    expect_set(m, "timers", "-", "-");
+    expect_set(m, "timers", "fast:-:-", "-"); /* only global ones: none of its own */
+
+    tt_params p;
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0.slow", "120"), 0);
+    cr_expect(p.class_w0[1] == 120 && p.class_w1[1] == TT_TIMER_GLOBAL);
+    cr_expect(p.class_w0[0] == TT_TIMER_GLOBAL);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w1.slow", "inf"), 0);
+    cr_expect_eq(p.class_w1[1], TT_INF);
+    cr_expect_eq(tt_params_class_timers(&p), 1);
+    char buf[256];
+    cr_assert_eq(tt_params_format(&p, m, 12, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "slow:120:inf");
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0.slow", "-"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w1.slow", "-"), 0);
+    cr_expect_eq(tt_params_class_timers(&p), 0);
+    /* without a model table the text of no timers needs no names */
+    cr_expect_eq(tt_params_format(&p, NULL, 12, buf, sizeof buf), 0);
+
+    int which = -1, cls = -1;
+    cr_expect_eq(tt_params_class_timer_name(m, "w1.fast", &which, &cls), 1);
+    cr_expect(which == 1 && cls == 0);
+    cr_expect_eq(tt_params_class_timer_name(m, "w0.medium", &which, &cls), -1);
+    cr_expect_eq(tt_params_class_timer_name(m, "w0", &which, &cls), 0);
+    cr_expect_eq(tt_params_class_timer_name(m, "w0.", &which, &cls), 0);
+    cr_expect_eq(tt_params_class_timer_name(m, "theta.fast", &which, &cls), 0);
+
+    static const char want[] = "CLASS:W0:W1 triples separated by commas (W0, W1: seconds, "
+                               "inf, or - for the global timer)";
+    char msg[512];
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got 'slow:600'", want);
+    expect_set_error(m, "timers", "slow:600", msg);
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got 'slow:-5:0'", want);
+    expect_set_error(m, "timers", "slow:-5:0", msg);
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got ':1:2'", want);
+    expect_set_error(m, "timers", "slow:1:2,:1:2", msg);
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got 'slow:1:x'", want);
+    expect_set_error(m, "timers", "slow:1:x", msg);
+    expect_set_error(m, "timers", "medium:1:2",
+                     "parameter 'timers': unknown class 'medium' (classes: fast slow)");
+    expect_set_error(m, "timers", "slow:1:2,slow:3:4",
+                     "parameter 'timers': class 'slow' given twice");
+    expect_set_error(NULL, "timers", "slow:1:2",
+                     "parameter 'timers': no model table to name classes from");
+    expect_set_error(m, "w0.medium", "5",
+                     "parameter 'w0.medium': unknown class 'medium' (classes: fast slow)");
+    expect_set_error(m, "w1.slow", "-1",
+                     "parameter 'w1.slow': expected seconds >= 0, inf or -, got '-1'");
+    expect_set_error(NULL, "w1.slow", "5",
+                     "parameter 'w1.slow': no model table to name classes from");
     tt_models_free(m);
 }

@@ -185,7 +185,11 @@ static int synth_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt
         double a = lg(p->w0, 14.0), b = lg(p->w1, 14.0);
         double th = p->theta == TT_INF ? 12000.0 : (double)p->theta;
         double f;
-        if (s->surface == 0) /* one bowl, optimum near w0 = 600, theta = 4300 */
+        if (s->surface == 2) /* per-class w0: class 0 best near 30 s, class 1 near 3 h */
+            f = 6000 + 250 * (lg(p->class_w0[0], 14.0) - 3.4) * (lg(p->class_w0[0], 14.0) - 3.4) +
+                180 * (lg(p->class_w0[1], 14.0) - 9.3) * (lg(p->class_w0[1], 14.0) - 9.3) +
+                1e-4 * (th - 2500) * (th - 2500);
+        else if (s->surface == 0) /* one bowl, optimum near w0 = 600, theta = 4300 */
             f = 5000 + 300 * (a - 6.4) * (a - 6.4) + 2e-4 * (th - 4300) * (th - 4300);
         else /* ripples over a bowl in three dimensions */
             f = 8000 + 200 * (a - 5.0) * (a - 5.0) + 150 * (b - 8.0) * (b - 8.0) +
@@ -324,4 +328,70 @@ Test(tune, deterministic_and_cached)
     tt_tune_free(t2);
     tt_tune_free(t3);
     tt_objective_free(o);
+}
+
+/* One w0 a model class: the dimensions set that class's own timer, the
+ * cache tells configurations apart by it, and both strategies find the
+ * optimum of a surface over (w0.fast, w0.slow, theta). */
+Test(tune, class_timers)
+{
+    static const char *const names[] = {"fast", "slow"};
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_create(NULL, 2, names, (const int64_t[]){1000, 1500},
+                                  (const int64_t[]){1000, 3000}, &m), 0);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_tune_dim d[3];
+    cr_assert_eq(tt_tune_dim_parse(ctx, m, "w0.fast", "log:1:86400:15,inf", &d[0]), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_assert_eq(tt_tune_dim_parse(ctx, m, "w0.slow", "log:1:86400:15,inf", &d[1]), 0);
+    cr_assert_eq(tt_tune_dim_parse(ctx, m, "theta", "500:8000:16", &d[2]), 0);
+    cr_expect(d[0].param == 1 && d[0].cls == 0 && d[1].cls == 1 && d[2].cls == -1);
+    cr_expect_str_eq(d[1].name, "w0.slow");
+    cr_expect(d[0].n == 16 && d[0].v[15] == TT_INF);
+    tt_tune_dim bad;
+    cr_expect_eq(tt_tune_dim_parse(ctx, m, "w1.medium", "0,1", &bad), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "range 'w1.medium=0,1': unknown model class 'medium'");
+    cr_expect_eq(tt_tune_dim_parse(ctx, NULL, "w1.fast", "0,1", &bad), TT_EINVAL);
+
+    tt_objective *o = obj("jct_mean");
+    tt_params base;
+    tt_params_default(&base);
+    for (int strat = TT_TUNE_REFINE; strat <= TT_TUNE_MODEL; strat++) {
+        tt_tune *t = NULL;
+        cr_assert_eq(tt_tune_create(ctx, &base, d, 3, o, &t), 0, "%s", tt_errmsg(ctx));
+        int64_t g = tt_tune_grid_size(t), budget = g / 10;
+        cr_assert_eq(g, 16 * 16 * 16);
+        /* the exhaustive optimum, every point visited here */
+        tt_metrics *all = malloc((size_t)g * sizeof *all);
+        tt_params *p = malloc((size_t)g * sizeof *p);
+        cr_assert(all && p);
+        for (int64_t k = 0; k < g; k++)
+            tt_tune_point(t, k, &p[k]);
+        synth ex = {2, 0, 0};
+        synth_eval(&ex, NULL, p, g, all);
+        double want = INFINITY;
+        for (int64_t k = 0; k < g; k++)
+            want = all[k].jct_mean < want ? all[k].jct_mean : want;
+        /* lattice points differ only in the class timers and theta */
+        cr_expect(p[0].w0 == TT_INF && p[0].class_w0[0] == 1 && p[0].class_w0[1] == 1);
+        cr_expect(p[g - 1].class_w0[0] == TT_INF && p[g - 1].class_w0[1] == TT_INF);
+        cr_expect(p[g - 1].class_w1[0] == TT_TIMER_GLOBAL);
+        free(all);
+        free(p);
+        synth s = {2, 0, 0};
+        tt_tune_opts opts = {(tt_tune_strategy)strat, budget, 0, 1, NULL, 0, NULL, NULL, NULL};
+        int64_t best;
+        cr_assert_eq(tt_tune_search(ctx, t, &opts, synth_eval, &s, &best), 0, "%s",
+                     tt_errmsg(ctx));
+        double got = tt_tune_row_at(t, best)->objective;
+        cr_expect_leq(s.sims, budget);
+        cr_expect_eq(s.sims, tt_tune_rows(t), "the cache tells class timers apart");
+        cr_expect_leq(got, want * 1.01, "strategy %d: %.2f vs the grid's %.2f", strat, got, want);
+        tt_tune_free(t);
+    }
+    for (int k = 0; k < 3; k++)
+        tt_tune_dim_free(&d[k]);
+    tt_objective_free(o);
+    tt_ctx_free(ctx);
+    tt_models_free(m);
 }

@@ -56,12 +56,19 @@ typedef struct {
     uint64_t seed;
     uint32_t mix[TT_MAX_CLASSES];
     int32_t mix_set; /* 0: default equal weights (mix[] all 1) */
+    /* per-class delay timers: class c waits class_w0[c] (class_w1[c]) in
+     * place of w0 (w1); TT_TIMER_GLOBAL where it has none of its own */
+    int64_t class_w0[TT_MAX_CLASSES], class_w1[TT_MAX_CLASSES];
 } tt_params;
 
+#define TT_TIMER_GLOBAL INT64_C(-1)
+
 /* The parameter names, in output order: order w0 w1 theta restart
- * congestion min_run max_preempt backfill load seed mix. */
+ * congestion min_run max_preempt backfill load seed mix timers. */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 12
+#define TT_NPARAMS 13
+/* Room for any parameter as text (a mix or timers of 64 named classes). */
+#define TT_PARAM_TEXT_MAX (TT_MAX_CLASSES * 112)
 
 /* SPEC defaults: fifo, w0=w1=theta=inf, restart 30, congestion 0,
  * min_run 300, max_preempt 3, backfill 1, load 1000, seed 1, equal mix. */
@@ -72,13 +79,26 @@ typedef struct tt_models tt_models;
 /* Sets parameter name to value ("inf" allowed for w0, w1, theta; order by
  * name; mix as NAME:WEIGHT,... naming classes of models, which must be
  * given for mix). TT_EINVAL with "parameter 'w0': ..." on a bad name or
- * value. The value is checked against its range. */
+ * value. The value is checked against its range.
+ * Per-class timers (models required): "w0.CLASS" and "w1.CLASS" set one
+ * class's timer (seconds, inf, or "-" for the global one); "timers" sets
+ * them all as CLASS:W0:W1,... (W0, W1 as for w0.CLASS; classes not named
+ * use the global pair; "" or "-": none of their own). */
 int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char *name,
                   const char *value);
 /* Writes the value of parameter i (index into tt_param_names) as text,
- * the way tt_params_set reads it back ("inf", "fifo", "bert:1,ncf:2"). */
+ * the way tt_params_set reads it back ("inf", "fifo", "bert:1,ncf:2";
+ * timers: "-" when no class has its own, else "bert:600:-,ncf:inf:0" in
+ * class order). */
 int tt_params_format(const tt_params *p, const tt_models *models, int i, char *buf,
                      size_t size);
+
+/* 1 when some class of p has a timer of its own. */
+int tt_params_class_timers(const tt_params *p);
+/* Splits "w0.CLASS" / "w1.CLASS": *which = 0 (w0) or 1 (w1), *cls the
+ * class index. 1 when name has that form and names a class of models, 0
+ * when it has another form, -1 when the class is unknown. */
+int tt_params_class_timer_name(const tt_models *models, const char *name, int *which, int *cls);
 
 /* ---- the model table ---- */
 

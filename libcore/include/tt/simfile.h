@@ -5,10 +5,10 @@
  * trace_source_files, trace_source_sha256, cluster "RxNxG", racks,
  * nodes_per_rack, gpus_per_node, models_source, models_sha256,
  * tool_version, jobs, unknown_models):
- *   /sim/summary/<param>   the 12 parameters of tt_param_names: int64
+ *   /sim/summary/<param>   the 13 parameters of tt_param_names: int64
  *                          scalars (w0, w1, theta: INT64_MAX = infinite,
  *                          said by their "infinite" attribute; seed uint64),
- *                          order and mix as strings
+ *                          order, mix and timers as strings
  *   /sim/summary/<metric>  the 16 metrics of tt_metric_names, int64 or
  *                          float64 scalars as in tt_metrics
  *   /sim/jobs/<column>     per job, in trace order: job (index), submit,

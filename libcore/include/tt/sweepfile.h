@@ -8,10 +8,10 @@
  * configs_sha256 (tt_sweep_digest: equal in every shard of one sweep)):
  *   /sweep/index            int64, one entry per row: the configuration's
  *                           position in the full sweep (from 0)
- *   /sweep/params/<param>   the 12 parameters of tt_param_names, one entry
+ *   /sweep/params/<param>   the 13 parameters of tt_param_names, one entry
  *                           per row: int64 (w0, w1, theta: INT64_MAX =
  *                           infinite, said by their "infinite" attribute),
- *                           seed uint64, order and mix strings
+ *                           seed uint64, order, mix and timers strings
  *   /sweep/metrics/<metric> the 16 metrics of tt_metric_names, int64 or
  *                           float64 as in tt_metrics
  * Rows are in configuration order. Every dataset has a "units" attribute

@@ -71,14 +71,19 @@ enum { TT_TUNE_LINEAR, TT_TUNE_LOG, TT_TUNE_LIST };
 
 /* One searched parameter: its values ascending and unique, TT_INF last
  * when present. */
+#define TT_TUNE_MAX_DIMS 32
+
 typedef struct {
     int param; /* index into tt_param_names */
+    int cls;   /* w0, w1 of this model class only; -1: the parameter itself */
+    char name[72]; /* "w0", or "w0.CLASS" for a class's own timer */
     int scale; /* TT_TUNE_LINEAR, TT_TUNE_LOG or TT_TUNE_LIST */
     int64_t n;
     int64_t *v;
 } tt_tune_dim;
 
-/* Parses a range over parameter name: the grid grammar of tt/sweep.h
+/* Parses a range over parameter name (or w0.CLASS, w1.CLASS: one model
+ * class's own timer, see tt_params_set): the grid grammar of tt/sweep.h
  * (A:B:N, log:A:B:N, a,b,c), a range optionally followed by ",inf"
  * (log:1:86400:16,inf). Values are checked as tt_params_set checks them,
  * sorted, and repeats dropped. Only integer parameters can be searched
@@ -157,7 +162,7 @@ typedef struct {
 
 typedef struct tt_tune tt_tune;
 
-/* A tuner over dims[0..ndims) (1 .. TT_NPARAMS distinct parameters, copied)
+/* A tuner over dims[0..ndims) (1 .. TT_TUNE_MAX_DIMS distinct ones, copied)
  * with every other parameter as in base, for objective obj (which must
  * outlive it). TT_EINVAL when the grid has more than 2^62 points or a
  * parameter repeats; TT_ENOMEM. */
@@ -238,7 +243,10 @@ typedef struct {
  *   /tune/history/objective   float64
  *   /tune/history/feasible    int64 1/0 ("best" bounds over its part)
  *   /tune/history/predicted   float64: the model's prediction, NaN if none
- *   /tune/history/params/<p>  the 12 parameters, as /sweep/params
+ *   /tune/history/params/<p>  the 13 parameters, as /sweep/params; and for
+ *                             each searched class timer w0.CLASS / w1.CLASS
+ *                             an int64 column of its own (s; -1 where the
+ *                             row uses the global timer)
  *   /tune/history/metrics/<m> the 16 metrics, as /sweep/metrics
  *   /tune/result/role         strings: recommended, strict, no_wait,
  *                             grid_best, hindsight
