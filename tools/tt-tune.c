@@ -233,15 +233,87 @@ static int add_dims(state *s, const char *name, const char *range)
     return 0;
 }
 
-int main(int argc, char **argv)
+/* The search on train, then every baseline: the grid of the same budget,
+ * strict and no_wait; with a test part, each of them on test and the
+ * best in hindsight found there (its objective in *regret). sims[0], [1]:
+ * the search's and the grid baseline's simulations. */
+static int run_roles(state *s, const tt_params *base, const tt_tune_opts *to, evaluator *etr,
+                     evaluator *ete, int64_t *trow, int64_t *terow, int64_t *sims, double *regret)
 {
-    cli_init(argv[0]);
-    const char *cspec = NULL, *mpath = NULL, *out = NULL, *dev = "auto", *objtext = NULL;
-    const char *strat = "model", *holdout = NULL, *trs = NULL, *tes = NULL;
-    state s;
-    memset(&s, 0, sizeof s);
-    int ns = 0, np = 0, c, line = 0;
-    int64_t threads = 0, budget = 0, batch = 0, seed = 1;
+    int rc = tt_tune_search(s->ctx, s->tr, to, eval_batch, etr, &trow[R_REC]);
+    sims[0] = tt_tune_rows(s->tr);
+    tt_tune_opts go = *to;
+    go.strategy = TT_TUNE_GRID;
+    go.phase = 1;
+    go.progress = NULL;
+    if (!rc)
+        rc = tt_tune_search(s->ctx, s->tr, &go, eval_batch, etr, &trow[R_GRID]);
+    sims[1] = tt_tune_rows(s->tr) - sims[0];
+    tt_params strict = *base, nowait = *base;
+    strict.w0 = strict.w1 = TT_INF;
+    nowait.w0 = nowait.w1 = 0;
+    for (int k = 0; k < TT_MAX_CLASSES; k++) { /* every class, none of its own */
+        strict.class_w0[k] = strict.class_w1[k] = TT_TIMER_GLOBAL;
+        nowait.class_w0[k] = nowait.class_w1[k] = TT_TIMER_GLOBAL;
+    }
+    if (!rc)
+        rc = tt_tune_eval(s->ctx, s->tr, &strict, 2, eval_batch, etr, &trow[R_STRICT]);
+    if (!rc)
+        rc = tt_tune_eval(s->ctx, s->tr, &nowait, 2, eval_batch, etr, &trow[R_NOWAIT]);
+    if (rc || !s->te)
+        return rc;
+    for (int r = 0; r < R_HIND && !rc; r++)
+        rc = tt_tune_eval(s->ctx, s->te, &tt_tune_row_at(s->tr, trow[r])->params, 2, eval_batch,
+                          ete, &terow[r]);
+    tt_tune_opts ho = *to;
+    ho.phase = 3;
+    ho.progress_arg = (void *)"hindsight";
+    int64_t hb;
+    if (!rc)
+        rc = tt_tune_search(s->ctx, s->te, &ho, eval_batch, ete, &hb);
+    if (!rc)
+        rc = tt_tune_best_row(s->te, &terow[R_HIND], NULL);
+    if (!rc)
+        rc = tt_tune_eval(s->ctx, s->tr, &tt_tune_row_at(s->te, terow[R_HIND])->params, 2,
+                          eval_batch, etr, &trow[R_HIND]);
+    if (!rc)
+        *regret = tt_tune_row_at(s->te, terow[R_HIND])->objective;
+    return rc;
+}
+
+/* Why no searched configuration is feasible (an absolute bound none
+ * meets) into why, or "" when one is. */
+static void why_infeasible(const state *s, char *why, size_t size)
+{
+    int64_t k = 0;
+    why[0] = '\0';
+    tt_metrics *m = (tt_metrics *)malloc((size_t)tt_tune_rows(s->tr) * sizeof *m);
+    for (int64_t r = 0; m && r < tt_tune_rows(s->tr); r++)
+        if (tt_tune_row_at(s->tr, r)->phase == 0)
+            m[k++] = tt_tune_row_at(s->tr, r)->metrics;
+    if (m)
+        tt_objective_why_infeasible(s->obj, m, k, why, size);
+    free(m);
+}
+
+/* The command line. */
+typedef struct {
+    const char *cspec, *mpath, *out, *dev, *objtext, *strat, *holdout, *trs, *tes;
+    int ns, np, line;
+    int64_t threads, budget, batch, seed;
+    double hf;                 /* --holdout */
+    int64_t ta, tb, ua, ub;    /* --train, --test */
+} args;
+
+/* Reads the options into a and s->sv, s->pv: -1 to go on, or the exit
+ * status (help, version, a usage error: said). */
+static int parse_args(int argc, char **argv, args *a, state *s)
+{
+    memset(a, 0, sizeof *a);
+    a->dev = "auto";
+    a->strat = "model";
+    a->seed = 1;
+    int c;
     enum { O_MODELS = 256, O_OBJ, O_STRAT, O_BUDGET, O_BATCH, O_SEED, O_HOLD, O_TRAIN, O_TEST,
            O_LINE };
     static const struct option lopts[] = {
@@ -252,42 +324,42 @@ int main(int argc, char **argv)
         {"test", required_argument, 0, O_TEST},      {"line", no_argument, 0, O_LINE},
         {"help", no_argument, 0, 'h'},               {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
-    if (!(s.sv = (const char **)calloc((size_t)argc, sizeof *s.sv)) ||
-        !(s.pv = (const char **)calloc((size_t)argc, sizeof *s.pv)) ||
-        !(s.ctx = tt_ctx_create())) {
+    if (!(s->sv = (const char **)calloc((size_t)argc, sizeof *s->sv)) ||
+        !(s->pv = (const char **)calloc((size_t)argc, sizeof *s->pv)) ||
+        !(s->ctx = tt_ctx_create())) {
         cli_err("out of memory");
-        return finish(&s, EXIT_FAIL);
+        return finish(s, EXIT_FAIL);
     }
     int bad = 0;
     while (!bad && (c = getopt_long(argc, argv, "c:s:p:d:j:o:h", lopts, NULL)) != -1) {
         switch (c) {
-        case 'c': cspec = optarg; break;
-        case 's': s.sv[ns++] = optarg; break;
-        case 'p': s.pv[np++] = optarg; break;
-        case 'd': dev = optarg; break;
-        case 'j': bad = cli_i64("-j", optarg, 1, &threads); break;
-        case 'o': out = optarg; break;
-        case O_MODELS: mpath = optarg; break;
-        case O_OBJ: objtext = optarg; break;
-        case O_STRAT: strat = optarg; break;
-        case O_BUDGET: bad = cli_i64("--budget", optarg, 1, &budget); break;
-        case O_BATCH: bad = cli_i64("--batch", optarg, 1, &batch); break;
-        case O_SEED: bad = cli_i64("--seed", optarg, 0, &seed); break;
-        case O_HOLD: holdout = optarg; break;
-        case O_TRAIN: trs = optarg; break;
-        case O_TEST: tes = optarg; break;
-        case O_LINE: line = 1; break;
-        case 'h': help(); return finish(&s, EXIT_OK);
-        case 'V': release(&s); return cli_version();
+        case 'c': a->cspec = optarg; break;
+        case 's': s->sv[a->ns++] = optarg; break;
+        case 'p': s->pv[a->np++] = optarg; break;
+        case 'd': a->dev = optarg; break;
+        case 'j': bad = cli_i64("-j", optarg, 1, &a->threads); break;
+        case 'o': a->out = optarg; break;
+        case O_MODELS: a->mpath = optarg; break;
+        case O_OBJ: a->objtext = optarg; break;
+        case O_STRAT: a->strat = optarg; break;
+        case O_BUDGET: bad = cli_i64("--budget", optarg, 1, &a->budget); break;
+        case O_BATCH: bad = cli_i64("--batch", optarg, 1, &a->batch); break;
+        case O_SEED: bad = cli_i64("--seed", optarg, 0, &a->seed); break;
+        case O_HOLD: a->holdout = optarg; break;
+        case O_TRAIN: a->trs = optarg; break;
+        case O_TEST: a->tes = optarg; break;
+        case O_LINE: a->line = 1; break;
+        case 'h': help(); return finish(s, EXIT_OK);
+        case 'V': release(s); return cli_version();
         default: bad = 1;
         }
     }
-    double hf = 0;
-    int64_t ta = 0, tb = 0, ua = 0, ub = 0;
+    const char *dev = a->dev, *strat = a->strat, *holdout = a->holdout;
+    const char *trs = a->trs, *tes = a->tes;
     const char *why = bad                 ? ""
-                      : !cspec            ? "no cluster (-c RxNxG)"
-                      : !ns               ? "nothing to search (-s NAME=RANGE)"
-                      : !objtext          ? "no objective (--objective OBJ)"
+                      : !a->cspec         ? "no cluster (-c RxNxG)"
+                      : !a->ns            ? "nothing to search (-s NAME=RANGE)"
+                      : !a->objtext       ? "no objective (--objective OBJ)"
                       : optind >= argc    ? "no trace file"
                       : optind + 1 < argc ? "one trace file only"
                                           : NULL;
@@ -299,16 +371,34 @@ int main(int argc, char **argv)
         why = "--holdout and --train/--test exclude each other";
     if (!why && !trs != !tes)
         why = "--train and --test go together";
-    if (!why && holdout && (tt_parse_f64(holdout, &hf) || !(hf > 0 && hf < 1)))
+    if (!why && holdout && (tt_parse_f64(holdout, &a->hf) || !(a->hf > 0 && a->hf < 1)))
         why = "option --holdout: expected a fraction between 0 and 1";
-    if (!why && trs && (parse_range(trs, &ta, &tb) || parse_range(tes, &ua, &ub)))
+    if (!why && trs && (parse_range(trs, &a->ta, &a->tb) || parse_range(tes, &a->ua, &a->ub)))
         why = "options --train/--test: expected A:B with 0 <= A < B";
     if (why) {
         if (*why)
             cli_err("%s", why);
-        release(&s);
+        release(s);
         return cli_usage_error(usage);
     }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    cli_init(argv[0]);
+    state s;
+    memset(&s, 0, sizeof s);
+    args o;
+    int status = parse_args(argc, argv, &o, &s);
+    if (status >= 0)
+        return status;
+    const char *cspec = o.cspec, *mpath = o.mpath, *out = o.out, *dev = o.dev;
+    const char *objtext = o.objtext, *strat = o.strat, *holdout = o.holdout, *trs = o.trs;
+    int ns = o.ns, np = o.np, line = o.line;
+    int64_t threads = o.threads, budget = o.budget, batch = o.batch, seed = o.seed;
+    double hf = o.hf;
+    int64_t ta = o.ta, tb = o.tb, ua = o.ua, ub = o.ub;
     const char *path = argv[optind];
     tt_cluster cl;
     tt_params base;
@@ -388,47 +478,10 @@ int main(int argc, char **argv)
     tt_tune_opts to = {strcmp(strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
                        batch, (uint64_t)seed, s.la, 0, &stop,
                        isatty(STDERR_FILENO) ? progress : NULL, (void *)"search"};
-    int64_t trow[NROLES], terow[NROLES] = {0}, sims[4] = {0};
-    cli_stop_on_signal(&stop);
-    int rc = tt_tune_search(s.ctx, s.tr, &to, eval_batch, &etr, &trow[R_REC]);
-    sims[0] = tt_tune_rows(s.tr);
-    tt_tune_opts go = to;
-    go.strategy = TT_TUNE_GRID;
-    go.phase = 1;
-    go.progress = NULL;
-    if (!rc)
-        rc = tt_tune_search(s.ctx, s.tr, &go, eval_batch, &etr, &trow[R_GRID]);
-    sims[1] = tt_tune_rows(s.tr) - sims[0];
-    tt_params strict = base, nowait = base;
-    strict.w0 = strict.w1 = TT_INF;
-    for (int k = 0; k < TT_MAX_CLASSES; k++) { /* every class, none of its own */
-        strict.class_w0[k] = strict.class_w1[k] = TT_TIMER_GLOBAL;
-        nowait.class_w0[k] = nowait.class_w1[k] = TT_TIMER_GLOBAL;
-    }
-    nowait.w0 = nowait.w1 = 0;
-    if (!rc)
-        rc = tt_tune_eval(s.ctx, s.tr, &strict, 2, eval_batch, &etr, &trow[R_STRICT]);
-    if (!rc)
-        rc = tt_tune_eval(s.ctx, s.tr, &nowait, 2, eval_batch, &etr, &trow[R_NOWAIT]);
+    int64_t trow[NROLES], terow[NROLES] = {0}, sims[2] = {0};
     double regret = 0;
-    if (!rc && s.te) {
-        for (int r = 0; r < R_HIND && !rc; r++)
-            rc = tt_tune_eval(s.ctx, s.te, &tt_tune_row_at(s.tr, trow[r])->params, 2, eval_batch,
-                              &ete, &terow[r]);
-        tt_tune_opts ho = to;
-        ho.phase = 3;
-        ho.progress_arg = (void *)"hindsight";
-        int64_t hb;
-        if (!rc)
-            rc = tt_tune_search(s.ctx, s.te, &ho, eval_batch, &ete, &hb);
-        if (!rc)
-            rc = tt_tune_best_row(s.te, &terow[R_HIND], NULL);
-        if (!rc)
-            rc = tt_tune_eval(s.ctx, s.tr, &tt_tune_row_at(s.te, terow[R_HIND])->params, 2,
-                              eval_batch, &etr, &trow[R_HIND]);
-        if (!rc)
-            regret = tt_tune_row_at(s.te, terow[R_HIND])->objective;
-    }
+    cli_stop_on_signal(&stop);
+    int rc = run_roles(&s, &base, &to, &etr, &ete, trow, terow, sims, &regret);
     cli_stop_on_signal(NULL);
     if (rc == TT_ESTOPPED) {
         cli_err("stopped by signal %d before the end: nothing written", cli_stop_signal());
@@ -439,17 +492,8 @@ int main(int argc, char **argv)
         tt_err_clear(s.ctx);
         return finish(&s, EXIT_FAIL);
     }
-    /* an absolute bound that no searched configuration meets */
-    int64_t nsr = sims[0], k = 0;
-    tt_metrics *m = (tt_metrics *)malloc((size_t)tt_tune_rows(s.tr) * sizeof *m);
-    for (int64_t r = 0; m && r < tt_tune_rows(s.tr); r++)
-        if (tt_tune_row_at(s.tr, r)->phase == 0)
-            m[k++] = tt_tune_row_at(s.tr, r)->metrics;
-    char whyinf[512] = "";
-    if (m)
-        tt_objective_why_infeasible(s.obj, m, k, whyinf, sizeof whyinf);
-    free(m);
-    (void)nsr;
+    char whyinf[512];
+    why_infeasible(&s, whyinf, sizeof whyinf);
     if (*whyinf) {
         cli_err("no feasible configuration: %s", whyinf);
         return finish(&s, EXIT_FAIL);
