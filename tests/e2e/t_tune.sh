@@ -12,6 +12,12 @@ expect_exit 0 tt-ingest -q -f csv -o train.h5 train.tsv
 expect_exit 0 tt-ingest -q -f csv -o test.h5 test.tsv
 
 S="-s w0=log:1:86400:15,inf -s theta=1000:5000:16 -p load=3000"
+# row_params FILE ROW: the -p options of a tt-tune row's 13 parameter columns
+row_params() {
+    for k in $(seq 7 19); do
+        printf ' -p %s=%s' "$(head -1 "$1" | cut -f$k)" "$(sed -n "$2p" "$1" | cut -f$k)"
+    done
+}
 for st in model refine; do
     # shellcheck disable=SC2086
     expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy $st --objective jct_mean \
@@ -25,10 +31,7 @@ for st in model refine; do
     # every row's train and test metrics are tt-sim's on the parts
     for r in 2 3 4 5 6; do
         row=$(sed -n ${r}p $st.tsv)
-        args=""
-        for k in $(seq 7 19); do
-            args="$args -p $(head -1 $st.tsv | cut -f$k)=$(echo "$row" | cut -f$k)"
-        done
+        args=$(row_params $st.tsv $r)
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args train.h5
         [ "$(sed -n 2p out.txt | cut -f14-29)" = "$(echo "$row" | cut -f20-35)" ] ||
@@ -81,10 +84,7 @@ grep -q "over a grid of 1458 (search 2.7%)" err.txt || fail "w0.*: 3^6 x 2 grid:
 sed -n 2p cls.tsv | cut -f19 | grep -q '^[a-z0-9]*:[0-9inf]*:-' || fail "w0.*: timers $(sed -n 2p cls.tsv)"
 for r in 2 3 4 5; do
     row=$(sed -n ${r}p cls.tsv)
-    args=""
-    for k in $(seq 7 19); do
-        args="$args -p $(head -1 cls.tsv | cut -f$k)=$(echo "$row" | cut -f$k)"
-    done
+    args=$(row_params cls.tsv $r)
     # shellcheck disable=SC2086
     expect_exit 0 tt-sim -c 2x8x8 $args ex.h5
     [ "$(sed -n 2p out.txt | cut -f14-29)" = "$(echo "$row" | cut -f20-35)" ] ||
