@@ -1,5 +1,5 @@
-/* Named columns from the tools' TSV, sweep and simulation files, and the
- * tt-stats views of a trace (tt/table.h). */
+/* Named columns from the tools' TSV, sweep, simulation and tune files, and
+ * the tt-stats views of a trace (tt/table.h). */
 #include "tt/table.h"
 
 #include <errno.h>
@@ -27,6 +27,8 @@ struct tt_table {
     int ncols, cap;
     column *cols;
     char *source;
+    int nattrs;
+    char **attr; /* name, value, name, value, ... of the file's group */
 };
 
 static tt_table *table_new(const char *source)
@@ -54,6 +56,9 @@ void tt_table_free(tt_table *t)
         free(col->units);
     }
     free(t->cols);
+    for (int i = 0; i < 2 * t->nattrs; i++)
+        free(t->attr[i]);
+    free(t->attr);
     free(t->source);
     free(t);
 }
@@ -95,6 +100,14 @@ const double *tt_table_values(const tt_table *t, int col) { return t->cols[col].
 const char *tt_table_text(const tt_table *t, int col, int64_t row)
 {
     return t->cols[col].s ? t->cols[col].s[row] : NULL;
+}
+
+const char *tt_table_attr(const tt_table *t, const char *name)
+{
+    for (int i = 0; i < t->nattrs; i++)
+        if (strcmp(t->attr[2 * i], name) == 0)
+            return t->attr[2 * i + 1];
+    return NULL;
 }
 
 int tt_table_find(const tt_table *t, const char *name)
@@ -353,13 +366,13 @@ int tt_table_where(tt_ctx *ctx, tt_table *t, const char *name, const char *value
 
 /* ---- HDF5 ---- */
 
-/* The "units" attribute of d into buf ("" when absent). */
-static void attr_units(hid_t d, char *buf, size_t size)
+/* The text attribute name of d into buf ("" when absent or not text). */
+static void attr_text(hid_t d, const char *name, char *buf, size_t size)
 {
     buf[0] = '\0';
-    if (H5Aexists(d, "units") <= 0)
+    if (H5Aexists(d, name) <= 0)
         return;
-    hid_t a = H5Aopen(d, "units", H5P_DEFAULT);
+    hid_t a = H5Aopen(d, name, H5P_DEFAULT);
     hid_t ft = a < 0 ? -1 : H5Aget_type(a);
     if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0) {
         hid_t mt = h5u_vlen_utf8();
@@ -389,7 +402,7 @@ static int read_dataset(tt_ctx *ctx, const char *path, const char *where, hid_t 
     H5T_class_t cls = H5Tget_class(type);
     int rc = 0;
     char units[256];
-    attr_units(d, units, sizeof units);
+    attr_text(d, "units", units, sizeof units);
     if (H5Sget_simple_extent_npoints(space) != t->n) {
         rc = tt_err(ctx, TT_EFORMAT, "'%s': %s/%s has %lld values for %lld rows", path, where,
                     name, (long long)H5Sget_simple_extent_npoints(space), (long long)t->n);
@@ -453,35 +466,138 @@ static int read_dataset(tt_ctx *ctx, const char *path, const char *where, hid_t 
     return rc;
 }
 
-/* The rows of a group's 1-D datasets: the length of the first of names. */
-static int group_rows(hid_t g, const char *first, int64_t *n)
+/* The names of the datasets directly under a group, in the order asked. */
+typedef struct {
+    char **v;
+    int n, cap;
+} name_list;
+
+static void names_free(name_list *l)
 {
-    hid_t d = H5Dopen2(g, first, H5P_DEFAULT);
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+}
+
+static herr_t add_dataset(hid_t g, const char *name, const H5L_info_t *info, void *arg)
+{
+    (void)info;
+    name_list *l = (name_list *)arg;
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    int dataset = o >= 0 && H5Iget_type(o) == H5I_DATASET;
+    if (o >= 0)
+        H5Oclose(o);
+    if (!dataset)
+        return 0; /* a subgroup: params/, metrics/ */
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 32;
+        char **v = (char **)realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    return (l->v[l->n] = strdup(name)) ? (l->n++, 0) : -1;
+}
+
+/* The datasets of g by index (H5_INDEX_CRT_ORDER fails where the group
+ * does not keep it). 0 or -1. */
+static int list_datasets(hid_t g, H5_index_t index, name_list *l)
+{
+    memset(l, 0, sizeof *l);
+    if (H5Literate(g, index, H5_ITER_INC, NULL, add_dataset, l) >= 0)
+        return 0;
+    names_free(l);
+    memset(l, 0, sizeof *l);
+    return -1;
+}
+
+/* The number of values of dataset name of g, or -1. */
+static int64_t dataset_len(hid_t g, const char *name)
+{
+    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
     if (d < 0)
         return -1;
     hid_t space = H5Dget_space(d);
-    *n = H5Sget_simple_extent_npoints(space);
+    int64_t n = H5Sget_simple_extent_npoints(space);
     H5Sclose(space);
     H5Dclose(d);
-    return *n < 0 ? -1 : 0;
+    return n;
 }
 
-/* Every dataset of names[0..n) under grp (path where) that exists, in
- * that order; the first must exist. */
-static int read_named(tt_ctx *ctx, const char *path, hid_t f, const char *where,
-                      const char *const *names, int n, tt_table *t)
+/* Every dataset of names[0..n) under group where that exists, in that
+ * order, then (extras) every other dataset of the group in name order:
+ * columns a newer writer adds are read, and one an older file lacks is
+ * absent, not an error. The rows, on a table without columns yet: the
+ * length of the first dataset read. */
+static int read_group(tt_ctx *ctx, const char *path, hid_t f, const char *where,
+                      const char *const *names, int n, int extras, tt_table *t)
 {
     hid_t g = H5Lexists(f, where, H5P_DEFAULT) > 0 ? H5Gopen2(f, where, H5P_DEFAULT) : -1;
     if (g < 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': no group %s", path, where);
-    int rc = 0;
-    if (t->ncols == 0 && group_rows(g, names[0], &t->n))
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': no dataset %s/%s", path, where, names[0]);
-    for (int i = 0; i < n && !rc; i++)
-        if (H5Lexists(g, names[i], H5P_DEFAULT) > 0)
-            rc = read_dataset(ctx, path, where, g, names[i], t);
+    name_list all;
+    int rc = list_datasets(g, H5_INDEX_NAME, &all)
+                 ? tt_err(ctx, TT_EFORMAT, "'%s': cannot list %s", path, where)
+                 : 0;
+    for (int i = 0; i < n + (extras ? all.n : 0) && !rc; i++) {
+        const char *name = i < n ? names[i] : all.v[i - n];
+        if (i < n ? H5Lexists(g, name, H5P_DEFAULT) <= 0 : tt_table_find(t, name) >= 0)
+            continue;
+        if (t->ncols == 0 && (t->n = dataset_len(g, name)) < 0)
+            rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot read %s/%s", path, where, name);
+        else
+            rc = read_dataset(ctx, path, where, g, name, t);
+    }
+    if (!rc && t->ncols == 0)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': no dataset %s/%s", path, where, n ? names[0] : "");
+    names_free(&all);
     H5Gclose(g);
     return rc;
+}
+
+/* The text and integer attributes of group where, integers in decimal. */
+static herr_t add_attr(hid_t loc, const char *name, const H5A_info_t *info, void *arg)
+{
+    (void)info;
+    tt_table *t = (tt_table *)arg;
+    hid_t a = H5Aopen(loc, name, H5P_DEFAULT);
+    hid_t type = a < 0 ? -1 : H5Aget_type(a);
+    H5T_class_t cls = type < 0 ? H5T_NO_CLASS : H5Tget_class(type);
+    char val[1024];
+    int64_t v;
+    int keep = 1;
+    if (cls == H5T_STRING)
+        attr_text(loc, name, val, sizeof val);
+    else if (cls == H5T_INTEGER && H5Aread(a, H5T_NATIVE_INT64, &v) >= 0)
+        snprintf(val, sizeof val, "%lld", (long long)v);
+    else
+        keep = 0;
+    if (type >= 0)
+        H5Tclose(type);
+    if (a >= 0)
+        H5Aclose(a);
+    if (!keep)
+        return 0;
+    char **na = (char **)realloc(t->attr, (size_t)(t->nattrs + 1) * 2 * sizeof *na);
+    if (!na)
+        return -1;
+    t->attr = na;
+    na[2 * t->nattrs] = strdup(name);
+    na[2 * t->nattrs + 1] = strdup(val);
+    t->nattrs++; /* counted now so that tt_table_free releases them */
+    return na[2 * t->nattrs - 2] && na[2 * t->nattrs - 1] ? 0 : -1;
+}
+
+static int read_attrs(tt_ctx *ctx, const char *path, hid_t f, const char *where, tt_table *t)
+{
+    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
+    herr_t rc = g < 0 ? -1 : H5Aiterate2(g, H5_INDEX_NAME, H5_ITER_INC, NULL, add_attr, t);
+    if (g >= 0)
+        H5Gclose(g);
+    return rc < 0 ? tt_err(ctx, TT_EFORMAT, "'%s': cannot read the attributes of %s", path,
+                           where)
+                  : 0;
 }
 
 static const char *const job_names[] = {
@@ -510,35 +626,198 @@ static int add_jct(tt_ctx *ctx, tt_table *t)
     return 0;
 }
 
+/* ---- tune files ---- */
+
+static const char *const history_names[] = {"part",      "phase",    "round",
+                                            "objective", "feasible", "predicted"};
+
+/* Appends ",word" (or "word" to "") to *s. 0 or -1. */
+static int append_word(char **s, const char *word)
+{
+    size_t n = strlen(*s), w = strlen(word);
+    char *r = (char *)realloc(*s, n + w + 2);
+    if (!r)
+        return -1;
+    snprintf(r + n, w + 2, "%s%s", n ? "," : "", word);
+    *s = r;
+    return 0;
+}
+
+/* Column role: the roles of /tune/result whose train_row or test_row is
+ * the row. */
+static int add_roles(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
+{
+    static const char *const names[] = {"role", "train_row", "test_row"};
+    tt_table *res = table_new("/tune/result");
+    column *col = res ? add_col(t, "role", "", 1) : NULL;
+    int rc = col ? 0 : tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int64_t r = 0; !rc && r < t->n; r++)
+        if (!(col->s[r] = strdup("")))
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    if (!rc)
+        rc = read_group(ctx, path, f, "/tune/result", names, 3, 0, res);
+    int c[3];
+    for (int i = 0; i < 3; i++)
+        c[i] = rc ? -1 : tt_table_find(res, names[i]);
+    if (!rc && (c[0] < 0 || c[1] < 0 || c[2] < 0 || !res->cols[c[0]].s || !res->cols[c[1]].v ||
+                !res->cols[c[2]].v))
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/result needs role (text), train_row and "
+                    "test_row (integers)", path);
+    for (int64_t k = 0; !rc && k < res->n; k++)
+        for (int i = 1; i < 3 && !rc; i++) {
+            double row = res->cols[c[i]].v[k];
+            if (row == -1) /* none */
+                continue;
+            if (!(row >= 0 && row < (double)t->n))
+                rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/result/%s[%lld]: %.0f is not a row "
+                            "of /tune/history (%lld rows)", path, names[i], (long long)k, row,
+                            (long long)t->n);
+            else if (append_word(&col->s[(int64_t)row], res->cols[c[0]].s[k]))
+                rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+        }
+    tt_table_free(res);
+    return rc;
+}
+
+/* Parameter order, per-class names (w0.bert) after their parameter. */
+static int param_rank(const char *name)
+{
+    size_t n = strcspn(name, ".");
+    for (int i = 0; i < TT_NPARAMS; i++)
+        if (strlen(tt_param_names[i]) == n && strncmp(tt_param_names[i], name, n) == 0)
+            return i;
+    return TT_NPARAMS;
+}
+
+static int cmp_dims(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    int rx = param_rank(x), ry = param_rank(y);
+    return rx != ry ? (rx > ry) - (rx < ry) : strcmp(x, y);
+}
+
+/* One row per value of each searched dimension: dim, scale, units, value.
+ * Dimensions in the order the file created them where it keeps that
+ * order, else in parameter order. */
+static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
+{
+    hid_t g = H5Lexists(f, "/tune/space", H5P_DEFAULT) > 0
+                  ? H5Gopen2(f, "/tune/space", H5P_DEFAULT)
+                  : -1;
+    if (g < 0)
+        return tt_err(ctx, TT_EFORMAT, "'%s': no group /tune/space", path);
+    name_list l;
+    int rc = 0, kept = list_datasets(g, H5_INDEX_CRT_ORDER, &l) == 0;
+    if (!kept && list_datasets(g, H5_INDEX_NAME, &l))
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot list /tune/space", path);
+    else if (!kept)
+        qsort(l.v, (size_t)l.n, sizeof *l.v, cmp_dims);
+    if (!rc && l.n == 0)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/space holds no dimension", path);
+    tt_table **dims = (tt_table **)calloc((size_t)(l.n > 0 ? l.n : 1), sizeof *dims);
+    char(*scale)[16] = (char(*)[16])calloc((size_t)(l.n > 0 ? l.n : 1), sizeof *scale);
+    if (!rc && (!dims || !scale))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int i = 0; i < l.n && !rc; i++) {
+        if (!(dims[i] = table_new(l.v[i])))
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+        else if ((dims[i]->n = dataset_len(g, l.v[i])) < 1)
+            rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/space/%s holds no value", path, l.v[i]);
+        else if (!(rc = read_dataset(ctx, path, "/tune/space", g, l.v[i], dims[i])) &&
+                 !dims[i]->cols[0].v)
+            rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/space/%s is not numbers", path, l.v[i]);
+        hid_t d = rc ? -1 : H5Dopen2(g, l.v[i], H5P_DEFAULT);
+        if (d >= 0) {
+            attr_text(d, "scale", scale[i], sizeof scale[i]);
+            H5Dclose(d);
+        }
+        t->n += rc ? 0 : dims[i]->n;
+    }
+    if (!rc && (!add_col(t, "dim", "", 1) || !add_col(t, "scale", "", 1) ||
+                !add_col(t, "units", "", 1) || !add_col(t, "value", "", 0)))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int i = 0, r = 0; i < l.n && !rc; i++)
+        for (int64_t k = 0; k < dims[i]->n && !rc; k++, r++) {
+            const char *text[3] = {l.v[i], scale[i], dims[i]->cols[0].units};
+            for (int c = 0; c < 3 && !rc; c++)
+                if (!(t->cols[c].s[r] = strdup(text[c])))
+                    rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+            t->cols[3].v[r] = dims[i]->cols[0].v[k];
+        }
+    for (int i = 0; dims && i < l.n; i++)
+        tt_table_free(dims[i]);
+    free(dims);
+    free(scale);
+    names_free(&l);
+    H5Gclose(g);
+    return rc;
+}
+
+static int read_tune(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t)
+{
+    int rc = read_attrs(ctx, path, f, "/tune", t);
+    if (rc || part == TT_TABLE_TUNE_SPACE)
+        return rc ? rc : read_space(ctx, path, f, t);
+    rc = read_group(ctx, path, f, "/tune/history", history_names, NELEM(history_names), 1, t);
+    if (!rc)
+        rc = read_group(ctx, path, f, "/tune/history/params", tt_param_names, TT_NPARAMS, 1, t);
+    if (!rc)
+        rc = read_group(ctx, path, f, "/tune/history/metrics", tt_metric_names, TT_NMETRICS, 1,
+                        t);
+    return rc ? rc : add_roles(ctx, path, f, t);
+}
+
+/* What the file is, for messages, with where to look for its figure when
+ * see: "it is a trace: see tt-plot trace". */
+static const char *file_kind(hid_t f, int see)
+{
+    if (H5Lexists(f, "tune", H5P_DEFAULT) > 0)
+        return see ? "it is a tune file: see tt-plot search" : "it is a tune file";
+    if (H5Lexists(f, "jobs", H5P_DEFAULT) > 0)
+        return see ? "it is a trace: see tt-plot trace" : "it is a trace";
+    return H5Lexists(f, "sweep", H5P_DEFAULT) > 0 ? "it is a sweep file"
+           : H5Lexists(f, "sim", H5P_DEFAULT) > 0 ? "it is a simulation result"
+                                                  : "no /sweep, /sim or /tune group";
+}
+
 static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t)
 {
     int sweep = H5Lexists(f, "sweep", H5P_DEFAULT) > 0;
     int sim = H5Lexists(f, "sim", H5P_DEFAULT) > 0;
+    if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE)
+        return H5Lexists(f, "tune", H5P_DEFAULT) > 0
+                   ? read_tune(ctx, path, f, part, t)
+                   : tt_err(ctx, TT_EFORMAT, "'%s': not a tune file (%s; tt-tune -o writes one)",
+                            path, file_kind(f, 0));
     const char *want = part == TT_TABLE_CONFIGS ? "a sweep or simulation result"
                        : part == TT_TABLE_JOBS  ? "a simulation result with /sim/jobs"
                                                 : "a simulation result with /sim/timeline";
     if (!sweep && !sim)
-        return tt_err(ctx, TT_EFORMAT, "'%s': not %s (%s)", path, want,
-                      H5Lexists(f, "jobs", H5P_DEFAULT) > 0 ? "it is a trace: see tt-plot trace"
-                                                            : "no /sweep or /sim group");
+        return tt_err(ctx, TT_EFORMAT, "'%s': not %s (%s)", path, want, file_kind(f, 1));
+    int rc = read_attrs(ctx, path, f, sweep ? "/sweep" : "/sim", t);
+    if (rc)
+        return rc;
     if (part == TT_TABLE_CONFIGS) {
         const char *gp = sweep ? "/sweep/params" : "/sim/summary";
         const char *gm = sweep ? "/sweep/metrics" : "/sim/summary";
         if (sim)
             t->n = 1;
-        int rc = read_named(ctx, path, f, gp, tt_param_names, TT_NPARAMS, t);
-        return rc ? rc : read_named(ctx, path, f, gm, tt_metric_names, TT_NMETRICS, t);
+        /* a sweep's columns are all read (per-class ones too); a summary
+         * holds both kinds in one group */
+        rc = read_group(ctx, path, f, gp, tt_param_names, TT_NPARAMS, sweep, t);
+        return rc ? rc : read_group(ctx, path, f, gm, tt_metric_names, TT_NMETRICS, sweep, t);
     }
     if (!sim)
         return tt_err(ctx, TT_EFORMAT, "'%s': not %s (it is a sweep file)", path, want);
     if (part == TT_TABLE_JOBS) {
-        int rc = read_named(ctx, path, f, "/sim/jobs", job_names, NELEM(job_names), t);
+        rc = read_group(ctx, path, f, "/sim/jobs", job_names, NELEM(job_names), 0, t);
         return rc ? rc : add_jct(ctx, t);
     }
     if (H5Lexists(f, "/sim/timeline", H5P_DEFAULT) <= 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': no /sim/timeline (written by tt-sim -o only "
                       "with --timeline)", path);
-    return read_named(ctx, path, f, "/sim/timeline", timeline_names, NELEM(timeline_names), t);
+    return read_group(ctx, path, f, "/sim/timeline", timeline_names, NELEM(timeline_names), 0,
+                      t);
 }
 
 /* Opens len bytes of HDF5 in memory (no copy kept beyond the call). */
@@ -583,6 +862,9 @@ int tt_table_read_mem(tt_ctx *ctx, const char *name, const void *data, size_t le
                    : read_h5(ctx, name, f, part, t);
         if (f >= 0)
             H5Fclose(f);
+    } else if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE) {
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': not a tune file (not HDF5; tt-tune -o writes one)",
+                    name);
     } else {
         rc = read_tsv(ctx, name, (const char *)data, len, t);
     }

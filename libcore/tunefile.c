@@ -153,6 +153,20 @@ static int write_result(hid_t g, const tt_tune_save_args *a)
     return rc ? -1 : 0;
 }
 
+/* A group that keeps its members in creation order, so readers list the
+ * searched dimensions in the order of -s (HDF5 lists by name otherwise). */
+static hid_t ordered_group(hid_t parent, const char *name)
+{
+    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
+    if (gcpl < 0)
+        return -1;
+    hid_t g = H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0
+                  ? -1
+                  : H5Gcreate2(parent, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+    H5Pclose(gcpl);
+    return g;
+}
+
 static int write_file(const char *path, void *arg)
 {
     const tune_write *w = (const tune_write *)arg;
@@ -161,7 +175,7 @@ static int write_file(const char *path, void *arg)
     int rc = -1;
     if (f >= 0) {
         hid_t g = h5u_group(f, "tune");
-        hid_t gs = g >= 0 ? h5u_group(g, "space") : -1;
+        hid_t gs = g >= 0 ? ordered_group(g, "space") : -1;
         hid_t gh = g >= 0 ? h5u_group(g, "history") : -1;
         hid_t gr = g >= 0 ? h5u_group(g, "result") : -1;
         rc = g < 0 || gs < 0 || gh < 0 || gr < 0 || write_attrs(g, w) ||

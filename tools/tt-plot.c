@@ -1,11 +1,10 @@
-/* tt-plot: figures of sweeps, simulations and traces with gnuplot. The
- * library writes the script (tt/plot.h); this tool runs gnuplot on it from
- * a private temporary folder and renames the figure into place. */
+/* tt-plot: figures of sweeps, simulations, tuner searches and traces with
+ * gnuplot. The library writes the script (tt/plot.h); this tool runs
+ * gnuplot on it from a private temporary folder and renames the figure
+ * into place. */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,13 +17,11 @@
 #include "tt/table.h"
 #include "tt/tracefile.h"
 
-extern char **environ;
-
 static const char usage[] =
-    "usage: tt-plot surface|pareto|cdf|timeline|trace [-x NAME] [-y NAME] [-z NAME]\n"
+    "usage: tt-plot surface|pareto|cdf|timeline|trace|search [-x NAME] [-y NAME] [-z NAME]\n"
     "               [--facet METRIC] [--3d] [--where NAME=VALUE]... [--baseline FILE]...\n"
-    "               [--label TEXT]... [--title TEXT] [--size WxH] [--script FILE]\n"
-    "               -o FIG.png|svg|pdf [INPUT...]\n";
+    "               [--label TEXT]... [--surface SWEEP.h5] [--title TEXT] [--size WxH]\n"
+    "               [--script FILE] -o FIG.png|svg|pdf [INPUT...]\n";
 
 static void help(void)
 {
@@ -46,6 +43,12 @@ static void help(void)
         "  timeline  queue length, busy GPUs and jobs per placement level over time\n"
         "            (tt-sim -o --timeline file, or tt-sim --timeline TSV)\n"
         "  trace     job-size mix, duration CDF and offered load of a trace file\n"
+        "  search    the configurations tt-tune evaluated (INPUT: its -o file) over the\n"
+        "            searched dimensions -x, -y (the first two; -y objective or a single\n"
+        "            dimension: the objective), coloured by round, the grid baseline and\n"
+        "            the recommended, strict and no-wait configurations marked;\n"
+        "            --surface SWEEP.h5: its metric -z (jct_mean) as a heat map beneath\n"
+        "            (the same trace and cluster)\n"
         "\n"
         "  -o FIG           the figure; png (pngcairo), svg or pdf (pdfcairo) by extension\n"
         "  --where N=V      keep only the rows where column N is V (repeatable)\n"
@@ -58,7 +61,7 @@ static void help(void)
         "gnuplot is found on PATH, or named by the GNUPLOT environment variable.\n"
         "Exit status: 0 ok, 1 unreadable or empty input, gnuplot missing or failing,\n"
         "write error, 2 usage error (bad option, a column that does not exist, a\n"
-        "parameter that was not swept).\n");
+        "parameter that was not swept, a --surface of another trace or cluster).\n");
 }
 
 /* ---- clean-up, also on a signal ---- */
@@ -133,52 +136,6 @@ static char *read_stdin(size_t *len)
     return buf;
 }
 
-/* The gnuplot to run: $GNUPLOT, else gnuplot on PATH. */
-static int find_gnuplot(char *buf, size_t size)
-{
-    const char *g = getenv("GNUPLOT");
-    if (!g || !*g)
-        g = "gnuplot";
-    if (strchr(g, '/')) {
-        snprintf(buf, size, "%s", g);
-        return access(buf, X_OK);
-    }
-    const char *path = getenv("PATH");
-    for (const char *p = path ? path : ""; *p;) {
-        const char *colon = strchr(p, ':');
-        int n = colon ? (int)(colon - p) : (int)strlen(p);
-        snprintf(buf, size, "%.*s/%s", n, n ? p : ".", g);
-        if (access(buf, X_OK) == 0)
-            return 0;
-        p += n + (colon ? 1 : 0);
-    }
-    return -1;
-}
-
-/* Runs gnuplot on the script; its messages stay in tmperr. 0 or -1. */
-static int run_gnuplot(const char *gp, int *status)
-{
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, tmperr, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    char *argv[] = {(char *)gp, tmpscript, NULL};
-    pid_t pid;
-    int rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-        errno = rc;
-        return -1;
-    }
-    child = pid;
-    while (waitpid(pid, status, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    child = 0;
-    return 0;
-}
-
 /* gnuplot's messages, on stderr after a line of ours. */
 static void show_messages(void)
 {
@@ -198,11 +155,11 @@ typedef struct {
     tt_plot_opts o;
     const char *wv[64], *bv[64], *lv[64];
     int nw, nb, nl;
-    const char *script;
+    const char *script, *surface;
 } args;
 
-enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE };
-static const char *const kinds[] = {"surface", "pareto", "cdf", "timeline", "trace"};
+enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH };
+static const char *const kinds[] = {"surface", "pareto", "cdf", "timeline", "trace", "search"};
 
 /* Loads input i (path, or stdin bytes) as the kind needs; table or trace. */
 static int load_one(tt_ctx *ctx, const args *a, const char *path, const char *mem, size_t len,
@@ -220,6 +177,7 @@ static int load_one(tt_ctx *ctx, const args *a, const char *path, const char *me
     }
     tt_table_part part = a->kind == K_CDF        ? TT_TABLE_JOBS
                          : a->kind == K_TIMELINE ? TT_TABLE_TIMELINE
+                         : a->kind == K_SEARCH   ? TT_TABLE_TUNE
                                                  : TT_TABLE_CONFIGS;
     int rc = mem ? tt_table_read_mem(ctx, "stdin", mem, len, part, t)
                  : tt_table_load(ctx, path, part, t);
@@ -243,6 +201,7 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
     case K_CDF:
         return tt_plot_cdf(ctx, (const tt_table *const *)tabs, a->lv, nin, o, script);
     case K_TIMELINE: return tt_plot_timeline(ctx, tabs[0], o, script);
+    case K_SEARCH: return tt_plot_search(ctx, tabs[0], base[0], base[1], o, script);
     default: {
         tt_table *v[3] = {NULL, NULL, NULL};
         int rc = 0;
@@ -265,7 +224,7 @@ static int draw(tt_ctx *ctx, args *a, int nin, char **in)
     char *script = NULL, *mem = NULL, gp[4096];
     size_t len = 0;
     const char *out = a->o.output;
-    if (find_gnuplot(gp, sizeof gp)) {
+    if (tt_plot_find_gnuplot(gp, sizeof gp)) {
         cli_err("gnuplot not found (install gnuplot, e.g. apt-get install gnuplot-nox, or "
                 "set GNUPLOT to its path)");
         return EXIT_FAIL;
@@ -293,6 +252,11 @@ static int draw(tt_ctx *ctx, args *a, int nin, char **in)
     }
     for (int i = 0; i < a->nb && !rc; i++)
         rc = tt_table_load(ctx, a->bv[i], TT_TABLE_CONFIGS, &base[i]);
+    if (!rc && a->kind == K_SEARCH) /* base: the space of the input, the sweep beneath */
+        rc = mem ? tt_table_read_mem(ctx, "stdin", mem, len, TT_TABLE_TUNE_SPACE, &base[0])
+                 : tt_table_load(ctx, in[0], TT_TABLE_TUNE_SPACE, &base[0]);
+    if (!rc && a->surface)
+        rc = tt_table_load(ctx, a->surface, TT_TABLE_CONFIGS, &base[1]);
     if (rc)
         goto done;
     char fig[4096];
@@ -311,8 +275,8 @@ static int draw(tt_ctx *ctx, args *a, int nin, char **in)
     struct stat st;
     if (write_file(tmpscript, script)) {
         cli_err("cannot write '%s': %s", tmpscript, strerror(errno));
-    } else if (run_gnuplot(gp, &ws)) {
-        cli_err("cannot run '%s': %s", gp, strerror(errno));
+    } else if (tt_plot_run(ctx, gp, tmpscript, tmperr, &child, &ws)) {
+        cli_err("%s", tt_errmsg(ctx));
     } else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(tmpfig, &st) || st.st_size == 0) {
         cli_err("gnuplot failed (%s %d) drawing '%s':",
                 WIFEXITED(ws) ? "exit status" : "signal",
@@ -374,13 +338,14 @@ int main(int argc, char **argv)
         cli_err(argc < 2 ? "no KIND" : "unknown KIND '%s'", argc < 2 ? "" : argv[1]);
         return cli_usage_error(usage);
     }
-    enum { O_FACET = 256, O_3D, O_WHERE, O_BASE, O_LABEL, O_TITLE, O_SIZE, O_SCRIPT };
+    enum { O_FACET = 256, O_3D, O_WHERE, O_BASE, O_LABEL, O_TITLE, O_SIZE, O_SCRIPT, O_SURF };
     static const struct option lopts[] = {
         {"facet", required_argument, 0, O_FACET},   {"3d", no_argument, 0, O_3D},
         {"where", required_argument, 0, O_WHERE},   {"baseline", required_argument, 0, O_BASE},
         {"label", required_argument, 0, O_LABEL},   {"title", required_argument, 0, O_TITLE},
         {"size", required_argument, 0, O_SIZE},     {"script", required_argument, 0, O_SCRIPT},
-        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+        {"surface", required_argument, 0, O_SURF},  {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
     const char *why = NULL;
     int c;
     optind = 2;
@@ -394,6 +359,7 @@ int main(int argc, char **argv)
         case O_3D: a.o.view3d = 1; break;
         case O_TITLE: a.o.title = optarg; break;
         case O_SCRIPT: a.script = optarg; break;
+        case O_SURF: a.surface = optarg; break;
         case O_WHERE:
             if (a.nw == 64 || !strchr(optarg, '=') || optarg[0] == '=')
                 why = "option --where: expected NAME=VALUE (at most 64)";
@@ -434,6 +400,8 @@ int main(int argc, char **argv)
         why = "one input only (several are for cdf)";
     if (!why && a.nb && a.kind != K_PARETO)
         why = "--baseline is for pareto";
+    if (!why && a.surface && a.kind != K_SEARCH)
+        why = "--surface is for search";
     if (!why && (a.o.facet || a.o.view3d) && a.kind != K_SURFACE)
         why = "--facet and --3d are for surface";
     if (!why && a.nl && (a.kind != K_CDF || a.nl > (nin > 0 ? nin : 1)))

@@ -3,6 +3,9 @@
 # HDF5, the --script file redrawing the figure alone, literal titles, and
 # the failures: no gnuplot, empty input, unknown metric, parameter not
 # swept, gnuplot failing; never a partial figure or a temporary file left.
+# search: a tune file tt-tune writes on a cut trace, its points checked
+# against the history as h5dump reads it, a sweep beneath from the same
+# trace, and one of another trace refused.
 command -v gnuplot >/dev/null || skip "gnuplot not installed"
 mkdir tmp
 export TMPDIR=$PWD/tmp
@@ -142,4 +145,72 @@ GNUPLOT=$PWD/badplot expect_exit 1 tt-plot surface -o f.png "$FIX/plot_sweep.tsv
 expect_err "gnuplot failed (exit status 1) drawing 'f.png'"
 expect_err "gnuplot: line 3: broken"
 [ -z "$(ls | grep -E '\.(png|svg|pdf)$|tmp-')" ] || fail "a figure was left: $(ls)"
+clean
+
+# ---- search: tt-tune's history over its space (a cut trace, a holdout) ----
+head -301 "$FIX/../../data/example.tsv" >cut.tsv
+head -201 "$FIX/../../data/example.tsv" >cut2.tsv
+expect_exit 0 tt-ingest -q -f csv -o cut.h5 cut.tsv
+expect_exit 0 tt-ingest -q -f csv -o cut2.h5 cut2.tsv
+expect_exit 0 tt-tune -d cpu -c 1x4x8 -s w0=log:1:86400:8,inf -s theta=1000:5000:5 -p load=2000 \
+    --objective jct_mean --budget 12 --batch 4 --holdout 0.3 -o tune.h5 cut.h5
+cp out.txt tune.tsv
+expect_exit 0 tt-plot search -o s.png --script s.gp tune.h5
+[ "$(png_size s.png)" = 1000x800 ] || fail "search size $(png_size s.png)"
+# the points are the train rows of the search (part 0, phase 0) in order,
+# with their rounds, as h5dump reads the history
+for c in part phase round objective; do
+    h5dump -y -w 0 -o "$c.raw" -d "/tune/history/$c" tune.h5 >/dev/null || fail "h5dump $c"
+    tr -d ' \n' <"$c.raw" | tr ',' '\n' >"$c.col"
+done
+paste part.col phase.col round.col objective.col |
+    awk -F'\t' '$1 == 0 && $2 == 0 { print $3 }' >want.txt
+[ "$(wc -l <want.txt)" -ge 12 ] || fail "h5dump: $(wc -l <want.txt) search rows"
+awk '/^\$search << EOD$/ { f = 1; next } /^EOD$/ { f = 0 } f' s.gp | cut -f3 >got.txt
+cmp -s want.txt got.txt || fail "search points: rounds $(tr '\n' ' ' <got.txt), want $(tr '\n' ' ' <want.txt)"
+[ "$(sort -u got.txt | wc -l)" -ge 2 ] || fail "batches of 4: more than one round"
+# the labels: the recommended row's objective (tt-tune's TSV) in the unit
+# of the largest search objective
+unit=$(paste part.col phase.col objective.col | awk -F'\t' '$1 == 0 && $2 == 0 && $3 > m { m = $3 }
+    END { print (m >= 172800 ? "d 86400" : m >= 7200 ? "h 3600" : m >= 120 ? "min 60" : "s 1") }')
+ngrid=$(paste part.col phase.col | awk -F'\t' '$1 == 0 && $2 == 1' | wc -l)
+rec=$(awk -F'\t' -v u="$unit" '$1 == "recommended" { split(u, a, " "); printf "%.4g %s", $2 / a[2], a[1] }' tune.tsv)
+expect_exit 0 tt-plot search -o s.svg tune.h5
+svg_text s.svg >s.txt
+for want in "recommended: jct_mean = $rec" 'w0 [s] (log scale)' 'theta [permille]' 'round 0 (4)' \
+    'strict consolidation' 'no-wait' 'inf' \
+    "grid baseline ($ngrid)" \
+    "search for the least jct_mean over w0 x theta (model: 12 in 3 rounds; grid baseline $ngrid)"; do
+    grep -qxF -- "$want" s.txt || fail "search SVG lacks '$want': $(tr '\n' '|' <s.txt)"
+done
+grep -q '^strict consolidation: jct_mean = ' s.txt || fail "strict not labelled"
+# from stdin, the same figure
+tt-plot search -o stdin.png <tune.h5 || fail "search from stdin"
+cmp -s stdin.png s.png || fail "search: stdin and file give different figures"
+clean
+# a sweep of the same trace and cluster beneath; one of another trace: exit 2, nothing drawn
+expect_exit 0 tt-sweep -d cpu -c 1x4x8 -g w0=0,1,26,662,17033,inf -g theta=1000:5000:5 -p load=2000 \
+    -o sw.h5 cut.h5
+expect_exit 0 tt-plot search --surface sw.h5 -o ss.svg tune.h5
+svg_text ss.svg >ss.txt
+for want in 'jct_mean [h]' "the heat map of 'sw.h5' simulates every job, the search its train jobs [0,210)"; do
+    grep -qxF -- "$want" ss.txt || fail "search --surface SVG lacks '$want': $(tr '\n' '|' <ss.txt)"
+done
+grep -q '^least jct_mean of the sweep: ' ss.txt || fail "the sweep's least not marked"
+expect_exit 0 tt-sweep -d cpu -c 1x4x8 -g w0=0,1,26,662,17033,inf -g theta=1000:5000:5 -p load=2000 \
+    -o other.h5 cut2.h5
+expect_exit 2 tt-plot search --surface other.h5 -o bad.png --script bad.gp tune.h5
+expect_err "tt-plot: 'other.h5' and 'tune.h5' come from different traces (trace_source_sha256 "
+[ -e bad.png ] || [ -e bad.gp ] && fail "a mismatched surface left a figure"
+expect_exit 2 tt-plot search --surface sw.h5 -y objective -o bad.png tune.h5
+expect_err "a surface beneath needs two dimensions on the axes"
+expect_exit 2 tt-plot search -x load -o bad.png tune.h5
+expect_err "tt-plot: axis 'load' is not a searched dimension of 'tune.h5' (searched: w0 theta)"
+expect_exit 1 tt-plot search -o bad.png sw.h5
+expect_err "tt-plot: 'sw.h5': not a tune file (it is a sweep file; tt-tune -o writes one)"
+expect_exit 1 tt-plot search -o bad.png "$FIX/plot_sweep.tsv"
+expect_err "not a tune file (not HDF5"
+expect_exit 2 tt-plot surface --surface sw.h5 -o bad.png sw.h5
+expect_err "--surface is for search"
+[ -z "$(ls | grep -E '^bad\.')" ] || fail "a failed search left a file: $(ls)"
 clean

@@ -1,4 +1,6 @@
-/* Tables from the tools' TSV and HDF5 results (tt/table.h). */
+/* Tables from the tools' TSV and HDF5 results (tt/table.h); tune files
+ * are read in test_plot_search.c. */
+#include <hdf5.h>
 #include <math.h>
 
 #include "testutil.h"
@@ -104,6 +106,7 @@ Test(table, fixture_sweep_tsv)
     int c = tt_table_find(t, "jct_mean");
     cr_expect_eq(tt_table_values(t, c)[7], 28800.0); /* w0=600 theta=1500, row 9 of the file */
     cr_expect_null(tt_table_values(t, tt_table_find(t, "mix")));
+    cr_expect_null(tt_table_attr(t, "cluster"), "TSV has no attributes");
     tt_table_free(t);
     cr_expect_eq(tt_table_load(ctx, "tests/fixtures/no-such.tsv", TT_TABLE_CONFIGS, &t), TT_EIO);
     tt_ctx_free(ctx);
@@ -151,6 +154,33 @@ Test(table, sweep_file)
     /* a sweep has no per-job part */
     cr_expect_eq(tt_table_load(ctx, path, TT_TABLE_JOBS, &t), TT_EFORMAT);
     cr_expect(strstr(tt_errmsg(ctx), "it is a sweep file") != NULL, "%s", tt_errmsg(ctx));
+    /* columns are read by the datasets of the group: a file from before
+     * the timers parameter lacks its column (absent, no error), and one a
+     * newer writer adds (w0.bert) is read after the known ones */
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert(f >= 0);
+    cr_assert(H5Ldelete(f, "/sweep/params/timers", H5P_DEFAULT) >= 0);
+    hsize_t n = 3;
+    int64_t v[3] = {-1, 60, 7};
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(f, "/sweep/params/w0.bert", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT,
+                         H5P_DEFAULT);
+    cr_assert(d >= 0 && H5Dwrite(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0);
+    H5Dclose(d);
+    H5Sclose(sp);
+    H5Fclose(f);
+    cr_assert_eq(tt_table_load(ctx, path, TT_TABLE_CONFIGS, &t), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(tt_table_find(t, "timers"), -1);
+    cr_expect_eq(tt_table_cols(t), TT_NPARAMS - 1 + 1 + TT_NMETRICS);
+    int c = tt_table_find(t, "w0.bert");
+    cr_assert_eq(c, TT_NPARAMS - 1, "after the 12 known parameters, before the metrics");
+    cr_expect_eq(tt_table_values(t, c)[1], 60);
+    cr_expect_str_eq(tt_table_name(t, c + 1), "makespan");
+    /* the attributes of /sweep, integers in decimal */
+    cr_expect_str_eq(tt_table_attr(t, "cluster"), "1x2x8");
+    cr_expect_str_eq(tt_table_attr(t, "rows"), "3");
+    cr_expect_null(tt_table_attr(t, "trace_sha"));
+    tt_table_free(t);
     unlink(path);
     tt_sweep_free(s);
     tt_models_free(models);

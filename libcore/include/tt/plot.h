@@ -3,8 +3,8 @@
  *
  * Each tt_plot_* function turns tables (tt/table.h) into one complete,
  * self-contained gnuplot 5.4 script: the data goes in as datablocks
- * ($name << EOD), so the script alone redraws the figure. The library
- * never runs gnuplot: the caller writes the script and runs it.
+ * ($name << EOD), so the script alone redraws the figure. The caller
+ * writes the script and runs gnuplot on it (tt_plot_run, or by hand).
  *
  * Everything from user input that reaches the script (titles, labels,
  * column names, text values, the output name) is a single-quoted gnuplot
@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tt/error.h"
 #include "tt/table.h"
@@ -81,6 +82,41 @@ int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char
  * (duration) and offered load over time (load), from tt_table_from_trace. */
 int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
                   const tt_table *load, const tt_plot_opts *o, char **script);
+
+/* The search of a tuner (tt-tune -o): hist and space are the tune file's
+ * TT_TABLE_TUNE and TT_TABLE_TUNE_SPACE tables. Its train rows over the
+ * searched dimensions x and y (default: the first two of the space; with
+ * one dimension, or y = "objective", y is the objective): the search
+ * (phase 0) coloured by round, infeasible points hollow, the grid
+ * baseline (phase 1) as small grey dots, the recommended configuration
+ * and the strict and no-wait baselines (where each of their coordinates
+ * is a value of its axis, or 0 or inf: an edge column) marked and
+ * labelled with their objective. Axes as the surface's, log where the
+ * space's scale is log; dimensions that vary but are not drawn are named
+ * under the title (a projection). surface (a sweep, or NULL): its metric
+ * z (default jct_mean) as the surface's heat map beneath, when it comes
+ * from the same trace, cluster and models (attributes
+ * trace_source_sha256, cluster, models_sha256), varies x and y only, and
+ * holds the other parameters as the search did. TT_EINVAL (an axis that
+ * is not a searched dimension: the message lists them; a mismatched or
+ * unswept surface, naming both files), TT_EEMPTY (no search row on the
+ * train part), TT_ENOMEM. */
+int tt_plot_search(tt_ctx *ctx, const tt_table *hist, const tt_table *space,
+                   const tt_table *surface, const tt_plot_opts *o, char **script);
+
+/* ---- running gnuplot ---- */
+
+/* The gnuplot to run, into buf: $GNUPLOT (a path, or a name looked up on
+ * PATH), else gnuplot on PATH. 0, or -1 when none is executable. */
+int tt_plot_find_gnuplot(char *buf, size_t size);
+
+/* Runs gnuplot on the script file: standard input /dev/null, its output
+ * and messages into the file log (created, mode 0600). *pid holds its
+ * process id while it runs (for a signal handler to stop it), 0 after;
+ * *status gets its wait status. 0, or TT_EIO (it could not be started or
+ * waited for). */
+int tt_plot_run(tt_ctx *ctx, const char *gnuplot, const char *script, const char *log,
+                volatile pid_t *pid, int *status);
 
 /* ---- the pieces, for tests ---- */
 

@@ -8,12 +8,17 @@
  *     configuration),
  *   - a simulation result (/sim/summary: one row; /sim/jobs: one row per
  *     job, with jct = end - submit added; /sim/timeline),
+ *   - a tune file (tt/tune.h: /tune/history, one row per evaluated
+ *     configuration, and /tune/space),
  *   - a trace (tt/tracefile.h) summarised as tt-stats does (tt/stats.h).
  * A column is numeric (double: INT64_MAX stored as infinite reads as
  * +INFINITY, an absent value as NAN) or text. Numbers are only carried and
  * compared, never computed with, so double holds every value the tools
  * print exactly (integers up to 2^53; seeds, which may be larger, are kept
- * as text).
+ * as text). The columns of an HDF5 group are read by the datasets it
+ * holds: a column an older file lacks (timers) is absent, not an error,
+ * and one a newer writer adds (w0.bert) is read too. The group's text and
+ * integer attributes (trace_source_sha256, cluster, ...) come along.
  *
  * Ownership: a table owns its columns; tt_table_free releases them.
  * Reading a table from many threads is safe; loading is not (HDF5 is
@@ -36,15 +41,26 @@ typedef struct tt_table tt_table;
 
 /* Which part of an HDF5 result file to read (TSV has one part: itself). */
 typedef enum {
-    TT_TABLE_CONFIGS,  /* /sweep rows, or the one row of /sim/summary */
-    TT_TABLE_JOBS,     /* /sim/jobs (+ jct) */
-    TT_TABLE_TIMELINE  /* /sim/timeline */
+    TT_TABLE_CONFIGS,   /* /sweep rows, or the one row of /sim/summary */
+    TT_TABLE_JOBS,      /* /sim/jobs (+ jct) */
+    TT_TABLE_TIMELINE,  /* /sim/timeline */
+    TT_TABLE_TUNE,      /* /tune/history, train rows then test: part, phase, round,
+                           objective, feasible, predicted, the parameters, the
+                           metrics, and role: the roles of /tune/result whose
+                           train_row or test_row is the row, comma-separated
+                           ("recommended,hindsight"; "" for none) */
+    TT_TABLE_TUNE_SPACE /* /tune/space: a row per value of each searched dimension:
+                           dim, scale (linear, log, list), units (text), value;
+                           dimensions in the order the file created them where
+                           it keeps that order, else in parameter order
+                           (w0, w0.bert, w1, theta, ...) */
 } tt_table_part;
 
 /* Reads the file path (HDF5 or TSV, told apart by the HDF5 signature).
  * 0, or TT_EIO (cannot read), TT_EFORMAT (HDF5 without the part asked,
- * a trace), TT_EPARSE ("FILE:LINE: field 'x': ..."), TT_EEMPTY (no header
- * or no row), TT_ENOMEM. *out is the caller's, NULL on error. */
+ * a trace; a tune part of anything but a tune file), TT_EPARSE
+ * ("FILE:LINE: field 'x': ..."), TT_EEMPTY (no header or no row),
+ * TT_ENOMEM. *out is the caller's, NULL on error. */
 int tt_table_load(tt_ctx *ctx, const char *path, tt_table_part part, tt_table **out);
 /* The same from len bytes in memory (e.g. standard input); name is used in
  * messages. The bytes are not kept. */
@@ -77,6 +93,9 @@ int64_t tt_table_rows(const tt_table *t);
 int tt_table_cols(const tt_table *t);
 /* Where the table came from, as named to tt_table_load / read_mem. */
 const char *tt_table_source(const tt_table *t);
+/* The attribute name of the HDF5 file's group (/sweep, /sim or /tune) as
+ * text, integers in decimal; NULL when absent (always for TSV). */
+const char *tt_table_attr(const tt_table *t, const char *name);
 /* The index of the column name, or -1. */
 int tt_table_find(const tt_table *t, const char *name);
 const char *tt_table_name(const tt_table *t, int col);
