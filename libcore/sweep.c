@@ -35,6 +35,7 @@ static const char *const use_words[] = {"", "fixed with -p", "in a grid",
  * each class's own w0 and w1 (slot TT_NPARAMS + 2 * class + (0 w0, 1 w1)),
  * named w0.CLASS and w1.CLASS. */
 #define NSLOTS (TT_NPARAMS + 2 * TT_MAX_CLASSES)
+#define MIX_SLOT 11    /* "mix" */
 #define TIMERS_SLOT 12 /* "timers": all the class timers as one text */
 
 /* One axis of the product: nnames parameters, nvals rows of values
@@ -313,7 +314,7 @@ static int grid_parse(tt_ctx *ctx, axis *a, int i, const char *spec, const char 
         return tt_err(ctx, TT_EINVAL, "grid '%s': no values", label);
     /* mix and timers values hold ',' and ':', so their grids are lists
      * separated by ';' */
-    if (i == 11 || i == TIMERS_SLOT)
+    if (i == MIX_SLOT || i == TIMERS_SLOT)
         return list_values(ctx, a, label, spec, ';');
     if (!strchr(spec, ':'))
         return list_values(ctx, a, label, spec, ',');
