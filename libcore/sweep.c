@@ -318,24 +318,36 @@ static int grid_parse(tt_ctx *ctx, axis *a, int i, const char *spec, const char 
         return list_values(ctx, a, label, spec, ';');
     if (!strchr(spec, ':'))
         return list_values(ctx, a, label, spec, ',');
+    /* a range may end in ",inf": the timers' and theta's "never" beside
+     * their finite values (value_ok refuses it for other parameters) */
+    size_t end = strlen(spec);
+    int add_inf = end > 4 && strcmp(spec + end - 4, ",inf") == 0;
+    if (add_inf)
+        end -= 4;
     char part[4][64];
     int n = 0;
-    const char *p = spec;
+    const char *p = spec, *stop = spec + end;
     for (;;) {
         size_t len = strcspn(p, ":");
+        if (p + len > stop)
+            len = (size_t)(stop - p);
         if (n < 4)
             snprintf(part[n], sizeof part[n], "%.*s", (int)(len < 63 ? len : 63), p);
         n++;
-        if (!p[len])
+        if (p + len >= stop)
             break;
         p += len + 1;
     }
     int is_log = n == 4 && strcmp(part[0], "log") == 0;
     if (n != 3 && !is_log)
-        return tt_err(ctx, TT_EINVAL, "grid '%s': expected A:B:N, log:A:B:N or a list "
-                      "a,b,c", label);
-    return range_values(ctx, a, label, is_log, part[is_log], part[is_log + 1],
-                        part[is_log + 2]);
+        return tt_err(ctx, TT_EINVAL, "grid '%s': expected A:B:N, log:A:B:N (either may end "
+                      "in ,inf) or a list a,b,c", label);
+    int rc = range_values(ctx, a, label, is_log, part[is_log], part[is_log + 1],
+                          part[is_log + 2]);
+    const char *inf = "inf";
+    if (!rc && add_inf && axis_add(a, &inf, 0))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    return rc;
 }
 
 int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec)

@@ -105,18 +105,16 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
                               "min_run max_preempt backfill load w0.CLASS w1.CLASS)"
                             : "only integer parameters can be searched (w0 w1 theta restart "
                               "congestion min_run max_preempt backfill load w0.CLASS w1.CLASS)");
-    /* a range may end in ",inf": the grid grammar has no such form */
-    char body[512];
+    /* the grid grammar takes a range ending in ",inf" (the tune's "never"
+     * column); said here in the tuner's words for the other parameters */
     size_t len = strlen(spec);
-    int add_inf = strchr(spec, ':') && len > 4 && strcmp(spec + len - 4, ",inf") == 0;
-    if (len >= sizeof body)
-        return tt_err(ctx, TT_EINVAL, "range '%s': too long", label);
-    snprintf(body, sizeof body, "%.*s", (int)(add_inf ? len - 4 : len), spec);
+    if (i > 3 && strchr(spec, ':') && len > 4 && strcmp(spec + len - 4, ",inf") == 0)
+        return tt_err(ctx, TT_EINVAL, "range '%s': only w0, w1 and theta take inf", label);
     tt_sweep *s = NULL;
     int rc = tt_sweep_create(ctx, models, &s);
     if (rc)
         return rc;
-    if ((rc = tt_sweep_grid(ctx, s, name, body))) {
+    if ((rc = tt_sweep_grid(ctx, s, name, spec))) {
         /* "grid 'NAME=SPEC': reason" -> "range ...": the tool's word */
         char msg[1024];
         const char *m = tt_errmsg(ctx), *colon = strstr(m, "': ");
@@ -125,7 +123,7 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         return tt_err(ctx, rc, "range '%s': %s", label, msg);
     }
     int64_t n = tt_sweep_count(s);
-    out->v = (int64_t *)malloc((size_t)(n + 1) * sizeof *out->v);
+    out->v = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *out->v);
     if (!out->v) {
         tt_sweep_free(s);
         return tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -139,21 +137,14 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         out->v[k] = dim_get(&p, out);
     }
     tt_sweep_free(s);
-    if (add_inf) {
-        if (i > 3) {
-            tt_tune_dim_free(out);
-            return tt_err(ctx, TT_EINVAL, "range '%s': only w0, w1 and theta take inf", label);
-        }
-        out->v[n++] = TT_INF;
-    }
     qsort(out->v, (size_t)n, sizeof *out->v, cmp_i64);
     int64_t u = 0;
     for (int64_t k = 0; k < n; k++)
         if (u == 0 || out->v[k] != out->v[u - 1])
             out->v[u++] = out->v[k];
     out->n = u;
-    out->scale = !strchr(body, ':') ? TT_TUNE_LIST
-                 : strncmp(body, "log:", 4) == 0 ? TT_TUNE_LOG
+    out->scale = !strchr(spec, ':') ? TT_TUNE_LIST
+                 : strncmp(spec, "log:", 4) == 0 ? TT_TUNE_LOG
                                                  : TT_TUNE_LINEAR;
     return 0;
 }

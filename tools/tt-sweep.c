@@ -38,6 +38,7 @@ static void help(void)
         "                  llround(A (B/A)^(i/(N-1))), first and last exactly A and B;\n"
         "                  floating point makes these values and decides nothing else\n"
         "      a,b,c       a list of values as -p takes them (inf, fifo, ...)\n"
+        "      A:B:N,inf and log:A:B:N,inf: the range, then inf (w0, w1, theta)\n"
         "      mix takes a list only, separated by ';' (mix=bert:1,ncf:1;bert:1); so\n"
         "      does timers. w0.CLASS, w1.CLASS: one class's own timer, shown in the\n"
         "      timers column (a sweep sets class timers one way, not both)\n"

@@ -87,7 +87,7 @@ for args in "-g w0=1:2" "-g w0=a:b:3" "-g w0=1:2:0" "-g w0=log:0:10:3" "-g w0=1,
     [ ! -s out.txt ] || fail "'$args' printed output"
 done
 expect_exit 2 tt-sweep -c 1x1x4 -g w0=1:2 small.h5
-expect_err "tt-sweep: grid 'w0=1:2': expected A:B:N, log:A:B:N or a list a,b,c"
+expect_err "tt-sweep: grid 'w0=1:2': expected A:B:N, log:A:B:N (either may end in ,inf) or a list a,b,c"
 expect_exit 2 tt-sweep -c 1x1x4 -g nosuch=1,2 small.h5
 expect_err "tt-sweep: grid 'nosuch=1,2': unknown parameter 'nosuch' (known: order w0"
 expect_exit 2 tt-sweep -c 1x1x4 -g w0= small.h5
@@ -127,6 +127,15 @@ grep -q "^usage: tt-sweep" out.txt || fail "-h"
 for w in "A:B:N" "log:A:B:N" "floating point" "repeated after rounding" "--shard K/N" "Exit status"; do
     grep -qF -- "$w" out.txt || fail "-h lacks '$w'"
 done
+
+# a range ending in ,inf is the range's values, then inf
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=log:1:1000:4,inf small.h5
+cp out.txt suffix.tsv
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=1,10,100,1000,inf small.h5
+cmp -s out.txt suffix.tsv || fail "-g w0=log:1:1000:4,inf differs from the list 1,10,100,1000,inf"
+[ "$(cut -f2 suffix.tsv | tr '\n' ' ')" = "w0 1 10 100 1000 inf " ] || fail "w0 column: $(cut -f2 suffix.tsv)"
+expect_exit 2 tt-sweep -d cpu -c 1x1x4 -g restart=0:10:3,inf small.h5
+expect_err "tt-sweep: grid 'restart=0:10:3,inf': value 4 ('inf'): expected seconds 0 .. 4294967296, got 'inf'"
 
 # ---- the Philly CSV: a 4 x 4 grid on 4x32x8, two rows against tt-sim ----
 if [ -r "$TRACES/philly/pollux_philly.csv" ]; then

@@ -95,6 +95,13 @@ Test(sweep, log_grids)
     expect_grid("w1", "log:9:10:1", (const char *[]){"9"}, 1);
 }
 
+Test(sweep, ranges_ending_in_inf)
+{
+    expect_grid("w0", "log:1:1000:4,inf", (const char *[]){"1", "10", "100", "1000", "inf"}, 5);
+    expect_grid("theta", "1000:2000:3,inf", (const char *[]){"1000", "1500", "2000", "inf"}, 4);
+    expect_grid("w1", "0:0:1,inf", (const char *[]){"0", "inf"}, 2);
+}
+
 Test(sweep, lists)
 {
     expect_grid("theta", "1000,inf,1500", (const char *[]){"1000", "inf", "1500"}, 3);
@@ -105,7 +112,11 @@ Test(sweep, lists)
 
 Test(sweep, bad_specs)
 {
-    expect_grid_error("w0", "1:2", "grid 'w0=1:2': expected A:B:N, log:A:B:N or a list a,b,c");
+    expect_grid_error("w0", "1:2", "grid 'w0=1:2': expected A:B:N, log:A:B:N (either may end "
+                                  "in ,inf) or a list a,b,c");
+    expect_grid_error("w0", "1:2,inf", "grid 'w0=1:2,inf': expected A:B:N, log:A:B:N");
+    expect_grid_error("restart", "0:10:3,inf", "grid 'restart=0:10:3,inf': value 4 ('inf'): "
+                                               "expected seconds 0 .. 4294967296, got 'inf'");
     expect_grid_error("w0", "a:b:3", "grid 'w0=a:b:3': 'a' is not an integer");
     expect_grid_error("w0", "1:2:0", "grid 'w0=1:2:0': N: expected a count 1 ..");
     expect_grid_error("w0", "log:0:10:3", "a log grid needs A > 0 and B > 0");

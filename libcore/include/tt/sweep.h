@@ -17,6 +17,8 @@
  *              exactly A and B. Floating point makes this grid's values;
  *              it decides nothing else
  *   a,b,c      a list of values as tt_params_set reads them (inf, fifo...)
+ *   A:B:N,inf, log:A:B:N,inf: the range's values, then inf (for the
+ *              parameters that take it: w0, w1, theta, the class timers)
  *   mix takes lists only, separated by ';' (its values hold ',' and ':').
  * Values repeated after rounding are kept: the grid is what was asked.
  *
