@@ -42,6 +42,17 @@ int h5u_attr_i64(hid_t obj, const char *name, int64_t value)
     return rc < 0 ? -1 : 0;
 }
 
+int h5u_attr_f64(hid_t obj, const char *name, double value)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &value);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    return rc < 0 ? -1 : 0;
+}
+
 int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
                   const void *data, const char *units, int64_t missing, int has_missing)
 {

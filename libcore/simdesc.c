@@ -105,3 +105,17 @@ int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *
     }
     return 0;
 }
+
+int sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
+                    const tt_cluster *c, const tt_models *models)
+{
+    char cluster[64];
+    tt_cluster_format(c, cluster, sizeof cluster);
+    return h5u_attr_str(g, "tracetune_layout", layout) ||
+           h5u_attr_str(g, "trace_file", trace_path ? trace_path : "") ||
+           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
+           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
+           h5u_attr_str(g, "cluster", cluster) ||
+           h5u_attr_str(g, "models_source", tt_models_source(models)) ||
+           h5u_attr_str(g, "models_sha256", tt_models_sha256(models));
+}

@@ -40,18 +40,11 @@ static int struct_col(hid_t grp, const char *name, int is64, const void *rows, s
 static int write_prov(hid_t g, const tt_sim_save_args *a)
 {
     const tt_provenance *p = a->trace_prov;
-    char cluster[64];
-    tt_cluster_format(a->cluster, cluster, sizeof cluster);
-    return h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
-           h5u_attr_str(g, "trace_file", a->trace_path ? a->trace_path : "") ||
-           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
+    return sd_write_origin(g, LAYOUT, a->trace_path, p, a->cluster, a->models) ||
            h5u_attr_str(g, "trace_source_files", p ? p->source_files : "") ||
-           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
-           h5u_attr_str(g, "cluster", cluster) || h5u_attr_i64(g, "racks", a->cluster->racks) ||
+           h5u_attr_i64(g, "racks", a->cluster->racks) ||
            h5u_attr_i64(g, "nodes_per_rack", a->cluster->nodes_per_rack) ||
            h5u_attr_i64(g, "gpus_per_node", a->cluster->gpus_per_node) ||
-           h5u_attr_str(g, "models_source", tt_models_source(a->models)) ||
-           h5u_attr_str(g, "models_sha256", tt_models_sha256(a->models)) ||
            h5u_attr_str(g, "tool_version", TT_VERSION) || h5u_attr_i64(g, "jobs", a->input->n) ||
            h5u_attr_i64(g, "unknown_models", a->input->unknown_models);
 }

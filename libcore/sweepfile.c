@@ -18,32 +18,14 @@
 
 #define LAYOUT "sweep/1"
 
-static int attr_f64(hid_t obj, const char *name, double v)
-{
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &v);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    return rc < 0 ? -1 : 0;
-}
-
 static int write_prov(hid_t g, const tt_sweep_save_args *a)
 {
-    const tt_provenance *p = a->trace_prov;
-    char cluster[64], shard[64];
-    tt_cluster_format(a->cluster, cluster, sizeof cluster);
+    char shard[64];
     snprintf(shard, sizeof shard, "%lld/%lld", (long long)a->shard_k, (long long)a->shard_n);
-    return h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
-           h5u_attr_str(g, "trace_file", a->trace_path ? a->trace_path : "") ||
-           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
-           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
-           h5u_attr_str(g, "cluster", cluster) ||
-           h5u_attr_str(g, "models_source", tt_models_source(a->models)) ||
-           h5u_attr_str(g, "models_sha256", tt_models_sha256(a->models)) ||
+    return sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
            h5u_attr_str(g, "device", a->device ? a->device : "") ||
-           attr_f64(g, "elapsed_s", a->elapsed_s) || attr_f64(g, "sims_per_s", a->sims_per_s) ||
+           h5u_attr_f64(g, "elapsed_s", a->elapsed_s) ||
+           h5u_attr_f64(g, "sims_per_s", a->sims_per_s) ||
            h5u_attr_str(g, "shard", shard) ||
            h5u_attr_i64(g, "configurations", tt_sweep_count(a->sweep)) ||
            h5u_attr_i64(g, "rows", a->rows) || h5u_attr_str(g, "tool_version", TT_VERSION);

@@ -35,17 +35,9 @@ static int col_f64(hid_t g, const char *name, int64_t n, const double *v)
 static int write_attrs(hid_t g, const tune_write *w)
 {
     const tt_tune_save_args *a = w->a;
-    const tt_provenance *p = a->trace_prov;
-    char cluster[64], seed[32];
-    tt_cluster_format(a->cluster, cluster, sizeof cluster);
+    char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)a->seed);
-    return h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
-           h5u_attr_str(g, "trace_file", a->trace_path ? a->trace_path : "") ||
-           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
-           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
-           h5u_attr_str(g, "cluster", cluster) ||
-           h5u_attr_str(g, "models_source", tt_models_source(a->models)) ||
-           h5u_attr_str(g, "models_sha256", tt_models_sha256(a->models)) ||
+    return sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
            h5u_attr_str(g, "objective", tt_objective_text(a->objective)) ||
            h5u_attr_str(g, "strategy", a->strategy ? a->strategy : "") ||
            h5u_attr_str(g, "seed", seed) || h5u_attr_i64(g, "budget", a->budget) ||

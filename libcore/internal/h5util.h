@@ -18,6 +18,7 @@ void h5u_quiet(void);
 hid_t h5u_vlen_utf8(void);
 int h5u_attr_str(hid_t obj, const char *name, const char *value);
 int h5u_attr_i64(hid_t obj, const char *name, int64_t value);
+int h5u_attr_f64(hid_t obj, const char *name, double value);
 /* Reads an integer attribute as int64; -1 when absent or not readable so
  * (the HDF5 error stack must be quiet: it may be absent on purpose). */
 int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out);

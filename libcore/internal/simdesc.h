@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "tt/sim.h"
+#include "tt/trace.h"
 
 enum { SD_TEXT, SD_I64, SD_I32, SD_U64 }; /* SD_I32 fields are stored as int64 */
 
@@ -37,6 +38,11 @@ int sd_mark_inf(hid_t grp, const char *name);
  * or out of memory). */
 int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
                         void *buf);
+/* The attributes every result file (simulation, sweep, tune) opens with:
+ * tracetune_layout, trace_file, trace_format, trace_source_sha256 (p may
+ * be NULL), cluster, models_source and models_sha256. 0 or -1. */
+int sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
+                    const tt_cluster *c, const tt_models *models);
 /* One 1-D column per metric into gm, row r from *m[r]. 0 or -1. */
 int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf);
 
