@@ -2,6 +2,7 @@
 #include "internal/h5util.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,6 +41,31 @@ int h5u_attr_i64(hid_t obj, const char *name, int64_t value)
         H5Aclose(a);
     H5Sclose(space);
     return rc < 0 ? -1 : 0;
+}
+
+int h5u_names_add(h5u_names *l, const char *prefix, const char *name)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 32;
+        char **v = (char **)realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    size_t len = strlen(prefix) + strlen(name) + 1;
+    if (!(l->v[l->n] = (char *)malloc(len)))
+        return -1;
+    snprintf(l->v[l->n++], len, "%s%s", prefix, name);
+    return 0;
+}
+
+void h5u_names_free(h5u_names *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
 }
 
 int h5u_attr_f64(hid_t obj, const char *name, double value)

@@ -39,8 +39,7 @@ typedef struct {
     shard *sh; /* in shard order once opened */
     int n;
     int64_t total, most_rows;
-    char **cols; /* "index", "metrics/<name>"..., "params/<name>"... of shard 0 */
-    int ncols;
+    h5u_names cols; /* "index", "metrics/<name>"..., "params/<name>"... of shard 0 */
     /* the merged group attributes that are not shard 0's */
     const char *shard_s;
     char *device, *from;
@@ -367,56 +366,34 @@ static int check_index(tt_ctx *ctx, const shard *s)
 /* ---- the columns ---- */
 
 typedef struct {
-    char **v;
-    int n, cap;
+    h5u_names *list;
     const char *prefix;
-    int bad;
-} names;
+} col_lister;
 
 static herr_t add_name(hid_t grp, const char *name, const H5L_info_t *info, void *arg)
 {
     (void)grp;
     (void)info;
-    names *l = (names *)arg;
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 32;
-        char **v = (char **)realloc(l->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
-    size_t len = strlen(l->prefix) + strlen(name) + 1;
-    if (!(l->v[l->n] = (char *)malloc(len)))
-        return -1;
-    snprintf(l->v[l->n++], len, "%s%s", l->prefix, name);
-    return 0;
-}
-
-static void free_names(char **v, int n)
-{
-    for (int i = 0; i < n; i++)
-        free(v[i]);
-    free(v);
+    const col_lister *c = (const col_lister *)arg;
+    return h5u_names_add(c->list, c->prefix, name) ? -1 : 0;
 }
 
 /* The columns of s in name order: index, metrics/..., params/... */
-static int list_cols(tt_ctx *ctx, const shard *s, names *l)
+static int list_cols(tt_ctx *ctx, const shard *s, h5u_names *l)
 {
     static const char *const groups[] = {"metrics", "params"};
-    l->prefix = "";
-    if (add_name(s->g, "index", NULL, l))
+    if (h5u_names_add(l, "", "index"))
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     for (int i = 0; i < 2; i++) {
         char prefix[16];
         snprintf(prefix, sizeof prefix, "%s/", groups[i]);
-        l->prefix = prefix;
+        col_lister cl = {l, prefix};
         hid_t g = H5Lexists(s->g, groups[i], H5P_DEFAULT) > 0
                       ? H5Gopen2(s->g, groups[i], H5P_DEFAULT)
                       : -1;
         if (g < 0)
             return tt_err(ctx, TT_EFORMAT, "%s: no group /sweep/%s", s->path, groups[i]);
-        herr_t rc = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, add_name, l);
+        herr_t rc = H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, add_name, &cl);
         H5Gclose(g);
         if (rc < 0)
             return tt_err(ctx, TT_EFORMAT, "%s: cannot list /sweep/%s", s->path, groups[i]);
@@ -449,22 +426,22 @@ static int check_col(tt_ctx *ctx, const shard *s, const shard *ref, const char *
 /* The columns of s are those of m (shard 0's), each checked. */
 static int check_cols(tt_ctx *ctx, const merge *m, const shard *s)
 {
-    names l = {0};
+    h5u_names l = {0};
     int rc = list_cols(ctx, s, &l), i = 0, j = 0;
-    while (!rc && (i < m->ncols || j < l.n)) {
-        int c = i == m->ncols ? 1 : j == l.n ? -1 : strcmp(m->cols[i], l.v[j]);
+    while (!rc && (i < m->cols.n || j < l.n)) {
+        int c = i == m->cols.n ? 1 : j == l.n ? -1 : strcmp(m->cols.v[i], l.v[j]);
         if (c < 0)
-            rc = tt_err(ctx, TT_EFORMAT, "%s: no /sweep/%s (%s has it)", s->path, m->cols[i],
+            rc = tt_err(ctx, TT_EFORMAT, "%s: no /sweep/%s (%s has it)", s->path, m->cols.v[i],
                         m->sh[0].path);
         else if (c > 0)
             rc = tt_err(ctx, TT_EFORMAT, "%s: /sweep/%s is not in %s", s->path, l.v[j],
                         m->sh[0].path);
         else
-            rc = check_col(ctx, s, &m->sh[0], m->cols[i]);
+            rc = check_col(ctx, s, &m->sh[0], m->cols.v[i]);
         i++;
         j++;
     }
-    free_names(l.v, l.n);
+    h5u_names_free(&l);
     return rc;
 }
 
@@ -517,8 +494,8 @@ static int write_merged(const char *tmp, void *arg)
     hid_t gm = g >= 0 ? h5u_group(g, "metrics") : -1;
     int rc = g < 0 || gp < 0 || gm < 0 || copy_attrs(m->sh[0].g, g, m) ||
              h5u_attr_str(g, "merged_from", m->from);
-    for (int i = 0; !rc && i < m->ncols; i++)
-        rc = merge_col(m, g, m->cols[i]);
+    for (int i = 0; !rc && i < m->cols.n; i++)
+        rc = merge_col(m, g, m->cols.v[i]);
     close_ids(3, gp, gm, g);
     if (H5Fclose(f) < 0)
         rc = -1;
@@ -570,11 +547,8 @@ static int check_all(tt_ctx *ctx, merge *m)
         rc = check_cover(ctx, m);
     for (int i = 0; !rc && i < m->n; i++)
         rc = check_index(ctx, &m->sh[i]);
-    names l = {0};
     if (!rc)
-        rc = list_cols(ctx, &m->sh[0], &l);
-    m->cols = l.v;
-    m->ncols = l.n;
+        rc = list_cols(ctx, &m->sh[0], &m->cols);
     for (int i = 0; !rc && i < m->n; i++)
         rc = check_cols(ctx, m, &m->sh[i]);
     m->total = m->sh[0].total;
@@ -615,7 +589,7 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
         free(m.sh[i].device);
     }
     H5Tclose(m.str_type);
-    free_names(m.cols, m.ncols);
+    h5u_names_free(&m.cols);
     free(m.device);
     free(m.from);
     free(m.sh);

@@ -466,49 +466,28 @@ static int read_dataset(tt_ctx *ctx, const char *path, const char *where, hid_t 
     return rc;
 }
 
-/* The names of the datasets directly under a group, in the order asked. */
-typedef struct {
-    char **v;
-    int n, cap;
-} name_list;
-
-static void names_free(name_list *l)
-{
-    for (int i = 0; i < l->n; i++)
-        free(l->v[i]);
-    free(l->v);
-}
 
 static herr_t add_dataset(hid_t g, const char *name, const H5L_info_t *info, void *arg)
 {
     (void)info;
-    name_list *l = (name_list *)arg;
+    h5u_names *l = (h5u_names *)arg;
     hid_t o = H5Oopen(g, name, H5P_DEFAULT);
     int dataset = o >= 0 && H5Iget_type(o) == H5I_DATASET;
     if (o >= 0)
         H5Oclose(o);
     if (!dataset)
         return 0; /* a subgroup: params/, metrics/ */
-    if (l->n == l->cap) {
-        int cap = l->cap ? 2 * l->cap : 32;
-        char **v = (char **)realloc(l->v, (size_t)cap * sizeof *v);
-        if (!v)
-            return -1;
-        l->v = v;
-        l->cap = cap;
-    }
-    return (l->v[l->n] = strdup(name)) ? (l->n++, 0) : -1;
+    return h5u_names_add(l, "", name) ? -1 : 0;
 }
 
 /* The datasets of g by index (H5_INDEX_CRT_ORDER fails where the group
  * does not keep it). 0 or -1. */
-static int list_datasets(hid_t g, H5_index_t index, name_list *l)
+static int list_datasets(hid_t g, H5_index_t index, h5u_names *l)
 {
     memset(l, 0, sizeof *l);
     if (H5Literate(g, index, H5_ITER_INC, NULL, add_dataset, l) >= 0)
         return 0;
-    names_free(l);
-    memset(l, 0, sizeof *l);
+    h5u_names_free(l);
     return -1;
 }
 
@@ -536,7 +515,7 @@ static int read_group(tt_ctx *ctx, const char *path, hid_t f, const char *where,
     hid_t g = H5Lexists(f, where, H5P_DEFAULT) > 0 ? H5Gopen2(f, where, H5P_DEFAULT) : -1;
     if (g < 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': no group %s", path, where);
-    name_list all;
+    h5u_names all;
     int rc = list_datasets(g, H5_INDEX_NAME, &all)
                  ? tt_err(ctx, TT_EFORMAT, "'%s': cannot list %s", path, where)
                  : 0;
@@ -551,7 +530,7 @@ static int read_group(tt_ctx *ctx, const char *path, hid_t f, const char *where,
     }
     if (!rc && t->ncols == 0)
         rc = tt_err(ctx, TT_EFORMAT, "'%s': no dataset %s/%s", path, where, n ? names[0] : "");
-    names_free(&all);
+    h5u_names_free(&all);
     H5Gclose(g);
     return rc;
 }
@@ -706,7 +685,7 @@ static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
                   : -1;
     if (g < 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': no group /tune/space", path);
-    name_list l;
+    h5u_names l;
     int rc = 0, kept = list_datasets(g, H5_INDEX_CRT_ORDER, &l) == 0;
     if (!kept && list_datasets(g, H5_INDEX_NAME, &l))
         rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot list /tune/space", path);
@@ -748,7 +727,7 @@ static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
         tt_table_free(dims[i]);
     free(dims);
     free(scale);
-    names_free(&l);
+    h5u_names_free(&l);
     H5Gclose(g);
     return rc;
 }

@@ -1,6 +1,6 @@
-/* The small HDF5 writing helpers every file layout shares (traces,
- * simulation results, sweeps). Each returns 0 or -1; the caller turns -1
- * into a message naming its file. */
+/* The small HDF5 helpers every file layout shares (traces, simulation
+ * results, sweeps, tunes). Each returns 0 or -1; the caller turns -1 into
+ * a message naming its file. */
 #ifndef TT_H5UTIL_H
 #define TT_H5UTIL_H
 
@@ -19,6 +19,15 @@ hid_t h5u_vlen_utf8(void);
 int h5u_attr_str(hid_t obj, const char *name, const char *value);
 int h5u_attr_i64(hid_t obj, const char *name, int64_t value);
 int h5u_attr_f64(hid_t obj, const char *name, double value);
+/* A growing list of names (of datasets, columns); zero-initialise. */
+typedef struct {
+    char **v;
+    int n, cap;
+} h5u_names;
+/* Appends prefix followed by name. 0 or -1 (out of memory). */
+int h5u_names_add(h5u_names *l, const char *prefix, const char *name);
+/* Frees the names and the array; the list is empty after. */
+void h5u_names_free(h5u_names *l);
 /* Reads an integer attribute as int64; -1 when absent or not readable so
  * (the HDF5 error stack must be quiet: it may be absent on purpose). */
 int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out);
