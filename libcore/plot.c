@@ -782,6 +782,9 @@ static void surface_panel(pg_buf *b, const pg_grid *g, int zc, int id, const tt_
     int64_t by = pg_axis_cell(&g->y, tt_table_values(t, g->cy)[br]);
     if (o->view3d) {
         pg_title(b, "set zlabel", zlabel);
+        /* the floor's labels along their axes and clear of the tick labels */
+        pg_add(b, "set xlabel rotate parallel offset 0,-0.5\nset ylabel rotate parallel offset "
+                  "2,-1\n");
         pg_add(b, "set zlabel rotate parallel\nset view 55,35\nset pm3d depthorder border "
                   "lc rgb '#404040' lw 0.5\nset ticslevel 0\nsplot $cells%d using 5:6:7 with "
                   "points pt 7 ps 0.6 lc palette z, ",

@@ -156,6 +156,16 @@ Test(plot, surface_script)
     expect_has(s, "least makespan: 59.03 d at w0=inf, theta=inf'");
     expect_has(s, "set title 'makespan [d]'");
     free(s);
+    /* the 3-D view: the pm3d surface, the axis labels along their axes */
+    o.facet = NULL;
+    o.view3d = 1;
+    cr_assert_eq(tt_plot_surface(ctx, t, &o, &s), 0, "%s", tt_errmsg(ctx));
+    expect_has(s, "set ylabel rotate parallel offset 2,-1\n");
+    expect_has(s, "set zlabel 'jct_mean [h]'");
+    expect_has(s, "set zlabel rotate parallel\nset view 55,35");
+    expect_has(s, "$grid1 using 1:2:3 with pm3d");
+    cr_expect_null(strstr(s, "set table $contour1"), "no contour lines in 3-D");
+    free(s);
     tt_table_free(t);
     tt_ctx_free(ctx);
 }
