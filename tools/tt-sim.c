@@ -204,13 +204,8 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     for (int i = 0; i < np; i++) {
         char name[64];
-        const char *p = s.pv[i], *eq = strchr(p, '=');
-        if (!eq || eq == p || (size_t)(eq - p) >= sizeof name) {
-            cli_err("option -p: expected NAME=VALUE, got '%s'", p);
-            return finish(&s, EXIT_USAGE);
-        }
-        snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
-        if (tt_params_set(s.ctx, &par, s.models, name, eq + 1))
+        const char *val = cli_split_arg("-p", "VALUE", s.pv[i], name, sizeof name);
+        if (!val || tt_params_set(s.ctx, &par, s.models, name, val))
             return finish(&s, EXIT_USAGE);
     }
     if (out && same_file(path, out)) {
