@@ -30,7 +30,11 @@
  *    evictable). A running job becomes evictable min_run after its start;
  *    starts come in time order, so a list in start order ages them. Per
  *    rack: free GPUs and the largest L0 request it can take, with and
- *    without eviction.
+ *    without eviction. The nodes are also kept in one bitset per free
+ *    count, so best fit (fewest free >= k, lowest index) and most-free-
+ *    first look at G + 1 words per 64 nodes rather than at every node.
+ *  - A pass that finds nothing to start (most passes end so) costs one
+ *    look at the tree's root.
  */
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
@@ -112,7 +116,7 @@ typedef struct {
     int32_t *age_prev, *age_next; /* running jobs not yet evictable, by start */
     int32_t age_head, age_tail;
     int32_t *starts; /* 3 per job */
-    int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s, *vkey;
+    int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s, *vkey, *sub;
     /* fresh-job segment tree: TTS_NCLASS int32 per node, 2 * size nodes */
     int32_t *tree;
     int64_t size;
@@ -125,6 +129,10 @@ typedef struct {
     int64_t nheap;
     /* nodes and racks */
     int32_t *freeg, *nocc, *occ; /* occ: G entry ids per node */
+    /* the nodes by free count: bit x of lvl[f * words ...] when node x has
+     * f free GPUs, so placements find a node by level, not by a scan */
+    uint64_t *lvl;
+    int32_t words;
     int32_t *ev, *nonev;         /* free + evictable GPUs; occupants not evictable */
     /* largest k whose L0 fits now (rack_l0) or after evictions (rack_pc) */
     int32_t *rack_free, *rack_l0, *rack_pc;
@@ -193,12 +201,9 @@ TTS_FN int64_t tts_level_slow(const tts_state *S, int64_t i, int32_t level)
 
 TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return S->flags[i] & TTS_F_SENS; }
 
-/* submit' = s0 + (submit - s0) * 1000 / load */
-TTS_FN int64_t tts_submit(const tts_state *S, int64_t i)
-{
-    int64_t s0 = S->tr->submit[0];
-    return s0 + (S->tr->submit[i] - s0) * 1000 / S->cf->load;
-}
+/* submit' = s0 + (submit - s0) * 1000 / load, worked out once by tts_init
+ * (a division: the queue order and the event loop ask for it often) */
+TTS_FN int64_t tts_submit(const tts_state *S, int64_t i) { return S->sub[i]; }
 
 /* The timers of class c (or of timer group c). */
 TTS_FN int64_t tts_w0(const tts_state *S, int32_t c)
@@ -260,7 +265,7 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
     TTS_ADD(n, uint8_t);
     TTS_ADD(9 * n, int32_t); /* cls evict level slow heap_pos alloc_head flags age (2) */
     TTS_ADD(3 * n, int32_t);  /* starts */
-    TTS_ADD(8 * n, int64_t);  /* w enq t0 end first queue gpu_s vkey */
+    TTS_ADD(9 * n, int64_t);  /* w enq t0 end first queue gpu_s vkey sub */
     TTS_ADD(2 * size * TTS_NCLASS, int32_t);
     TTS_ADD(2 * n, int32_t);  /* vict pend */
     TTS_ADD(n, int32_t);      /* heap */
@@ -271,6 +276,7 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
     TTS_ADD(3 * nodes, int32_t); /* pl_node pl_gpus mark */
     TTS_ADD(2 * slots, int32_t); /* vic tmp */
     TTS_ADD(2 * TTS_MAX_CLASSES, int64_t); /* timer cursors */
+    TTS_ADD((c->gpus_per_node + 1) * ((nodes + 63) / 64), uint64_t); /* lvl */
 #undef TTS_ADD
     return b;
 }
@@ -300,7 +306,7 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->age_prev = i32 + 7 * n;
     S->age_next = i32 + 8 * n;
     S->starts = (int32_t *)tts_carve(&p, 3 * n, 4);
-    int64_t *i64 = (int64_t *)tts_carve(&p, 8 * n, 8);
+    int64_t *i64 = (int64_t *)tts_carve(&p, 9 * n, 8);
     S->w = i64;
     S->enq = i64 + n;
     S->t0 = i64 + 2 * n;
@@ -309,6 +315,7 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->queue = i64 + 5 * n;
     S->gpu_s = i64 + 6 * n;
     S->vkey = i64 + 7 * n;
+    S->sub = i64 + 8 * n;
     S->tree = (int32_t *)tts_carve(&p, 2 * S->size * TTS_NCLASS, 4);
     S->vict = (int32_t *)tts_carve(&p, 2 * n, 4);
     S->pend = S->vict + n;
@@ -331,6 +338,8 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->vic = (int32_t *)tts_carve(&p, 2 * slots, 4);
     S->tmp = S->vic + slots;
     S->cur = (int64_t *)tts_carve(&p, 2 * TTS_MAX_CLASSES, 8);
+    S->words = (int32_t)((nodes + 63) / 64);
+    S->lvl = (uint64_t *)tts_carve(&p, (int64_t)(c->gpus_per_node + 1) * S->words, 8);
 }
 
 /* ---- the fresh-job tree ---- */
@@ -378,25 +387,27 @@ TTS_FN int tts_tree_ok(const tts_state *S, int64_t v, const int32_t *thr)
 /* The first rank >= p whose job passes thr for its class, or -1. */
 TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
 {
-    if (p >= S->n)
+    /* the root first: most passes end with a call that finds nothing */
+    if (p >= S->n || !tts_tree_ok(S, 1, thr))
         return -1;
-    int64_t v = S->size + p;
-    for (;;) {
-        if (tts_tree_ok(S, v, thr)) {
-            while (v < S->size) {
-                v *= 2;
-                if (!tts_tree_ok(S, v, thr))
-                    v++;
+    int64_t v = 1; /* from rank 0: the leftmost passing leaf, straight down */
+    if (p > 0) {   /* else up from leaf p to the first passing right sibling */
+        v = S->size + p;
+        while (!tts_tree_ok(S, v, thr)) {
+            while (v & 1) {
+                if (v == 1)
+                    return -1;
+                v >>= 1;
             }
-            return v - S->size;
+            v++;
         }
-        while (v & 1) {
-            if (v == 1)
-                return -1;
-            v >>= 1;
-        }
-        v++;
     }
+    while (v < S->size) {
+        v *= 2;
+        if (!tts_tree_ok(S, v, thr))
+            v++;
+    }
+    return v - S->size;
 }
 
 /* ---- queue order ---- */
@@ -504,15 +515,49 @@ TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
     S->pl_n++;
 }
 
+TTS_FN int32_t tts_ctz64(uint64_t m)
+{
+#if defined(__CUDA_ARCH__)
+    return __ffsll((long long)m) - 1;
+#else
+    return __builtin_ctzll(m);
+#endif
+}
+
+/* Node x now has g free GPUs: freeg and its level bit. */
+TTS_FN void tts_set_free(tts_state *S, int32_t x, int32_t g)
+{
+    uint64_t bit = (uint64_t)1 << (x & 63);
+    S->lvl[(int64_t)S->freeg[x] * S->words + (x >> 6)] &= ~bit;
+    S->lvl[(int64_t)g * S->words + (x >> 6)] |= bit;
+    S->freeg[x] = g;
+}
+
+/* The lowest node in [lo, hi) with exactly f free GPUs, or -1. */
+TTS_FN int32_t tts_level_next(const tts_state *S, int32_t f, int32_t lo, int32_t hi)
+{
+    const uint64_t *b = S->lvl + (int64_t)f * S->words;
+    while (lo < hi) {
+        uint64_t m = b[lo >> 6] & (~(uint64_t)0 << (lo & 63));
+        if (m) {
+            int32_t x = (lo & ~63) + tts_ctz64(m);
+            return x < hi ? x : -1;
+        }
+        lo = (lo & ~63) + 64;
+    }
+    return -1;
+}
+
 /* The node in [lo, hi) with the fewest free GPUs >= k, lowest index, not
  * marked; -1 if none. */
 TTS_FN int32_t tts_best_fit(const tts_state *S, int32_t lo, int32_t hi, int32_t k)
 {
-    int32_t best = -1;
-    for (int32_t x = lo; x < hi; x++)
-        if (!S->mark[x] && S->freeg[x] >= k && (best < 0 || S->freeg[x] < S->freeg[best]))
-            best = x;
-    return best;
+    for (int32_t f = k; f <= S->G; f++)
+        for (int32_t x = tts_level_next(S, f, lo, hi); x >= 0;
+             x = tts_level_next(S, f, x + 1, hi))
+            if (!S->mark[x])
+                return x;
+    return -1;
 }
 
 TTS_FN int tts_find_l0(tts_state *S, int32_t k)
@@ -550,13 +595,14 @@ TTS_FN int tts_find_l0(tts_state *S, int32_t k)
  * is a walk over the free counts from G down). */
 TTS_FN int32_t tts_take_most_free(tts_state *S, int32_t r, int32_t k)
 {
+    int32_t hi = (r + 1) * S->N;
     for (int32_t f = S->G; f > 0 && k > 0; f--)
-        for (int32_t x = r * S->N; x < (r + 1) * S->N && k > 0; x++)
-            if (S->freeg[x] == f) {
-                int32_t g = f < k ? f : k;
-                tts_pl_add(S, x, g);
-                k -= g;
-            }
+        for (int32_t x = tts_level_next(S, f, r * S->N, hi); x >= 0 && k > 0;
+             x = tts_level_next(S, f, x + 1, hi)) {
+            int32_t g = f < k ? f : k;
+            tts_pl_add(S, x, g);
+            k -= g;
+        }
     return k;
 }
 
@@ -1012,7 +1058,7 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
         S->ent_next[e] = S->alloc_head[i];
         S->alloc_head[i] = e;
         S->occ[x * S->G + S->nocc[x]++] = e;
-        S->freeg[x] -= S->pl_gpus[q];
+        tts_set_free(S, x, S->freeg[x] - S->pl_gpus[q]);
         if (!now_ev) {
             S->ev[x] -= S->pl_gpus[q];
             S->nonev[x]++;
@@ -1096,7 +1142,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     S->flags[i] &= TTS_F_SENS;
     for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
-        S->freeg[x] += S->ent_gpus[e];
+        tts_set_free(S, x, S->freeg[x] + S->ent_gpus[e]);
         if (!was_ev) {
             S->ev[x] += S->ent_gpus[e];
             S->nonev[x]--;
@@ -1316,6 +1362,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     for (int l = 0; l < 3; l++)
         S->placed[l] = S->running_level[l] = 0;
     for (int64_t i = 0; i < S->n; i++) {
+        S->sub[i] = tr->submit[0] + (tr->submit[i] - tr->submit[0]) * 1000 / cf->load;
         S->state[i] = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
         S->cls[i] = tts_job_class(tr, cf, i);
         S->flags[i] = cf->theta != TTS_INF && tr->slow_l2[S->cls[i]] >= cf->theta ? TTS_F_SENS : 0;
@@ -1339,8 +1386,11 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     for (int64_t v = 0; v < 2 * S->size * TTS_NCLASS; v++)
         S->tree[v] = TTS_BIG;
     S->nvict = S->npend = S->nheap = 0;
+    for (int64_t w = 0; w < (int64_t)(S->G + 1) * S->words; w++)
+        S->lvl[w] = 0;
     for (int32_t x = 0; x < S->nodes; x++) {
         S->freeg[x] = S->G;
+        S->lvl[(int64_t)S->G * S->words + (x >> 6)] |= (uint64_t)1 << (x & 63);
         S->ev[x] = S->G;
         S->nonev[x] = 0;
         S->nocc[x] = 0;
