@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -13,7 +14,7 @@
 #include "tt/version.h"
 
 static const char *prog = "tt";
-static char cleanup_path[4096];
+static _Atomic(const cli_cleanup *) cleanup;
 
 void cli_init(const char *p)
 {
@@ -57,19 +58,24 @@ int cli_close_stdout(int status)
 
 static void on_signal(int sig)
 {
-    if (cleanup_path[0])
-        unlink(cleanup_path); /* async-signal-safe */
+    /* kill, unlink and rmdir are async-signal-safe; so is the load, lock-free */
+    const cli_cleanup *c = atomic_load(&cleanup);
+    if (c && c->child && *c->child > 0)
+        kill(*c->child, SIGTERM);
+    for (size_t i = 0; c && i < sizeof c->files / sizeof c->files[0]; i++)
+        if (c->files[i] && c->files[i][0])
+            unlink(c->files[i]);
+    if (c && c->dir && c->dir[0])
+        rmdir(c->dir);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-void cli_cleanup_on_signal(const char *path)
+void cli_cleanup_set(const cli_cleanup *c)
 {
-    if (!path) {
-        cleanup_path[0] = '\0';
+    atomic_store(&cleanup, c);
+    if (!c)
         return;
-    }
-    snprintf(cleanup_path, sizeof cleanup_path, "%s", path);
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction sa;
@@ -77,6 +83,41 @@ void cli_cleanup_on_signal(const char *path)
         sa.sa_handler = on_signal;
         sigaction(sigs[i], &sa, NULL);
     }
+}
+
+void cli_cleanup_on_signal(const char *path)
+{
+    static char copy[4096];
+    static const cli_cleanup one = {{copy}, NULL, NULL};
+    cli_cleanup_set(NULL); /* no handler reads the copy while it changes */
+    if (path) {
+        snprintf(copy, sizeof copy, "%s", path);
+        cli_cleanup_set(&one);
+    }
+}
+
+char *cli_read_stdin(size_t *len)
+{
+    size_t cap = 1 << 16;
+    char *buf = (char *)malloc(cap);
+    *len = 0;
+    while (buf) {
+        size_t got = fread(buf + *len, 1, cap - *len, stdin);
+        *len += got;
+        if (got == 0)
+            break;
+        if (*len == cap) {
+            char *nb = (char *)realloc(buf, cap *= 2);
+            if (!nb)
+                free(buf);
+            buf = nb;
+        }
+    }
+    if (buf && ferror(stdin)) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
 }
 
 static atomic_int *stop_flag;

@@ -1,12 +1,14 @@
 /* cli.h: what every tool shares: messages as "prog: what: reason", exit
- * codes, a checked close of stdout, clean-up of a half-written output on
- * a signal, --version, and the simulation TSV. Tool-side only: libcore
- * never prints. */
+ * codes, a checked close of stdout, standard input read whole, clean-up
+ * of temporary files on a signal, --version, and the simulation TSV.
+ * Tool-side only: libcore never prints. */
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tt/sim.h"
 
@@ -26,9 +28,25 @@ int cli_usage_error(const char *usage);
 /* Flushes and closes stdout; on a write error reports it and returns
  * EXIT_FAIL, else status. Call as `return cli_close_stdout(status)`. */
 int cli_close_stdout(int status);
-/* Removes path (a temporary output) if the process gets SIGINT, SIGTERM,
- * SIGHUP or SIGPIPE, then dies of that signal. NULL forgets it. */
+/* What a signal that ends the process leaves behind otherwise: a child
+ * to stop (sent SIGTERM when *child > 0), then files to remove, then a
+ * folder (rmdir). NULL and empty strings are skipped. The strings and the
+ * pid are read only when the signal comes, so they may be filled in after
+ * registering, but they must stay valid while registered. */
+typedef struct {
+    const char *files[8];
+    const char *dir;
+    volatile pid_t *child;
+} cli_cleanup;
+/* On SIGINT, SIGTERM, SIGHUP or SIGPIPE, cleans up what c names, then
+ * the process dies of that signal. NULL forgets it. */
+void cli_cleanup_set(const cli_cleanup *c);
+/* The same for one file (a temporary output): path is copied. NULL
+ * forgets it. */
 void cli_cleanup_on_signal(const char *path);
+/* Standard input read to its end into a malloc'ed buffer (the caller's),
+ * its size in *len; NULL with errno set on a read error or out of memory. */
+char *cli_read_stdin(size_t *len);
 /* Sets *flag to 1 on SIGINT, SIGTERM or SIGHUP instead of dying, so a
  * long run can stop between configurations and leave no output; a second
  * signal kills at once. NULL restores the default. */
