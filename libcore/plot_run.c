@@ -1,15 +1,18 @@
 /* Running gnuplot on a script tt/plot.h wrote (tt-plot's figures): found
- * on PATH or by $GNUPLOT, its messages kept in a file for the caller. */
+ * on PATH or by $GNUPLOT, run from a private folder, its messages kept in
+ * a file there and handed back as text, the figure renamed into place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tt/plot.h"
+#include "tt/tracefile.h"
 
 extern char **environ;
 
@@ -56,4 +59,140 @@ int tt_plot_run(tt_ctx *ctx, const char *gnuplot, const char *script, const char
         }
     *pid = 0;
     return 0;
+}
+
+/* ---- drawing a figure ---- */
+
+/* len bytes to path; 0, or -1 with errno. */
+static int write_bytes(const char *path, const void *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int bad = fwrite(data, 1, len, f) != len;
+    int e = errno;
+    if (fclose(f) != 0)
+        return -1;
+    errno = e;
+    return bad ? -1 : 0;
+}
+
+int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r)
+{
+    memset(r, 0, sizeof *r);
+    if (tt_plot_find_gnuplot(r->gnuplot, sizeof r->gnuplot)) {
+        r->gnuplot[0] = '\0';
+        return tt_err(ctx, TT_EIO, "gnuplot not found (install gnuplot, e.g. apt-get install "
+                                   "gnuplot-nox, or set GNUPLOT to its path)");
+    }
+    const char *tmp = getenv("TMPDIR");
+    snprintf(r->dir, sizeof r->dir, "%s/tt-plot.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(r->dir)) {
+        int rc = tt_err(ctx, TT_EIO, "cannot create a temporary folder '%s': %s", r->dir,
+                        strerror(errno));
+        memset(r, 0, sizeof *r);
+        return rc;
+    }
+    snprintf(r->script, sizeof r->script, "%s/plot.gp", r->dir);
+    snprintf(r->log, sizeof r->log, "%s/gnuplot.err", r->dir);
+    snprintf(r->input, sizeof r->input, "%s/stdin.h5", r->dir);
+    return 0;
+}
+
+int tt_plot_render_stdin(tt_ctx *ctx, tt_plot_render *r, const void *data, size_t len)
+{
+    if (write_bytes(r->input, data, len))
+        return tt_err(ctx, TT_EIO, "cannot keep standard input in '%s'", r->input);
+    return 0;
+}
+
+int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output)
+{
+    if (tt_tmp_name(output, r->fig, sizeof r->fig)) {
+        r->fig[0] = '\0'; /* not a truncated name, for close to unlink */
+        return tt_err(ctx, TT_EINVAL, "output name too long: '%s'", output);
+    }
+    return 0;
+}
+
+/* The whole of file path, NUL-terminated; NULL when it is empty or cannot
+ * be read. */
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, got = 1;
+    while (got > 0) {
+        if (cap - len < 4096) {
+            char *nb = (char *)realloc(buf, cap = cap ? cap * 2 : 8192);
+            if (!nb) {
+                len = 0;
+                break;
+            }
+            buf = nb;
+        }
+        got = fread(buf + len, 1, cap - len - 1, f);
+        len += got;
+    }
+    if (ferror(f))
+        len = 0;
+    fclose(f);
+    if (len == 0) {
+        free(buf);
+        return NULL;
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const char *output,
+                       char **messages)
+{
+    *messages = NULL;
+    if (write_bytes(r->script, script, strlen(script)))
+        return tt_err(ctx, TT_EIO, "cannot write '%s': %s", r->script, strerror(errno));
+    int ws, rc = tt_plot_run(ctx, r->gnuplot, r->script, r->log, &r->pid, &ws);
+    if (rc)
+        return rc;
+    struct stat st;
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(r->fig, &st) || st.st_size == 0) {
+        *messages = read_text(r->log);
+        return tt_err(ctx, TT_EIO, "gnuplot failed (%s %d) drawing '%s':",
+                      WIFEXITED(ws) ? "exit status" : "signal",
+                      WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), output);
+    }
+    if (rename(r->fig, output) != 0)
+        return tt_err(ctx, TT_EIO, "cannot write '%s': %s", output, strerror(errno));
+    r->fig[0] = '\0';
+    *messages = read_text(r->log);
+    return 0;
+}
+
+void tt_plot_render_close(tt_plot_render *r)
+{
+    char *files[] = {r->fig, r->script, r->log, r->input};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        if (files[i][0])
+            unlink(files[i]);
+        files[i][0] = '\0';
+    }
+    if (r->dir[0])
+        rmdir(r->dir);
+    r->dir[0] = '\0';
+}
+
+int tt_plot_save_script(tt_ctx *ctx, const char *script, const char *path)
+{
+    char tmp[4096];
+    int named = tt_tmp_name(path, tmp, sizeof tmp) == 0;
+    if (!named)
+        errno = ENAMETOOLONG;
+    if (named && write_bytes(tmp, script, strlen(script)) == 0 && rename(tmp, path) == 0)
+        return 0;
+    int e = errno;
+    if (named)
+        unlink(tmp);
+    return tt_err(ctx, TT_EIO, "cannot write '%s': %s", path, strerror(e));
 }

@@ -4,7 +4,8 @@
  * Each tt_plot_* function turns tables (tt/table.h) into one complete,
  * self-contained gnuplot 5.4 script: the data goes in as datablocks
  * ($name << EOD), so the script alone redraws the figure. The caller
- * writes the script and runs gnuplot on it (tt_plot_run, or by hand).
+ * draws it with tt_plot_render_*, or runs gnuplot on it (tt_plot_run, or
+ * by hand).
  *
  * Everything from user input that reaches the script (titles, labels,
  * column names, text values, the output name) is a single-quoted gnuplot
@@ -117,6 +118,60 @@ int tt_plot_find_gnuplot(char *buf, size_t size);
  * waited for). */
 int tt_plot_run(tt_ctx *ctx, const char *gnuplot, const char *script, const char *log,
                 volatile pid_t *pid, int *status);
+
+/* ---- drawing a figure: a script to a file, whole or not at all ---- */
+
+/* One drawing: the gnuplot to run, a private folder for its script and
+ * messages, and the figure as gnuplot writes it, beside the output so
+ * that a rename puts it in place. Plain names and a pid, so that a
+ * caller's signal handler can remove the files (unlink, then rmdir the
+ * folder) and stop gnuplot (kill) without calling the library; a name is
+ * "" until it is set. */
+typedef struct {
+    char gnuplot[4096]; /* the program run (tt_plot_find_gnuplot) */
+    char dir[2048];     /* the private folder, mode 0700 */
+    char script[4096];  /* dir/plot.gp: the script as run */
+    char log[4096];     /* dir/gnuplot.err: gnuplot's output and messages */
+    char input[4096];   /* dir/stdin.h5: standard input kept as a file */
+    char fig[4096];     /* the figure while drawn (tt_plot_render_target) */
+    volatile pid_t pid; /* gnuplot while it runs, else 0 */
+} tt_plot_render;
+
+/* Finds gnuplot and creates the private folder: $TMPDIR/tt-plot.XXXXXX
+ * ($TMPDIR unset or empty: /tmp) with script, log and input named in it
+ * (not created); fig stays "". 0, or TT_EIO (gnuplot not found, or the
+ * folder could not be created; every name is then ""). */
+int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r);
+
+/* Writes len bytes (standard input) to r->input, for a reader that needs
+ * a file (tt_trace_load). 0, or TT_EIO. */
+int tt_plot_render_stdin(tt_ctx *ctx, tt_plot_render *r, const void *data, size_t len);
+
+/* Names r->fig, the figure as drawn: the temporary name beside output
+ * (tt_tmp_name), which the script must write (tt_plot_opts.output). 0, or
+ * TT_EINVAL (the name is too long; r->fig is then ""). */
+int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output);
+
+/* Writes script to r->script, runs gnuplot on it (tt_plot_run, r->pid
+ * holding its process id), and when it exits 0 having drawn r->fig, not
+ * empty, renames r->fig to output. *messages gets gnuplot's output
+ * (malloc'ed, the caller's; NULL when it wrote none or it cannot be read)
+ * on success (its warnings) and when gnuplot failed; otherwise NULL. 0, or
+ * TT_EIO: the script cannot be written, gnuplot cannot be run, it failed
+ * ("gnuplot failed (exit status 1) drawing 'output':", the colon before
+ * its messages), or the rename failed. On failure output is untouched
+ * and r->fig may remain, for tt_plot_render_close. */
+int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const char *output,
+                       char **messages);
+
+/* Removes what r left (the figure as drawn, the script, the log, the
+ * kept input, then the folder) and sets every name to "". */
+void tt_plot_render_close(tt_plot_render *r);
+
+/* Writes script to path whole or not at all (a temporary name beside it,
+ * renamed): the script a user keeps to redraw the figure. 0, or TT_EIO
+ * ("cannot write 'path': reason"; nothing is left). */
+int tt_plot_save_script(tt_ctx *ctx, const char *script, const char *path);
 
 /* ---- the pieces, for tests ---- */
 
