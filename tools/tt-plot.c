@@ -1,15 +1,12 @@
 /* tt-plot: figures of sweeps, simulations, tuner searches and traces with
- * gnuplot. The library writes the script (tt/plot.h); this tool runs
- * gnuplot on it from a private temporary folder and renames the figure
- * into place. */
+ * gnuplot. The library writes the script and draws it (tt/plot.h); this
+ * tool loads the inputs, cleans up after a signal and prints gnuplot's
+ * messages. */
 #include <errno.h>
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -64,88 +61,17 @@ static void help(void)
         "parameter that was not swept, a --surface of another trace or cluster).\n");
 }
 
-/* ---- clean-up, also on a signal ---- */
-
-static char tmpdir[2048], tmpfig[4096], tmpscript[4096], tmperr[4096], tmpin[4096];
-static volatile pid_t child;
-
-static void cleanup(void)
+/* gnuplot's messages, on stderr after a line of ours: a line that is not
+ * blank at a time, at most 1023 bytes (a longer one goes on in pieces). */
+static void show_messages(const char *m)
 {
-    const char *files[] = {tmpfig, tmpscript, tmperr, tmpin};
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
-        if (files[i][0])
-            unlink(files[i]); /* async-signal-safe, like rmdir */
-    if (tmpdir[0])
-        rmdir(tmpdir);
-}
-
-static void on_signal(int sig)
-{
-    if (child > 0)
-        kill(child, SIGTERM);
-    cleanup();
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
-static void catch_signals(void)
-{
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigaction(sigs[i], &sa, NULL);
+    for (const char *p = m; p && *p;) {
+        size_t n = strcspn(p, "\n");
+        n = n < 1023 ? n + (p[n] == '\n') : 1023;
+        if (p[0] != '\n')
+            fprintf(stderr, "  gnuplot: %.*s", (int)n, p);
+        p += n;
     }
-}
-
-/* ---- files ---- */
-
-static int write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    size_t n = strlen(text);
-    int bad = fwrite(text, 1, n, f) != n;
-    return fclose(f) != 0 || bad ? -1 : 0;
-}
-
-/* Standard input into memory. */
-static char *read_stdin(size_t *len)
-{
-    size_t cap = 1 << 16;
-    char *buf = (char *)malloc(cap);
-    *len = 0;
-    while (buf) {
-        size_t got = fread(buf + *len, 1, cap - *len, stdin);
-        *len += got;
-        if (got == 0)
-            break;
-        if (*len == cap) {
-            char *nb = (char *)realloc(buf, cap *= 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-        }
-    }
-    if (buf && ferror(stdin)) {
-        free(buf);
-        return NULL;
-    }
-    return buf;
-}
-
-/* gnuplot's messages, on stderr after a line of ours. */
-static void show_messages(void)
-{
-    FILE *f = fopen(tmperr, "r");
-    char line[1024];
-    while (f && fgets(line, sizeof line, f))
-        if (line[0] != '\n')
-            fprintf(stderr, "  gnuplot: %s", line);
-    if (f)
-        fclose(f);
 }
 
 /* ---- the figure ---- */
@@ -162,18 +88,12 @@ enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH };
 static const char *const kinds[] = {"surface", "pareto", "cdf", "timeline", "trace", "search"};
 
 /* Loads input i (path, or stdin bytes) as the kind needs; table or trace. */
-static int load_one(tt_ctx *ctx, const args *a, const char *path, const char *mem, size_t len,
-                    tt_table **t, tt_trace **tr)
+static int load_one(tt_ctx *ctx, const args *a, tt_plot_render *r, const char *path,
+                    const char *mem, size_t len, tt_table **t, tt_trace **tr)
 {
     if (a->kind == K_TRACE) {
-        if (mem) { /* HDF5 on stdin: through a file, which the library reads */
-            snprintf(tmpin, sizeof tmpin, "%s/stdin.h5", tmpdir);
-            FILE *f = fopen(tmpin, "wb");
-            if (!f || fwrite(mem, 1, len, f) != len || fclose(f) != 0)
-                return tt_err(ctx, TT_EIO, "cannot keep standard input in '%s'", tmpin);
-            path = tmpin;
-        }
-        return tt_trace_load(ctx, path, tr);
+        int rc = mem ? tt_plot_render_stdin(ctx, r, mem, len) : 0; /* the reader wants a file */
+        return rc ? rc : tt_trace_load(ctx, mem ? r->input : path, tr);
     }
     tt_table_part part = a->kind == K_CDF        ? TT_TABLE_JOBS
                          : a->kind == K_TIMELINE ? TT_TABLE_TIMELINE
@@ -218,25 +138,19 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
 
 static int draw(tt_ctx *ctx, args *a, int nin, char **in)
 {
-    int status = EXIT_FAIL, rc = 0, nt = nin > 0 ? nin : 1;
+    int rc = 0, nt = nin > 0 ? nin : 1;
     tt_table *tabs[64] = {NULL}, *base[64] = {NULL};
     tt_trace *tr = NULL;
-    char *script = NULL, *mem = NULL, gp[4096];
+    char *script = NULL, *mem = NULL, *msgs = NULL;
     size_t len = 0;
     const char *out = a->o.output;
-    if (tt_plot_find_gnuplot(gp, sizeof gp)) {
-        cli_err("gnuplot not found (install gnuplot, e.g. apt-get install gnuplot-nox, or "
-                "set GNUPLOT to its path)");
+    tt_plot_render r;
+    if (tt_plot_render_open(ctx, &r)) {
+        cli_err("%s", tt_errmsg(ctx));
         return EXIT_FAIL;
     }
-    snprintf(tmpdir, sizeof tmpdir, "%s/tt-plot.XXXXXX",
-             getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(tmpdir)) {
-        cli_err("cannot create a temporary folder '%s': %s", tmpdir, strerror(errno));
-        tmpdir[0] = '\0';
-        return EXIT_FAIL;
-    }
-    catch_signals();
+    cli_cleanup cl = {{r.fig, r.script, r.log, r.input}, r.dir, &r.pid};
+    cli_cleanup_set(&cl);
     for (int i = 0; i < nt && !rc; i++) {
         const char *path = nin > 0 ? in[i] : "-";
         if (strcmp(path, "-") == 0) {
@@ -244,11 +158,12 @@ static int draw(tt_ctx *ctx, args *a, int nin, char **in)
                 rc = tt_err(ctx, TT_EINVAL, "standard input named twice");
                 break;
             }
-            if (!(mem = read_stdin(&len)))
+            if (!(mem = cli_read_stdin(&len)))
                 rc = tt_err(ctx, TT_EIO, "cannot read standard input: %s", strerror(errno));
         }
         if (!rc)
-            rc = load_one(ctx, a, path, strcmp(path, "-") == 0 ? mem : NULL, len, &tabs[i], &tr);
+            rc = load_one(ctx, a, &r, path, strcmp(path, "-") == 0 ? mem : NULL, len, &tabs[i],
+                          &tr);
     }
     for (int i = 0; i < a->nb && !rc; i++)
         rc = tt_table_load(ctx, a->bv[i], TT_TABLE_CONFIGS, &base[i]);
@@ -257,58 +172,29 @@ static int draw(tt_ctx *ctx, args *a, int nin, char **in)
                  : tt_table_load(ctx, in[0], TT_TABLE_TUNE_SPACE, &base[0]);
     if (!rc && a->surface)
         rc = tt_table_load(ctx, a->surface, TT_TABLE_CONFIGS, &base[1]);
-    if (rc)
-        goto done;
-    char fig[4096];
-    if (tt_tmp_name(out, fig, sizeof fig)) {
-        rc = tt_err(ctx, TT_EINVAL, "output name too long: '%s'", out);
-        goto done;
-    }
-    snprintf(tmpfig, sizeof tmpfig, "%s", fig);
-    snprintf(tmpscript, sizeof tmpscript, "%s/plot.gp", tmpdir);
-    snprintf(tmperr, sizeof tmperr, "%s/gnuplot.err", tmpdir);
     tt_plot_opts o = a->o;
-    o.output = tmpfig;
-    if ((rc = make_script(ctx, a, nt, tabs, tr, base, &o, &script)))
-        goto done;
-    int ws;
-    struct stat st;
-    if (write_file(tmpscript, script)) {
-        cli_err("cannot write '%s': %s", tmpscript, strerror(errno));
-    } else if (tt_plot_run(ctx, gp, tmpscript, tmperr, &child, &ws)) {
-        cli_err("%s", tt_errmsg(ctx));
-    } else if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(tmpfig, &st) || st.st_size == 0) {
-        cli_err("gnuplot failed (%s %d) drawing '%s':",
-                WIFEXITED(ws) ? "exit status" : "signal",
-                WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), out);
-        show_messages();
-    } else if (rename(tmpfig, out) != 0) {
-        cli_err("cannot write '%s': %s", out, strerror(errno));
-    } else {
-        status = EXIT_OK;
-        show_messages(); /* warnings, if any: a figure that needs a look */
-    }
-    if (status == EXIT_OK && a->script) {
-        /* the script the author keeps draws the figure under its own name */
-        free(script);
-        script = NULL;
-        char stmp[4096];
-        if ((rc = make_script(ctx, a, nt, tabs, tr, base, &a->o, &script)))
-            goto done;
-        if (tt_tmp_name(a->script, stmp, sizeof stmp) || write_file(stmp, script) ||
-            rename(stmp, a->script) != 0) {
-            cli_err("cannot write '%s': %s", a->script, strerror(errno));
-            unlink(stmp);
-            unlink(out); /* both or neither */
-            status = EXIT_FAIL;
+    o.output = r.fig;
+    if (!rc && !(rc = tt_plot_render_target(ctx, &r, out)) &&
+        !(rc = make_script(ctx, a, nt, tabs, tr, base, &o, &script)) &&
+        !(rc = tt_plot_render_run(ctx, &r, script, out, &msgs))) {
+        show_messages(msgs); /* warnings, if any: a figure that needs a look */
+        free(msgs);
+        msgs = NULL;
+        if (a->script) { /* the script the author keeps draws the figure under its own name */
+            free(script);
+            script = NULL;
+            if ((rc = make_script(ctx, a, nt, tabs, tr, base, &a->o, &script)) ||
+                (rc = tt_plot_save_script(ctx, script, a->script)))
+                unlink(out); /* both or neither */
         }
     }
-done:
-    if (rc)
+    if (rc) {
         cli_err("%s", tt_errmsg(ctx));
-    if (rc == TT_EINVAL)
-        status = EXIT_USAGE;
-    cleanup();
+        show_messages(msgs); /* gnuplot's, when it failed */
+    }
+    tt_plot_render_close(&r);
+    cli_cleanup_set(NULL);
+    free(msgs);
     free(script);
     free(mem);
     for (int i = 0; i < 64; i++) {
@@ -316,7 +202,7 @@ done:
         tt_table_free(base[i]);
     }
     tt_trace_free(tr);
-    return status;
+    return !rc ? EXIT_OK : rc == TT_EINVAL ? EXIT_USAGE : EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
