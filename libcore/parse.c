@@ -4,6 +4,7 @@
 #include "tt/error.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +119,20 @@ static int round_scaled(const char *s, double scale, int64_t *out)
 int tt_parse_round(const char *s, int64_t *out) { return round_scaled(s, 1.0, out); }
 
 int tt_parse_milli(const char *s, int64_t *out) { return round_scaled(s, 1000.0, out); }
+
+int tt_parse_range(const char *s, int64_t *a, int64_t *b)
+{
+    char x[32], y[32];
+    const char *colon = strchr(s, ':');
+    if (!colon || (size_t)(colon - s) >= sizeof x || strlen(colon + 1) >= sizeof y)
+        return TT_EPARSE;
+    snprintf(x, sizeof x, "%.*s", (int)(colon - s), s);
+    snprintf(y, sizeof y, "%s", colon + 1);
+    int rc = tt_parse_i64(x, a);
+    if (!rc)
+        rc = tt_parse_i64(y, b);
+    return rc ? rc : *a < 0 || *b <= *a ? TT_ERANGE : 0;
+}
 
 int tt_is_missing(const char *s)
 {

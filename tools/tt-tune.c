@@ -92,18 +92,6 @@ static void progress(void *arg, int round, int64_t done, int64_t budget)
         fputc('\n', stderr);
 }
 
-/* "A:B" with 0 <= A < B. */
-static int parse_range(const char *s, int64_t *a, int64_t *b)
-{
-    char x[32], y[32];
-    const char *colon = strchr(s, ':');
-    if (!colon || (size_t)(colon - s) >= sizeof x || strlen(colon + 1) >= sizeof y)
-        return -1;
-    snprintf(x, sizeof x, "%.*s", (int)(colon - s), s);
-    snprintf(y, sizeof y, "%s", colon + 1);
-    return tt_parse_i64(x, a) || tt_parse_i64(y, b) || *a < 0 || *b <= *a ? -1 : 0;
-}
-
 enum { R_REC, R_STRICT, R_NOWAIT, R_GRID, R_HIND, NROLES };
 static const char *const roles[NROLES] = {"recommended", "strict", "no_wait", "grid_best",
                                           "hindsight"};
@@ -373,7 +361,8 @@ static int parse_args(int argc, char **argv, args *a, state *s)
         why = "--train and --test go together";
     if (!why && holdout && (tt_parse_f64(holdout, &a->hf) || !(a->hf > 0 && a->hf < 1)))
         why = "option --holdout: expected a fraction between 0 and 1";
-    if (!why && trs && (parse_range(trs, &a->ta, &a->tb) || parse_range(tes, &a->ua, &a->ub)))
+    if (!why && trs &&
+        (tt_parse_range(trs, &a->ta, &a->tb) || tt_parse_range(tes, &a->ua, &a->ub)))
         why = "options --train/--test: expected A:B with 0 <= A < B";
     if (why) {
         if (*why)

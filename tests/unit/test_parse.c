@@ -55,3 +55,25 @@ Test(parse, missing_tokens)
     cr_expect(!tt_is_missing("0"));
     cr_expect(!tt_is_missing("n"));
 }
+
+Test(parse, ranges)
+{
+    int64_t a = -1, b = -1;
+    cr_expect_eq(tt_parse_range("0:1400", &a, &b), 0);
+    cr_expect(a == 0 && b == 1400, "%lld:%lld", (long long)a, (long long)b);
+    cr_expect_eq(tt_parse_range("1399:1400", &a, &b), 0);
+    cr_expect(a == 1399 && b == 1400);
+    cr_expect_eq(tt_parse_range("5:5", &a, &b), TT_ERANGE);
+    cr_expect_eq(tt_parse_range("5:2", &a, &b), TT_ERANGE);
+    cr_expect_eq(tt_parse_range("-1:2", &a, &b), TT_ERANGE);
+    cr_expect_eq(tt_parse_range("0:9223372036854775808", &a, &b), TT_ERANGE);
+    cr_expect_eq(tt_parse_range("10", &a, &b), TT_EPARSE);
+    cr_expect_eq(tt_parse_range("1:", &a, &b), TT_EPARSE);
+    cr_expect_eq(tt_parse_range(":2", &a, &b), TT_EPARSE);
+    cr_expect_eq(tt_parse_range("1:2:3", &a, &b), TT_EPARSE);
+    cr_expect_eq(tt_parse_range(" 1:2", &a, &b), TT_EPARSE);
+    /* a side of 32 characters is refused, one of 31 read */
+    cr_expect_eq(tt_parse_range("00000000000000000000000000000001:2", &a, &b), TT_EPARSE);
+    cr_expect_eq(tt_parse_range("0000000000000000000000000000001:2", &a, &b), 0);
+    cr_expect(a == 1 && b == 2);
+}

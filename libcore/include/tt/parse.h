@@ -28,6 +28,11 @@ int tt_parse_round(const char *s, int64_t *out);
 /* A number scaled by 1000 and rounded to the nearest integer, halves away
  * from zero: "0.25" -> 250. Used for fractional GPUs in permille. */
 int tt_parse_milli(const char *s, int64_t *out);
+/* A range of indices "A:B" with 0 <= A < B ("0:1400"), each side a
+ * decimal integer of at most 31 characters: TT_EPARSE when s is not two
+ * such integers around a colon, TT_ERANGE when one does not fit in int64
+ * or A < 0 or B <= A. */
+int tt_parse_range(const char *s, int64_t *a, int64_t *b);
 
 /* 1 when s is a token that traces use for "no value": "", "NA", "N/A",
  * "None", "null", "NULL", "nan", "NaN" (case as listed). */
