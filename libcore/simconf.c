@@ -826,6 +826,31 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
     return 0;
 }
 
+int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
+                             size_t size)
+{
+    if (size == 0)
+        return TT_EINVAL;
+    tt_params def;
+    tt_params_default(&def);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        /* compared as text: a parameter the table cannot write (a mix
+         * without models) is "" on both sides and left out */
+        char v[TT_PARAM_TEXT_MAX], d[TT_PARAM_TEXT_MAX];
+        tt_params_format(p, models, i, v, sizeof v);
+        tt_params_format(&def, models, i, d, sizeof d);
+        if (strcmp(v, d) == 0)
+            continue;
+        int n = snprintf(buf + at, size - at, "%s-p %s=%s", at ? " " : "", tt_param_names[i], v);
+        if (n < 0 || (size_t)n >= size - at)
+            return TT_ERANGE;
+        at += (size_t)n;
+    }
+    return 0;
+}
+
 /* ---- jobs ---- */
 
 int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,

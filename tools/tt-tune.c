@@ -135,27 +135,6 @@ static int finish(state *s, int status)
     return cli_close_stdout(status);
 }
 
-/* The -p options that differ from the defaults. */
-static void param_line(const tt_params *p, const tt_models *m, char *buf, size_t size)
-{
-    tt_params def;
-    tt_params_default(&def);
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < TT_NPARAMS && at < size; i++) {
-        char v[TT_PARAM_TEXT_MAX], d[TT_PARAM_TEXT_MAX];
-        tt_params_format(p, m, i, v, sizeof v);
-        tt_params_format(&def, m, i, d, sizeof d);
-        if (strcmp(v, d) == 0)
-            continue;
-        int w = snprintf(buf + at, size - at, "%s-p %s=", at ? " " : "", tt_param_names[i]);
-        at += w > 0 ? (size_t)w : 0;
-        for (const char *q = v; *q && at + 1 < size; q++)
-            buf[at++] = *q;
-        buf[at < size ? at : size - 1] = '\0';
-    }
-}
-
 static void print_row(const state *s, int role, const int64_t *trow, const int64_t *terow,
                       double regret)
 {
@@ -488,7 +467,8 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     }
     char pline[4096];
-    param_line(&tt_tune_row_at(s.tr, trow[R_REC])->params, s.models, pline, sizeof pline);
+    tt_params_format_options(&tt_tune_row_at(s.tr, trow[R_REC])->params, s.models, pline,
+                             sizeof pline);
     if (out) {
         const char *rn[NROLES];
         for (int r = 0; r < NROLES; r++)

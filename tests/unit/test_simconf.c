@@ -406,6 +406,48 @@ Test(params, format_round_trips)
     tt_models_free(m);
 }
 
+/* The -p options of the parameters that differ from the defaults, in
+ * parameter order; a text that does not fit is cut where the buffer ends. */
+Test(params, format_options)
+{
+    tt_models *m = two_models();
+    tt_params p;
+    tt_params_default(&p);
+    char buf[256];
+    strcpy(buf, "x");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    /* set out of order, printed in tt_param_names order; the default
+     * w1 given again is no change */
+    cr_assert_eq(tt_params_set(NULL, &p, m, "load", "3000"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0", "600"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w1", "inf"), 0);
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-p w0=600 -p load=3000");
+    /* 22 characters: a buffer of 23 holds them, one of 22 the first 21 */
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 23), 0);
+    cr_expect_str_eq(buf, "-p w0=600 -p load=3000");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 22), TT_ERANGE);
+    cr_expect_str_eq(buf, "-p w0=600 -p load=300");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 12), TT_ERANGE);
+    cr_expect_str_eq(buf, "-p w0=600 -");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 0), TT_EINVAL);
+    /* the named parameters: order, a mix, class timers */
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "timers", "slow:30:-"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "mix", "slow:3"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "order", "sjf"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "theta", "0"), 0);
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-p order=sjf -p theta=0 -p mix=slow:3 -p timers=slow:30:-");
+    /* an equal mix given by name is the default's */
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "mix", "fast:1,slow:1"), 0);
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    tt_models_free(m);
+}
+
 /* ---- model tables ---- */
 
 static void expect_models_error(const char *text, int code, const char *msg)

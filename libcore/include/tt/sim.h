@@ -92,6 +92,13 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
  * class order). */
 int tt_params_format(const tt_params *p, const tt_models *models, int i, char *buf,
                      size_t size);
+/* The tt-sim options that set p from the defaults: "-p NAME=VALUE" for
+ * each parameter whose text (tt_params_format) differs from the default's,
+ * in the order of tt_param_names, separated by single spaces ("-p w0=600
+ * -p load=3000"; "" for the defaults). 0; TT_EINVAL when size is 0;
+ * TT_ERANGE when the text does not fit (buf holds as much as fits). */
+int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
+                             size_t size);
 
 /* 1 when some class of p has a timer of its own. */
 int tt_params_class_timers(const tt_params *p);
