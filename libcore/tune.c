@@ -1455,3 +1455,14 @@ int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_si
     }
     return 0;
 }
+
+int tt_tune_holdout(int64_t n, double f, int64_t *cut)
+{
+    if (!(f > 0 && f < 1))
+        return TT_EINVAL;
+    int64_t c = n - (int64_t)floor(f * (double)n + 0.5);
+    if (c <= 0 || c >= n)
+        return TT_EINVAL;
+    *cut = c;
+    return 0;
+}

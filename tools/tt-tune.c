@@ -410,15 +410,13 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     int64_t n = s.jobs.n;
     char split[256] = "none: tuned on every job";
-    if (holdout) {
-        ua = n - (int64_t)floor(hf * (double)n + 0.5);
-        ta = 0, tb = ua, ub = n;
-        if (ua <= 0 || ua >= n) {
-            cli_err("option --holdout: %s leaves a part without jobs (%lld in all)", holdout,
-                    (long long)n);
-            return finish(&s, EXIT_USAGE);
-        }
+    if (holdout && tt_tune_holdout(n, hf, &ua)) {
+        cli_err("option --holdout: %s leaves a part without jobs (%lld in all)", holdout,
+                (long long)n);
+        return finish(&s, EXIT_USAGE);
     }
+    if (holdout)
+        ta = 0, tb = ua, ub = n;
     int has_test = holdout || trs;
     if (has_test) {
         if (tb > n || ub > n) {

@@ -163,6 +163,33 @@ Test(tune, slice)
     tt_ctx_free(ctx);
 }
 
+/* The held-out part: the last round(f n) jobs, halves up; a fraction
+ * that leaves either part empty is refused. */
+Test(tune, holdout)
+{
+    int64_t cut = -1;
+    cr_expect_eq(tt_tune_holdout(2000, 0.3, &cut), 0);
+    cr_expect_eq(cut, 1400);
+    cr_expect_eq(tt_tune_holdout(3, 0.5, &cut), 0); /* 1.5 rounds to 2 test jobs */
+    cr_expect_eq(cut, 1);
+    /* fractions of 8 exact in binary: 0.5 and 6.5 jobs round up */
+    cr_expect_eq(tt_tune_holdout(8, 0.0625, &cut), 0); /* one test job */
+    cr_expect_eq(cut, 7);
+    cr_expect_eq(tt_tune_holdout(8, 0.8125, &cut), 0); /* one train job */
+    cr_expect_eq(cut, 1);
+    cut = -1;
+    cr_expect_eq(tt_tune_holdout(8, 0.05, &cut), TT_EINVAL);   /* 0.4: no test job */
+    cr_expect_eq(tt_tune_holdout(8, 0.9375, &cut), TT_EINVAL); /* 7.5: no train job */
+    cr_expect_eq(tt_tune_holdout(2000, 0.0001, &cut), TT_EINVAL);
+    cr_expect_eq(tt_tune_holdout(1, 0.5, &cut), TT_EINVAL);
+    cr_expect_eq(tt_tune_holdout(0, 0.5, &cut), TT_EINVAL);
+    cr_expect_eq(tt_tune_holdout(2000, 0, &cut), TT_EINVAL);
+    cr_expect_eq(tt_tune_holdout(2000, 1, &cut), TT_EINVAL);
+    cr_expect_eq(tt_tune_holdout(2000, -0.5, &cut), TT_EINVAL);
+    cr_expect_eq(tt_tune_holdout(2000, NAN, &cut), TT_EINVAL);
+    cr_expect_eq(cut, -1, "refused, yet cut %lld", (long long)cut);
+}
+
 /* ---- synthetic surfaces ---- */
 
 typedef struct {

@@ -199,6 +199,11 @@ int tt_tune_best_row(const tt_tune *t, int64_t *row, int *feasible);
  * times shifted so the first is 0. Free with tt_sim_jobs_free. 0,
  * TT_EINVAL, TT_ENOMEM. */
 int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_sim_jobs *out);
+/* Where the test part starts when the last fraction f of n jobs is held
+ * out (tt-tune --holdout): n - floor(f n + 1/2) into *cut, so that train
+ * is jobs [0, cut) and test [cut, n). 0, or TT_EINVAL (*cut untouched)
+ * when f is not strictly between 0 and 1 or leaves a part without jobs. */
+int tt_tune_holdout(int64_t n, double f, int64_t *cut);
 
 /* ---- the history file ---- */
 
