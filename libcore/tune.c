@@ -379,8 +379,16 @@ double tt_objective_value(const tt_objective *o, const tt_metrics *m)
     return v;
 }
 
-/* The bound of each condition over the n sets m. */
-static void bounds_of(const tt_objective *o, const tt_metrics *m, int64_t n, double *bound)
+/* Metric set i of sets that lie stride bytes apart: an array of them, or
+ * the metrics in a tuner's rows, which are read in place. */
+static const tt_metrics *nth(const tt_metrics *m, size_t stride, int64_t i)
+{
+    return (const tt_metrics *)(const void *)((const char *)m + (size_t)i * stride);
+}
+
+/* The bound of each condition over the n sets m, stride bytes apart. */
+static void bounds_of(const tt_objective *o, const tt_metrics *m, size_t stride, int64_t n,
+                      double *bound)
 {
     for (int k = 0; k < o->nconds; k++) {
         const cond *c = &o->conds[k];
@@ -388,9 +396,9 @@ static void bounds_of(const tt_objective *o, const tt_metrics *m, int64_t n, dou
             bound[k] = c->factor;
             continue;
         }
-        double best = n > 0 ? tt_metric_value(&m[0], c->metric) : 0.0;
+        double best = n > 0 ? tt_metric_value(m, c->metric) : 0.0;
         for (int64_t i = 1; i < n; i++) {
-            double v = tt_metric_value(&m[i], c->metric);
+            double v = tt_metric_value(nth(m, stride, i), c->metric);
             best = c->ge ? fmax(best, v) : fmin(best, v);
         }
         bound[k] = c->factor * best;
@@ -414,7 +422,7 @@ int tt_objective_feasible(const tt_objective *o, const tt_metrics *m, int64_t n,
                           const tt_metrics *x)
 {
     double bound[TT_OBJ_MAX_CONDS];
-    bounds_of(o, m, n, bound);
+    bounds_of(o, m, sizeof *m, n, bound);
     return violation(o, bound, x) == 0.0;
 }
 
@@ -434,7 +442,7 @@ int tt_objective_best(const tt_objective *o, const tt_metrics *m, int64_t n, int
     if (n <= 0)
         return TT_EEMPTY;
     double bound[TT_OBJ_MAX_CONDS];
-    bounds_of(o, m, n, bound);
+    bounds_of(o, m, sizeof *m, n, bound);
     int64_t b = 0;
     double bo = tt_objective_value(o, &m[0]), bv = violation(o, bound, &m[0]);
     for (int64_t i = 1; i < n; i++) {
@@ -455,7 +463,7 @@ void tt_objective_why_infeasible(const tt_objective *o, const tt_metrics *m, int
                                  char *buf, size_t size)
 {
     double bound[TT_OBJ_MAX_CONDS];
-    bounds_of(o, m, n, bound);
+    bounds_of(o, m, sizeof *m, n, bound);
     buf[0] = '\0';
     for (int k = 0; k < o->nconds; k++) {
         const cond *c = &o->conds[k];
@@ -749,6 +757,28 @@ int tt_tune_best_row(const tt_tune *t, int64_t *row, int *feasible)
     return best_of_rows(t, NULL, t->nrows, row, feasible);
 }
 
+int tt_tune_row_feasible(const tt_tune *t, int64_t row)
+{
+    double bound[TT_OBJ_MAX_CONDS];
+    bounds_of(t->obj, &t->rows[0].metrics, sizeof *t->rows, t->nrows, bound);
+    return violation(t->obj, bound, &t->rows[row].metrics) == 0.0;
+}
+
+int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    tt_metrics *m = (tt_metrics *)malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * sizeof *m);
+    if (!m)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    int64_t k = 0;
+    for (int64_t r = 0; r < t->nrows; r++)
+        if (t->rows[r].phase == 0)
+            m[k++] = t->rows[r].metrics;
+    tt_objective_why_infeasible(t->obj, m, k, buf, size);
+    free(m);
+    return 0;
+}
+
 int64_t tt_tune_default_batch(int64_t budget)
 {
     int64_t b = budget / 4;
@@ -940,7 +970,7 @@ static ranked *rank_set(search *s, double *bound)
     }
     for (int64_t i = 0; i < s->nset; i++)
         m[i] = s->t->rows[s->set[i]].metrics;
-    bounds_of(s->t->obj, m, s->nset, bound);
+    bounds_of(s->t->obj, m, sizeof *m, s->nset, bound);
     for (int64_t i = 0; i < s->nset; i++) {
         const tt_tune_row *w = &s->t->rows[s->set[i]];
         r[i].obj = w->objective;

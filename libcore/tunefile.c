@@ -185,22 +185,14 @@ static int write_file(const char *path, void *arg)
 
 /* Rows of t into rows[], their part and their feasibility among the
  * part's rows. */
-static int gather(const tt_objective *o, const tt_tune *t, int64_t part, const tt_tune_row **rows,
-                  int64_t *partv, int64_t *feas)
+static void gather(const tt_tune *t, int64_t part, const tt_tune_row **rows, int64_t *partv,
+                   int64_t *feas)
 {
-    int64_t n = tt_tune_rows(t);
-    tt_metrics *m = (tt_metrics *)malloc((size_t)(n > 0 ? n : 1) * sizeof *m);
-    if (!m)
-        return -1;
-    for (int64_t r = 0; r < n; r++)
-        m[r] = tt_tune_row_at(t, r)->metrics;
-    for (int64_t r = 0; r < n; r++) {
+    for (int64_t r = 0; r < tt_tune_rows(t); r++) {
         rows[r] = tt_tune_row_at(t, r);
         partv[r] = part;
-        feas[r] = tt_objective_feasible(o, m, n, &m[r]);
+        feas[r] = tt_tune_row_feasible(t, r);
     }
-    free(m);
-    return 0;
 }
 
 int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a)
@@ -212,12 +204,15 @@ int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a)
     size_t sz = (size_t)(n > 0 ? n : 1);
     tune_write w = {ctx, a, n, (const tt_tune_row **)malloc(sz * sizeof *w.rows),
                     (int64_t *)malloc(sz * 8), (int64_t *)malloc(sz * 8)};
-    int rc = !w.rows || !w.part || !w.feasible ||
-             gather(a->objective, a->train, 0, w.rows, w.part, w.feasible) ||
-             (a->test && gather(a->objective, a->test, 1, w.rows + ntr, w.part + ntr,
-                                w.feasible + ntr))
-                 ? tt_err(ctx, TT_ENOMEM, "out of memory for %lld rows", (long long)n)
-                 : h5u_save(ctx, path, write_file, &w);
+    int rc;
+    if (!w.rows || !w.part || !w.feasible) {
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld rows", (long long)n);
+    } else {
+        gather(a->train, 0, w.rows, w.part, w.feasible);
+        if (a->test)
+            gather(a->test, 1, w.rows + ntr, w.part + ntr, w.feasible + ntr);
+        rc = h5u_save(ctx, path, write_file, &w);
+    }
     free(w.rows);
     free(w.part);
     free(w.feasible);

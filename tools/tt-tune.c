@@ -141,21 +141,11 @@ static void print_row(const state *s, int role, const int64_t *trow, const int64
     const tt_tune_row *a = tt_tune_row_at(s->tr, trow[role]);
     const tt_tune_row *b = s->te ? tt_tune_row_at(s->te, terow[role]) : NULL;
     char buf[TT_PARAM_TEXT_MAX];
-    int64_t ntr = tt_tune_rows(s->tr), nte = s->te ? tt_tune_rows(s->te) : 0;
-    tt_metrics *m = (tt_metrics *)malloc((size_t)(ntr > nte ? ntr : nte) * sizeof *m);
-    int ftr = 0, fte = 0;
-    for (int64_t r = 0; m && r < ntr; r++)
-        m[r] = tt_tune_row_at(s->tr, r)->metrics;
-    if (m)
-        ftr = tt_objective_feasible(s->obj, m, ntr, &a->metrics);
-    for (int64_t r = 0; m && r < nte; r++)
-        m[r] = tt_tune_row_at(s->te, r)->metrics;
-    if (m && b)
-        fte = tt_objective_feasible(s->obj, m, nte, &b->metrics);
-    free(m);
+    int ftr = tt_tune_row_feasible(s->tr, trow[role]);
     printf("%s\t%.6f\t", roles[role], a->objective);
     if (b)
-        printf("%.6f\t%.6f\t%d\t%d\t", b->objective, b->objective - regret, ftr, fte);
+        printf("%.6f\t%.6f\t%d\t%d\t", b->objective, b->objective - regret, ftr,
+               tt_tune_row_feasible(s->te, terow[role]));
     else
         printf("\t\t%d\t\t", ftr);
     for (int i = 0; i < TT_NPARAMS; i++) {
@@ -246,21 +236,6 @@ static int run_roles(state *s, const tt_params *base, const tt_tune_opts *to, ev
     if (!rc)
         *regret = tt_tune_row_at(s->te, terow[R_HIND])->objective;
     return rc;
-}
-
-/* Why no searched configuration is feasible (an absolute bound none
- * meets) into why, or "" when one is. */
-static void why_infeasible(const state *s, char *why, size_t size)
-{
-    int64_t k = 0;
-    why[0] = '\0';
-    tt_metrics *m = (tt_metrics *)malloc((size_t)tt_tune_rows(s->tr) * sizeof *m);
-    for (int64_t r = 0; m && r < tt_tune_rows(s->tr); r++)
-        if (tt_tune_row_at(s->tr, r)->phase == 0)
-            m[k++] = tt_tune_row_at(s->tr, r)->metrics;
-    if (m)
-        tt_objective_why_infeasible(s->obj, m, k, why, size);
-    free(m);
 }
 
 /* The command line. */
@@ -459,7 +434,8 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     }
     char whyinf[512];
-    why_infeasible(&s, whyinf, sizeof whyinf);
+    if (tt_tune_why_infeasible(s.ctx, s.tr, whyinf, sizeof whyinf))
+        return finish(&s, EXIT_FAIL);
     if (*whyinf) {
         cli_err("no feasible configuration: %s", whyinf);
         return finish(&s, EXIT_FAIL);

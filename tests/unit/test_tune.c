@@ -422,3 +422,92 @@ Test(tune, class_timers)
     tt_ctx_free(ctx);
     tt_models_free(m);
 }
+
+/* ---- the roles and the feasibility of a tuner's rows ---- */
+
+/* A made-up trace whose makespan grows with w0 and w1 (infinite: as 1000
+ * s) and whose jct_mean falls with w0, more so when class 0 waits a timer
+ * of its own; arg counts the simulations. */
+static int line_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    (void)ctx;
+    if (arg)
+        *(int64_t *)arg += n;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t w0 = ps[i].w0 == TT_INF ? 1000 : ps[i].w0;
+        int64_t w1 = ps[i].w1 == TT_INF ? 1000 : ps[i].w1;
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].makespan = 1000 + 10 * w0 + w1;
+        out[i].jct_mean = 2000 - (double)w0 - (ps[i].class_w0[0] != TT_TIMER_GLOBAL ? 500 : 0);
+    }
+    return 0;
+}
+
+/* A tuner over w0 (values) with base, for objective o. */
+static tt_tune *line_tune(const char *values, const tt_params *base, const tt_objective *o)
+{
+    tt_tune_dim d;
+    cr_assert_eq(tt_tune_dim_parse(NULL, NULL, "w0", values, &d), 0);
+    tt_tune *t = NULL;
+    cr_assert_eq(tt_tune_create(NULL, base, &d, 1, o, &t), 0);
+    tt_tune_dim_free(&d);
+    return t;
+}
+
+/* The row of w0 = w in t, evaluated in phase. */
+static int64_t line_row(tt_tune *t, int64_t w, int phase)
+{
+    tt_params p;
+    tt_params_default(&p);
+    p.w0 = w;
+    int64_t row = -1;
+    cr_assert_eq(tt_tune_eval(NULL, t, &p, phase, line_eval, NULL, &row), 0);
+    return row;
+}
+
+/* Feasibility takes its "best" bounds over every row of the tuner; the
+ * reason for none takes only the search's rows (phase 0). */
+Test(tune, row_feasible_and_why)
+{
+    tt_params base;
+    tt_params_default(&base);
+    tt_objective *o = obj("jct_mean s.t. makespan <= 1.15 * best");
+    tt_tune *t = line_tune("0,10,20,30", &base, o);
+    /* makespans 1000 + 10 w0 + 1000: 1100 + 1000, 1200 + 1000 */
+    cr_expect_eq(line_row(t, 10, 0), 0);
+    cr_expect_eq(line_row(t, 30, 0), 1);
+    /* best 2100, bound 2415: both */
+    cr_expect(tt_tune_row_feasible(t, 0) && tt_tune_row_feasible(t, 1));
+    /* w0 = 0 (2000) lowers the bound to 2300: row 1 (2300), on it, holds */
+    cr_expect_eq(line_row(t, 0, 2), 2);
+    cr_expect(tt_tune_row_feasible(t, 1));
+    tt_tune_free(t);
+    tt_objective_free(o);
+
+    o = obj("jct_mean s.t. makespan <= 1.1 * best");
+    t = line_tune("0,10,20,30", &base, o);
+    line_row(t, 10, 0); /* 2100 */
+    line_row(t, 30, 0); /* 2300 */
+    cr_expect(tt_tune_row_feasible(t, 1), "2300 <= 1.1 * 2100");
+    line_row(t, 0, 2); /* 2000: bound 2200 */
+    cr_expect(tt_tune_row_feasible(t, 0) && !tt_tune_row_feasible(t, 1) &&
+              tt_tune_row_feasible(t, 2));
+    char why[256] = "x";
+    cr_expect_eq(tt_tune_why_infeasible(NULL, t, why, sizeof why), 0);
+    cr_expect_str_eq(why, "");
+    tt_tune_free(t);
+    tt_objective_free(o);
+
+    /* an absolute bound that only the phase 2 row (2000) meets */
+    o = obj("jct_mean s.t. makespan <= 2050");
+    t = line_tune("0,10,20,30", &base, o);
+    line_row(t, 10, 0);
+    line_row(t, 30, 0);
+    line_row(t, 0, 2);
+    cr_expect(!tt_tune_row_feasible(t, 0) && tt_tune_row_feasible(t, 2));
+    cr_expect_eq(tt_tune_why_infeasible(NULL, t, why, sizeof why), 0);
+    cr_expect_str_eq(why, "constraint 'makespan <= 2050' holds for none of the 2 "
+                          "configurations (least makespan 2100)");
+    tt_tune_free(t);
+    tt_objective_free(o);
+}

@@ -192,6 +192,13 @@ int64_t tt_tune_rows(const tt_tune *t);
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i);
 /* The best of all rows (as tt_objective_best over their metrics). */
 int tt_tune_best_row(const tt_tune *t, int64_t *row, int *feasible);
+/* Whether row (0 <= row < rows) meets every condition of t's objective,
+ * with "best" bounds taken over all the rows of t. */
+int tt_tune_row_feasible(const tt_tune *t, int64_t row);
+/* Why no configuration of t's searches of phase 0 is feasible among those
+ * rows (tt_objective_why_infeasible over them) into buf, "" when one is.
+ * 0, or TT_ENOMEM. */
+int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size);
 
 /* ---- time split ---- */
 
