@@ -1458,6 +1458,74 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     return rc;
 }
 
+/* ---- the choice beside its baselines ---- */
+
+const char *const tt_tune_role_names[TT_NROLES] = {"recommended", "strict", "no_wait",
+                                                   "grid_best", "hindsight"};
+
+/* The rows' phases (/tune/history/phase in tt/tune.h). */
+enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
+
+/* base waiting w for w0 and w1 in every class: a class timer of its own
+ * would make the baseline something else for that class. */
+static tt_params every_class_waits(const tt_params *base, int64_t w)
+{
+    tt_params p = *base;
+    p.w0 = p.w1 = w;
+    for (int k = 0; k < TT_MAX_CLASSES; k++)
+        p.class_w0[k] = p.class_w1[k] = TT_TIMER_GLOBAL;
+    return p;
+}
+
+int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_opts *opts,
+                      void *hindsight_progress_arg, tt_tune_eval_fn eval, void *train_arg,
+                      void *test_arg, tt_tune_roles *out)
+{
+    int64_t *tr = out->train_row, *te = out->test_row;
+    int64_t before = train->nrows;
+    memset(out, 0, sizeof *out);
+    for (int r = 0; r < TT_NROLES; r++)
+        tr[r] = te[r] = -1;
+    out->nroles = test ? TT_NROLES : TT_ROLE_HINDSIGHT;
+    tt_tune_opts o = *opts;
+    o.phase = PHASE_SEARCH;
+    int rc = tt_tune_search(ctx, train, &o, eval, train_arg, &tr[TT_ROLE_RECOMMENDED]);
+    out->sims_search = train->nrows - before;
+    o.strategy = TT_TUNE_GRID;
+    o.phase = PHASE_GRID;
+    o.progress = NULL;
+    if (!rc)
+        rc = tt_tune_search(ctx, train, &o, eval, train_arg, &tr[TT_ROLE_GRID_BEST]);
+    out->sims_grid = train->nrows - before - out->sims_search;
+    tt_params strict = every_class_waits(&train->base, TT_INF);
+    tt_params nowait = every_class_waits(&train->base, 0);
+    if (!rc)
+        rc = tt_tune_eval(ctx, train, &strict, PHASE_SINGLE, eval, train_arg,
+                          &tr[TT_ROLE_STRICT]);
+    if (!rc)
+        rc = tt_tune_eval(ctx, train, &nowait, PHASE_SINGLE, eval, train_arg,
+                          &tr[TT_ROLE_NO_WAIT]);
+    if (rc || !test)
+        return rc;
+    for (int r = 0; r < TT_ROLE_HINDSIGHT && !rc; r++)
+        rc = tt_tune_eval(ctx, test, &train->rows[tr[r]].params, PHASE_SINGLE, eval, test_arg,
+                          &te[r]);
+    o = *opts;
+    o.phase = PHASE_HINDSIGHT;
+    o.progress_arg = hindsight_progress_arg;
+    int64_t found; /* the best of the search alone; hindsight takes every test row */
+    if (!rc)
+        rc = tt_tune_search(ctx, test, &o, eval, test_arg, &found);
+    if (!rc)
+        rc = tt_tune_best_row(test, &te[TT_ROLE_HINDSIGHT], NULL);
+    if (!rc)
+        rc = tt_tune_eval(ctx, train, &test->rows[te[TT_ROLE_HINDSIGHT]].params, PHASE_SINGLE,
+                          eval, train_arg, &tr[TT_ROLE_HINDSIGHT]);
+    if (!rc)
+        out->hindsight = test->rows[te[TT_ROLE_HINDSIGHT]].objective;
+    return rc;
+}
+
 /* ---- time split ---- */
 
 int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_sim_jobs *out)

@@ -92,10 +92,6 @@ static void progress(void *arg, int round, int64_t done, int64_t budget)
         fputc('\n', stderr);
 }
 
-enum { R_REC, R_STRICT, R_NOWAIT, R_GRID, R_HIND, NROLES };
-static const char *const roles[NROLES] = {"recommended", "strict", "no_wait", "grid_best",
-                                          "hindsight"};
-
 typedef struct {
     const char **sv, **pv;
     tt_ctx *ctx;
@@ -107,6 +103,7 @@ typedef struct {
     tt_objective *obj;
     tt_la *la;
     tt_tune *tr, *te;
+    tt_tune_roles ro;
 } state;
 
 static void release(state *s)
@@ -135,17 +132,16 @@ static int finish(state *s, int status)
     return cli_close_stdout(status);
 }
 
-static void print_row(const state *s, int role, const int64_t *trow, const int64_t *terow,
-                      double regret)
+static void print_row(const state *s, int role)
 {
-    const tt_tune_row *a = tt_tune_row_at(s->tr, trow[role]);
-    const tt_tune_row *b = s->te ? tt_tune_row_at(s->te, terow[role]) : NULL;
+    const tt_tune_row *a = tt_tune_row_at(s->tr, s->ro.train_row[role]);
+    const tt_tune_row *b = s->te ? tt_tune_row_at(s->te, s->ro.test_row[role]) : NULL;
     char buf[TT_PARAM_TEXT_MAX];
-    int ftr = tt_tune_row_feasible(s->tr, trow[role]);
-    printf("%s\t%.6f\t", roles[role], a->objective);
+    int ftr = tt_tune_row_feasible(s->tr, s->ro.train_row[role]);
+    printf("%s\t%.6f\t", tt_tune_role_names[role], a->objective);
     if (b)
-        printf("%.6f\t%.6f\t%d\t%d\t", b->objective, b->objective - regret, ftr,
-               tt_tune_row_feasible(s->te, terow[role]));
+        printf("%.6f\t%.6f\t%d\t%d\t", b->objective, b->objective - s->ro.hindsight, ftr,
+               tt_tune_row_feasible(s->te, s->ro.test_row[role]));
     else
         printf("\t\t%d\t\t", ftr);
     for (int i = 0; i < TT_NPARAMS; i++) {
@@ -188,54 +184,6 @@ static int add_dims(state *s, const char *name, const char *range)
         s->nd++;
     }
     return 0;
-}
-
-/* The search on train, then every baseline: the grid of the same budget,
- * strict and no_wait; with a test part, each of them on test and the
- * best in hindsight found there (its objective in *regret). sims[0], [1]:
- * the search's and the grid baseline's simulations. */
-static int run_roles(state *s, const tt_params *base, const tt_tune_opts *to, evaluator *etr,
-                     evaluator *ete, int64_t *trow, int64_t *terow, int64_t *sims, double *regret)
-{
-    int rc = tt_tune_search(s->ctx, s->tr, to, eval_batch, etr, &trow[R_REC]);
-    sims[0] = tt_tune_rows(s->tr);
-    tt_tune_opts go = *to;
-    go.strategy = TT_TUNE_GRID;
-    go.phase = 1;
-    go.progress = NULL;
-    if (!rc)
-        rc = tt_tune_search(s->ctx, s->tr, &go, eval_batch, etr, &trow[R_GRID]);
-    sims[1] = tt_tune_rows(s->tr) - sims[0];
-    tt_params strict = *base, nowait = *base;
-    strict.w0 = strict.w1 = TT_INF;
-    nowait.w0 = nowait.w1 = 0;
-    for (int k = 0; k < TT_MAX_CLASSES; k++) { /* every class, none of its own */
-        strict.class_w0[k] = strict.class_w1[k] = TT_TIMER_GLOBAL;
-        nowait.class_w0[k] = nowait.class_w1[k] = TT_TIMER_GLOBAL;
-    }
-    if (!rc)
-        rc = tt_tune_eval(s->ctx, s->tr, &strict, 2, eval_batch, etr, &trow[R_STRICT]);
-    if (!rc)
-        rc = tt_tune_eval(s->ctx, s->tr, &nowait, 2, eval_batch, etr, &trow[R_NOWAIT]);
-    if (rc || !s->te)
-        return rc;
-    for (int r = 0; r < R_HIND && !rc; r++)
-        rc = tt_tune_eval(s->ctx, s->te, &tt_tune_row_at(s->tr, trow[r])->params, 2, eval_batch,
-                          ete, &terow[r]);
-    tt_tune_opts ho = *to;
-    ho.phase = 3;
-    ho.progress_arg = (void *)"hindsight";
-    int64_t hb;
-    if (!rc)
-        rc = tt_tune_search(s->ctx, s->te, &ho, eval_batch, ete, &hb);
-    if (!rc)
-        rc = tt_tune_best_row(s->te, &terow[R_HIND], NULL);
-    if (!rc)
-        rc = tt_tune_eval(s->ctx, s->tr, &tt_tune_row_at(s->te, terow[R_HIND])->params, 2,
-                          eval_batch, etr, &trow[R_HIND]);
-    if (!rc)
-        *regret = tt_tune_row_at(s->te, terow[R_HIND])->objective;
-    return rc;
 }
 
 /* The command line. */
@@ -296,8 +244,6 @@ static int parse_args(int argc, char **argv, args *a, state *s)
         default: bad = 1;
         }
     }
-    const char *dev = a->dev, *strat = a->strat, *holdout = a->holdout;
-    const char *trs = a->trs, *tes = a->tes;
     const char *why = bad                 ? ""
                       : !a->cspec         ? "no cluster (-c RxNxG)"
                       : !a->ns            ? "nothing to search (-s NAME=RANGE)"
@@ -305,18 +251,18 @@ static int parse_args(int argc, char **argv, args *a, state *s)
                       : optind >= argc    ? "no trace file"
                       : optind + 1 < argc ? "one trace file only"
                                           : NULL;
-    if (!why && strcmp(dev, "auto") && strcmp(dev, "cpu") && strcmp(dev, "gpu"))
+    if (!why && strcmp(a->dev, "auto") && strcmp(a->dev, "cpu") && strcmp(a->dev, "gpu"))
         why = "option -d: expected auto, cpu or gpu";
-    if (!why && strcmp(strat, "model") && strcmp(strat, "refine"))
+    if (!why && strcmp(a->strat, "model") && strcmp(a->strat, "refine"))
         why = "option --strategy: expected model or refine";
-    if (!why && holdout && (trs || tes))
+    if (!why && a->holdout && (a->trs || a->tes))
         why = "--holdout and --train/--test exclude each other";
-    if (!why && !trs != !tes)
+    if (!why && !a->trs != !a->tes)
         why = "--train and --test go together";
-    if (!why && holdout && (tt_parse_f64(holdout, &a->hf) || !(a->hf > 0 && a->hf < 1)))
+    if (!why && a->holdout && (tt_parse_f64(a->holdout, &a->hf) || !(a->hf > 0 && a->hf < 1)))
         why = "option --holdout: expected a fraction between 0 and 1";
-    if (!why && trs &&
-        (tt_parse_range(trs, &a->ta, &a->tb) || tt_parse_range(tes, &a->ua, &a->ub)))
+    if (!why && a->trs &&
+        (tt_parse_range(a->trs, &a->ta, &a->tb) || tt_parse_range(a->tes, &a->ua, &a->ub)))
         why = "options --train/--test: expected A:B with 0 <= A < B";
     if (why) {
         if (*why)
@@ -336,24 +282,18 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &o, &s);
     if (status >= 0)
         return status;
-    const char *cspec = o.cspec, *mpath = o.mpath, *out = o.out, *dev = o.dev;
-    const char *objtext = o.objtext, *strat = o.strat, *holdout = o.holdout, *trs = o.trs;
-    int ns = o.ns, np = o.np, line = o.line;
-    int64_t threads = o.threads, budget = o.budget, batch = o.batch, seed = o.seed;
-    double hf = o.hf;
-    int64_t ta = o.ta, tb = o.tb, ua = o.ua, ub = o.ub;
     const char *path = argv[optind];
     tt_cluster cl;
     tt_params base;
     tt_params_default(&base);
-    if (tt_cluster_parse(s.ctx, cspec, &cl))
+    if (tt_cluster_parse(s.ctx, o.cspec, &cl))
         return finish(&s, EXIT_USAGE);
-    if (mpath ? tt_models_load(s.ctx, mpath, &s.models) : tt_models_default(s.ctx, &s.models))
+    if (o.mpath ? tt_models_load(s.ctx, o.mpath, &s.models) : tt_models_default(s.ctx, &s.models))
         return finish(&s, EXIT_FAIL);
-    for (int i = 0; i < np + ns; i++) {
+    for (int i = 0; i < o.np + o.ns; i++) {
         char name[80];
-        int dim = i >= np;
-        const char *arg = dim ? s.sv[i - np] : s.pv[i];
+        int dim = i >= o.np;
+        const char *arg = dim ? s.sv[i - o.np] : s.pv[i];
         const char *val = cli_split_arg(dim ? "-s" : "-p", dim ? "RANGE" : "VALUE", arg,
                                         name, sizeof name);
         if (!val)
@@ -362,46 +302,46 @@ int main(int argc, char **argv)
             return finish(&s, EXIT_USAGE);
         if (!dim && tt_params_set(s.ctx, &base, s.models, name, val))
             return finish(&s, EXIT_USAGE);
-        for (int k = 0; dim && k < np; k++)
+        for (int k = 0; dim && k < o.np; k++)
             if (strncmp(s.pv[k], name, strlen(name)) == 0 && s.pv[k][strlen(name)] == '=') {
                 cli_err("parameter '%s': both fixed with -p and searched with -s", name);
                 return finish(&s, EXIT_USAGE);
             }
     }
-    if (tt_objective_parse(s.ctx, objtext, &s.obj))
+    if (tt_objective_parse(s.ctx, o.objtext, &s.obj))
         return finish(&s, EXIT_USAGE);
-    tt_device device = strcmp(dev, "gpu") == 0   ? TT_DEVICE_GPU
-                       : strcmp(dev, "cpu") == 0 ? TT_DEVICE_CPU
-                                                 : TT_DEVICE_AUTO;
+    tt_device device = strcmp(o.dev, "gpu") == 0   ? TT_DEVICE_GPU
+                       : strcmp(o.dev, "cpu") == 0 ? TT_DEVICE_CPU
+                                                   : TT_DEVICE_AUTO;
     if (tt_tune_create(s.ctx, &base, s.dims, s.nd, s.obj, &s.tr) ||
         tt_tune_create(s.ctx, &base, s.dims, s.nd, s.obj, &s.te))
         return finish(&s, EXIT_USAGE);
     if (tt_la_create(s.ctx, device, &s.la))
         return finish(&s, EXIT_FAIL);
-    if (*tt_la_note(s.la) && strcmp(strat, "model") == 0)
+    if (*tt_la_note(s.la) && strcmp(o.strat, "model") == 0)
         cli_err("surrogate's linear algebra on the CPU (GPU: %s)", tt_la_note(s.la));
     if (tt_trace_load(s.ctx, path, &s.trace) ||
         tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs))
         return finish(&s, EXIT_FAIL);
     int64_t n = s.jobs.n;
     char split[256] = "none: tuned on every job";
-    if (holdout && tt_tune_holdout(n, hf, &ua)) {
-        cli_err("option --holdout: %s leaves a part without jobs (%lld in all)", holdout,
+    if (o.holdout && tt_tune_holdout(n, o.hf, &o.ua)) {
+        cli_err("option --holdout: %s leaves a part without jobs (%lld in all)", o.holdout,
                 (long long)n);
         return finish(&s, EXIT_USAGE);
     }
-    if (holdout)
-        ta = 0, tb = ua, ub = n;
-    int has_test = holdout || trs;
+    if (o.holdout)
+        o.ta = 0, o.tb = o.ua, o.ub = n;
+    int has_test = o.holdout || o.trs;
     if (has_test) {
-        if (tb > n || ub > n) {
+        if (o.tb > n || o.ub > n) {
             cli_err("options --train/--test: the trace has %lld jobs", (long long)n);
             return finish(&s, EXIT_USAGE);
         }
         snprintf(split, sizeof split, "train jobs [%lld,%lld), test jobs [%lld,%lld)",
-                 (long long)ta, (long long)tb, (long long)ua, (long long)ub);
-        if (tt_tune_slice(s.ctx, &s.jobs, ta, tb, &s.train) ||
-            tt_tune_slice(s.ctx, &s.jobs, ua, ub, &s.test))
+                 (long long)o.ta, (long long)o.tb, (long long)o.ua, (long long)o.ub);
+        if (tt_tune_slice(s.ctx, &s.jobs, o.ta, o.tb, &s.train) ||
+            tt_tune_slice(s.ctx, &s.jobs, o.ua, o.ub, &s.test))
             return finish(&s, EXIT_FAIL);
     } else {
         tt_tune_free(s.te);
@@ -409,20 +349,18 @@ int main(int argc, char **argv)
     }
     static atomic_int stop;
     char used[320] = "";
-    tt_sweep_opts so = {.threads = (int)threads, .device = device, .stop = &stop,
+    tt_sweep_opts so = {.threads = (int)o.threads, .device = device, .stop = &stop,
                         .used = used, .used_size = sizeof used};
     evaluator etr = {&cl, s.models, has_test ? &s.train : &s.jobs, &so};
     evaluator ete = {&cl, s.models, &s.test, &so};
     int64_t grid = tt_tune_grid_size(s.tr);
-    if (!budget)
-        budget = grid / 10 > 0 ? grid / 10 : 1;
-    tt_tune_opts to = {strcmp(strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
-                       batch, (uint64_t)seed, s.la, 0, &stop,
+    int64_t budget = o.budget ? o.budget : grid / 10 > 0 ? grid / 10 : 1;
+    tt_tune_opts to = {strcmp(o.strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
+                       o.batch, (uint64_t)o.seed, s.la, 0, &stop,
                        isatty(STDERR_FILENO) ? progress : NULL, (void *)"search"};
-    int64_t trow[NROLES], terow[NROLES] = {0}, sims[2] = {0};
-    double regret = 0;
     cli_stop_on_signal(&stop);
-    int rc = run_roles(&s, &base, &to, &etr, &ete, trow, terow, sims, &regret);
+    int rc = tt_tune_run_roles(s.ctx, s.tr, s.te, &to, (void *)"hindsight", eval_batch, &etr,
+                               &ete, &s.ro);
     cli_stop_on_signal(NULL);
     if (rc == TT_ESTOPPED) {
         cli_err("stopped by signal %d before the end: nothing written", cli_stop_signal());
@@ -440,47 +378,47 @@ int main(int argc, char **argv)
         cli_err("no feasible configuration: %s", whyinf);
         return finish(&s, EXIT_FAIL);
     }
+    const tt_tune_roles *ro = &s.ro;
     char pline[4096];
-    tt_params_format_options(&tt_tune_row_at(s.tr, trow[R_REC])->params, s.models, pline,
-                             sizeof pline);
-    if (out) {
-        const char *rn[NROLES];
-        for (int r = 0; r < NROLES; r++)
-            rn[r] = roles[r];
+    tt_params_format_options(&tt_tune_row_at(s.tr, ro->train_row[TT_ROLE_RECOMMENDED])->params,
+                             s.models, pline, sizeof pline);
+    if (o.out) {
         char tmp[4096];
-        tt_tune_save_args a = {s.tr, s.te, s.dims, s.nd, s.obj, strat, (uint64_t)seed, budget,
-                               batch > 0 ? batch : tt_tune_default_batch(budget), &cl, s.models,
-                               path, &s.trace->prov, *used ? used : "cpu", tt_la_describe(s.la),
-                               split, pline, s.te ? NROLES : R_HIND, rn, trow,
-                               s.te ? terow : NULL};
-        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
+        tt_tune_save_args a = {s.tr, s.te, s.dims, s.nd, s.obj, o.strat, (uint64_t)o.seed,
+                               budget, o.batch > 0 ? o.batch : tt_tune_default_batch(budget),
+                               &cl, s.models, path, &s.trace->prov, *used ? used : "cpu",
+                               tt_la_describe(s.la), split, pline, ro->nroles,
+                               tt_tune_role_names, ro->train_row, s.te ? ro->test_row : NULL};
+        if (tt_tmp_name(o.out, tmp, sizeof tmp) == 0)
             cli_cleanup_on_signal(tmp);
-        rc = tt_tune_save(s.ctx, out, &a);
+        rc = tt_tune_save(s.ctx, o.out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)
             return finish(&s, EXIT_FAIL);
     }
-    cli_err("recommended: tt-sim -c %s %s %s", cspec, pline, path);
+    int64_t ntr = tt_tune_rows(s.tr);
+    cli_err("recommended: tt-sim -c %s %s %s", o.cspec, pline, path);
     cli_err("%lld simulations on train (search %lld, grid baseline %lld, others %lld) over a "
-            "grid of %lld (search %.1f%%)%s", (long long)tt_tune_rows(s.tr), (long long)sims[0],
-            (long long)sims[1], (long long)(tt_tune_rows(s.tr) - sims[0] - sims[1]),
-            (long long)grid, 100.0 * (double)sims[0] / (double)grid,
+            "grid of %lld (search %.1f%%)%s", (long long)ntr, (long long)ro->sims_search,
+            (long long)ro->sims_grid, (long long)(ntr - ro->sims_search - ro->sims_grid),
+            (long long)grid, 100.0 * (double)ro->sims_search / (double)grid,
             s.te ? "" : "; no test part (--holdout or --train/--test)");
     if (s.te) {
-        double rec = tt_tune_row_at(s.te, terow[R_REC])->objective;
+        double rec = tt_tune_row_at(s.te, ro->test_row[TT_ROLE_RECOMMENDED])->objective;
         cli_err("%lld simulations on test; regret of the choice on test %.6f (%.2f%% of the "
-                "best in hindsight, %s)", (long long)tt_tune_rows(s.te), rec - regret,
-                regret != 0 ? 100.0 * (rec - regret) / fabs(regret) : 0.0, split);
+                "best in hindsight, %s)", (long long)tt_tune_rows(s.te), rec - ro->hindsight,
+                ro->hindsight != 0 ? 100.0 * (rec - ro->hindsight) / fabs(ro->hindsight) : 0.0,
+                split);
     }
     if (device != TT_DEVICE_CPU)
         cli_err("simulations on %s; surrogate on %s", *used ? used : "cpu",
                 tt_la_describe(s.la));
-    if (line) {
+    if (o.line) {
         printf("%s\n", pline);
         return finish(&s, EXIT_OK);
     }
     print_header();
-    for (int r = 0; r < (s.te ? NROLES : R_HIND); r++)
-        print_row(&s, r, trow, terow, regret);
+    for (int r = 0; r < ro->nroles; r++)
+        print_row(&s, r);
     return finish(&s, EXIT_OK);
 }

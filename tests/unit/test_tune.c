@@ -511,3 +511,148 @@ Test(tune, row_feasible_and_why)
     tt_tune_free(t);
     tt_objective_free(o);
 }
+
+/* A bowl in w0 around center (infinite w0: as 1000 s); arg a bowl_part,
+ * one for each part of the trace, counting its simulations. */
+typedef struct {
+    int64_t center, sims;
+} bowl_part;
+
+static int bowl_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    (void)ctx;
+    bowl_part *b = (bowl_part *)arg;
+    b->sims += n;
+    for (int64_t i = 0; i < n; i++) {
+        double d = (double)((ps[i].w0 == TT_INF ? 1000 : ps[i].w0) - b->center);
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].jct_mean = d * d;
+    }
+    return 0;
+}
+
+/* Which progress argument each round reported with. */
+static int progress_search, progress_hindsight;
+static void count_progress(void *arg, int round, int64_t done, int64_t budget)
+{
+    (void)round;
+    (void)done;
+    (void)budget;
+    if (arg == (void *)&progress_search)
+        progress_search++;
+    else if (arg == (void *)&progress_hindsight)
+        progress_hindsight++;
+}
+
+/* The roles with grid searches of 4 over w0 = 0, 10 .. 90, whose lattice
+ * points are w0 = 0, 30, 60, 90: everything the protocol does is known.
+ * Train has its bowl at 50, test at 20; the base has a class timer. */
+Test(tune, roles_with_test_part)
+{
+    tt_objective *o = obj("jct_mean");
+    tt_params base;
+    tt_params_default(&base);
+    base.w1 = 5;
+    base.class_w0[0] = 7;
+    const char *w0s = "0,10,20,30,40,50,60,70,80,90";
+    tt_tune *tr = line_tune(w0s, &base, o), *te = line_tune(w0s, &base, o);
+    bowl_part ptr = {50, 0}, pte = {20, 0};
+    tt_tune_opts opts = {TT_TUNE_GRID, 4, 0, 1, NULL, 0, NULL, count_progress,
+                         &progress_search};
+    tt_tune_roles ro;
+    tt_ctx *ctx = tt_ctx_create();
+    progress_search = progress_hindsight = 0;
+    cr_assert_eq(tt_tune_run_roles(ctx, tr, te, &opts, &progress_hindsight, bowl_eval, &ptr,
+                                   &pte, &ro), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(ro.nroles, TT_NROLES);
+    cr_expect_str_eq(tt_tune_role_names[TT_ROLE_GRID_BEST], "grid_best");
+    cr_expect_str_eq(tt_tune_role_names[TT_ROLE_HINDSIGHT], "hindsight");
+    /* train: the search's rows 0 .. 3 (w0 0, 30, 60, 90: 2500, 400, 100,
+     * 1600); the grid of the same budget finds them cached; strict row 4,
+     * no_wait row 5 */
+    cr_expect(ro.sims_search == 4 && ro.sims_grid == 0, "search %lld, grid %lld",
+              (long long)ro.sims_search, (long long)ro.sims_grid);
+    cr_expect_eq(ptr.sims, 6);
+    cr_expect_eq(tt_tune_rows(tr), 6);
+    cr_expect(ro.train_row[TT_ROLE_RECOMMENDED] == 2 && ro.train_row[TT_ROLE_GRID_BEST] == 2);
+    cr_expect(ro.train_row[TT_ROLE_STRICT] == 4 && ro.train_row[TT_ROLE_NO_WAIT] == 5);
+    const tt_params *p = &tt_tune_row_at(tr, 2)->params;
+    cr_expect(p->w0 == 60 && p->w1 == 5 && p->class_w0[0] == 7);
+    /* strict and no_wait wait the same in every class: no timer of its own */
+    p = &tt_tune_row_at(tr, 4)->params;
+    cr_expect(p->w0 == TT_INF && p->w1 == TT_INF && p->class_w0[0] == TT_TIMER_GLOBAL);
+    cr_expect_eq(tt_tune_row_at(tr, 4)->objective, 950.0 * 950.0);
+    cr_expect_eq(tt_tune_row_at(tr, 4)->phase, 2);
+    p = &tt_tune_row_at(tr, 5)->params;
+    cr_expect(p->w0 == 0 && p->w1 == 0 && p->class_w0[0] == TT_TIMER_GLOBAL);
+    /* test: recommended row 0 (60: 1600), strict 1, no_wait 2 (0: 400),
+     * grid_best cached as 0; the hindsight grid adds 0 (row 3), 30 (row 4:
+     * 100), 90 (row 5: 4900) with the class timer of the base */
+    cr_expect(ro.test_row[TT_ROLE_RECOMMENDED] == 0 && ro.test_row[TT_ROLE_STRICT] == 1 &&
+              ro.test_row[TT_ROLE_NO_WAIT] == 2 && ro.test_row[TT_ROLE_GRID_BEST] == 0);
+    cr_expect_eq(tt_tune_row_at(te, 0)->objective, 1600);
+    cr_expect_eq(pte.sims, 6);
+    cr_expect_eq(ro.test_row[TT_ROLE_HINDSIGHT], 4);
+    cr_expect_eq(tt_tune_row_at(te, 4)->phase, 3);
+    cr_expect_eq(tt_tune_row_at(te, 4)->params.w0, 30);
+    cr_expect_eq(ro.hindsight, 100);
+    /* the hindsight on train: w0 = 30 with the timer, the search's row 1 */
+    cr_expect_eq(ro.train_row[TT_ROLE_HINDSIGHT], 1);
+    cr_expect(progress_search == 1 && progress_hindsight == 1, "progress %d, %d",
+              progress_search, progress_hindsight);
+    tt_tune_free(tr);
+    tt_tune_free(te);
+
+    /* stopped before the first round: nothing simulated */
+    atomic_int stop = 1;
+    opts.stop = &stop;
+    tr = line_tune(w0s, &base, o);
+    cr_expect_eq(tt_tune_run_roles(ctx, tr, NULL, &opts, NULL, bowl_eval, &ptr, NULL, &ro),
+                 TT_ESTOPPED);
+    cr_expect_eq(tt_tune_rows(tr), 0);
+    cr_expect_eq(ro.train_row[TT_ROLE_RECOMMENDED], -1);
+    tt_tune_free(tr);
+    tt_ctx_free(ctx);
+    tt_objective_free(o);
+}
+
+/* Without a test part: four roles, no hindsight. A refine search of 6
+ * (rounds of 2), then the grid of the same budget: w0 = 0, 20, 40, 50,
+ * 70, 90, each visited by the search or added by the grid (phase 1, and
+ * nothing else), the best of them 50. */
+Test(tune, roles_without_test_part)
+{
+    tt_objective *o = obj("jct_mean");
+    tt_params base;
+    tt_params_default(&base);
+    tt_tune *tr = line_tune("0,10,20,30,40,50,60,70,80,90", &base, o);
+    bowl_part ptr = {50, 0};
+    tt_tune_opts opts = {TT_TUNE_REFINE, 6, 2, 1, NULL, 0, NULL, NULL, NULL};
+    tt_tune_roles ro;
+    cr_assert_eq(tt_tune_run_roles(NULL, tr, NULL, &opts, NULL, bowl_eval, &ptr, NULL, &ro), 0);
+    cr_expect_eq(ro.nroles, TT_ROLE_HINDSIGHT);
+    cr_expect(ro.train_row[TT_ROLE_HINDSIGHT] == -1 && ro.hindsight == 0);
+    for (int r = 0; r < TT_NROLES; r++)
+        cr_expect_eq(ro.test_row[r], -1, "role %d", r);
+    cr_expect_leq(ro.sims_search, 6);
+    cr_expect_eq(ro.sims_search + ro.sims_grid + 2, tt_tune_rows(tr));
+    cr_expect_eq(ptr.sims, tt_tune_rows(tr));
+    const int grid = 1 << 0 | 1 << 2 | 1 << 4 | 1 << 5 | 1 << 7 | 1 << 9; /* w0 / 10 */
+    int seen = 0, grid_rows = 0;
+    for (int64_t r = 0; r < tt_tune_rows(tr); r++) {
+        const tt_tune_row *w = tt_tune_row_at(tr, r);
+        if (w->phase < 2)
+            seen |= 1 << (w->params.w0 / 10);
+        if (w->phase == 1) {
+            grid_rows++;
+            cr_expect(grid >> (w->params.w0 / 10) & 1, "the grid added w0 = %lld",
+                      (long long)w->params.w0);
+        }
+    }
+    cr_expect_eq(seen & grid, grid, "grid points visited: %x", seen);
+    cr_expect_eq(grid_rows, ro.sims_grid);
+    cr_expect_eq(tt_tune_row_at(tr, ro.train_row[TT_ROLE_GRID_BEST])->params.w0, 50);
+    cr_expect_eq(tt_tune_row_at(tr, ro.train_row[TT_ROLE_STRICT])->phase, 2);
+    tt_tune_free(tr);
+    tt_objective_free(o);
+}

@@ -200,6 +200,47 @@ int tt_tune_row_feasible(const tt_tune *t, int64_t row);
  * 0, or TT_ENOMEM. */
 int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size);
 
+/* ---- the choice beside its baselines ---- */
+
+/* The configurations a tune reports, in the order tools print them and
+ * tune files store them. */
+enum {
+    TT_ROLE_RECOMMENDED, /* the search's best on train */
+    TT_ROLE_STRICT,      /* w0 = w1 = inf */
+    TT_ROLE_NO_WAIT,     /* w0 = w1 = 0 */
+    TT_ROLE_GRID_BEST,   /* the best of a plain grid of the search's budget */
+    TT_ROLE_HINDSIGHT,   /* the best found on test, with a test part only */
+    TT_NROLES
+};
+/* "recommended", "strict", "no_wait", "grid_best", "hindsight". */
+extern const char *const tt_tune_role_names[TT_NROLES];
+
+typedef struct {
+    int nroles;                     /* TT_NROLES with a test part, else TT_ROLE_HINDSIGHT */
+    int64_t train_row[TT_NROLES];   /* each role's row in train; -1: none */
+    int64_t test_row[TT_NROLES];    /* and in test; -1 without a test part */
+    int64_t sims_search, sims_grid; /* simulations the search, the grid ran on train */
+    double hindsight;               /* the hindsight's objective on test (regret from it) */
+} tt_tune_roles;
+
+/* Runs the tuner's protocol over train and, unless NULL, test (tuners of
+ * one space and objective over two parts of a trace):
+ *   recommended  the search with opts on train (rows of phase 0);
+ *   grid_best    a TT_TUNE_GRID search of the same budget, without
+ *                progress (phase 1);
+ *   strict, no_wait  train's base with w0 = w1 = inf, and 0, and every
+ *                class timer cleared (phase 2);
+ * and with test: each of them on test (phase 2), the search with opts on
+ * test (phase 3, progress_arg hindsight_progress_arg), and hindsight the
+ * best of all test rows, evaluated on train too (phase 2). eval runs with
+ * train_arg on train, test_arg on test; configurations a tuner holds
+ * already cost nothing. 0, or the first code of tt_tune_search or
+ * tt_tune_eval (TT_ESTOPPED when *opts->stop is set), *out then holding
+ * what was done. Not thread-safe on the tuners (see above). */
+int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_opts *opts,
+                      void *hindsight_progress_arg, tt_tune_eval_fn eval, void *train_arg,
+                      void *test_arg, tt_tune_roles *out);
+
 /* ---- time split ---- */
 
 /* Jobs [a, b) of j (0 <= a < b <= j->n) as their own tt_sim_jobs, submit
