@@ -667,6 +667,7 @@ void tt_tune_free(tt_tune *t)
 }
 
 int64_t tt_tune_grid_size(const tt_tune *t) { return t->grid; }
+int64_t tt_tune_default_budget(const tt_tune *t) { return t->grid / 10 > 0 ? t->grid / 10 : 1; }
 int64_t tt_tune_rows(const tt_tune *t) { return t->nrows; }
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i) { return &t->rows[i]; }
 

@@ -354,7 +354,7 @@ int main(int argc, char **argv)
     evaluator etr = {&cl, s.models, has_test ? &s.train : &s.jobs, &so};
     evaluator ete = {&cl, s.models, &s.test, &so};
     int64_t grid = tt_tune_grid_size(s.tr);
-    int64_t budget = o.budget ? o.budget : grid / 10 > 0 ? grid / 10 : 1;
+    int64_t budget = o.budget ? o.budget : tt_tune_default_budget(s.tr);
     tt_tune_opts to = {strcmp(o.strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
                        o.batch, (uint64_t)o.seed, s.la, 0, &stop,
                        isatty(STDERR_FILENO) ? progress : NULL, (void *)"search"};

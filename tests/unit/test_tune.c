@@ -423,6 +423,31 @@ Test(tune, class_timers)
     tt_models_free(m);
 }
 
+/* A tenth of the grid, at least 1; the batch a quarter of the budget
+ * within 16 .. 4096 and never above it. */
+Test(tune, default_budget_and_batch)
+{
+    tt_objective *o = obj("jct_mean");
+    tt_params base;
+    tt_params_default(&base);
+    const char *specs[][2] = {{"w0=0:9:9", "1"}, {"w0=0:9:10", "1"}, {"w0=0:99:100", "10"},
+                              {"w0=0:1:2", "1"}};
+    for (int k = 0; k < 4; k++) {
+        tt_tune *t = make_tune(&specs[k][0], 1, o);
+        cr_expect_eq(tt_tune_default_budget(t), atoll(specs[k][1]), "%s", specs[k][0]);
+        tt_tune_free(t);
+    }
+    static const char *const big[] = {"w0=0:999:1000", "theta=0:999:1000"};
+    tt_tune *t = make_tune(big, 2, o);
+    cr_expect_eq(tt_tune_default_budget(t), 100000);
+    tt_tune_free(t);
+    cr_expect_eq(tt_tune_default_batch(100000), 4096);
+    cr_expect_eq(tt_tune_default_batch(1000), 250);
+    cr_expect_eq(tt_tune_default_batch(40), 16);
+    cr_expect_eq(tt_tune_default_batch(10), 10);
+    tt_objective_free(o);
+}
+
 /* ---- the roles and the feasibility of a tuner's rows ---- */
 
 /* A made-up trace whose makespan grows with w0 and w1 (infinite: as 1000

@@ -171,6 +171,8 @@ int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, 
 void tt_tune_free(tt_tune *t);
 /* Points in the exhaustive grid. */
 int64_t tt_tune_grid_size(const tt_tune *t);
+/* The default budget of a search over t: a tenth of the grid, at least 1. */
+int64_t tt_tune_default_budget(const tt_tune *t);
 /* The parameters of lattice point k (0 <= k < grid size; the last
  * dimension varies fastest). */
 void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p);
