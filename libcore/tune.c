@@ -486,6 +486,10 @@ void tt_objective_why_infeasible(const tt_objective *o, const tt_metrics *m, int
 
 /* ---- the tuner and its cache ---- */
 
+/* The rows' phases as tt_tune_run_roles stores them (/tune/history/phase
+ * in tt/tune.h). */
+enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
+
 struct tt_tune {
     tt_params base;
     int nd;
@@ -773,7 +777,7 @@ int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     int64_t k = 0;
     for (int64_t r = 0; r < t->nrows; r++)
-        if (t->rows[r].phase == 0)
+        if (t->rows[r].phase == PHASE_SEARCH)
             m[k++] = t->rows[r].metrics;
     tt_objective_why_infeasible(t->obj, m, k, buf, size);
     free(m);
@@ -1463,9 +1467,6 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
 
 const char *const tt_tune_role_names[TT_NROLES] = {"recommended", "strict", "no_wait",
                                                    "grid_best", "hindsight"};
-
-/* The rows' phases (/tune/history/phase in tt/tune.h). */
-enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
 
 /* base waiting w for w0 and w1 in every class: a class timer of its own
  * would make the baseline something else for that class. */

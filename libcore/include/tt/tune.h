@@ -25,6 +25,10 @@
  *           lattice neighbours of the best points. Its dense algebra goes
  *           through tt/linalg.h (OpenBLAS or cuBLAS).
  *
+ * tt_tune_run_roles is the protocol a tool reports: the search's choice
+ * beside the baselines (strict, no_wait, a plain grid of the same budget)
+ * and, with a held-out test part, the best in hindsight there.
+ *
  * Coordinates for the surrogate: a linear range maps its values linearly
  * onto [0, 1], a log range their logarithms, a list its values' ranks;
  * inf sits apart at 1.25.
@@ -197,9 +201,9 @@ int tt_tune_best_row(const tt_tune *t, int64_t *row, int *feasible);
 /* Whether row (0 <= row < rows) meets every condition of t's objective,
  * with "best" bounds taken over all the rows of t. */
 int tt_tune_row_feasible(const tt_tune *t, int64_t row);
-/* Why no configuration of t's searches of phase 0 is feasible among those
- * rows (tt_objective_why_infeasible over them) into buf, "" when one is.
- * 0, or TT_ENOMEM. */
+/* Why none of the rows of phase 0 (the search's, in tt_tune_run_roles) is
+ * feasible, "best" bounds taken over them: tt_objective_why_infeasible
+ * over those rows into buf, "" when one is. 0, or TT_ENOMEM. */
 int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size);
 
 /* ---- the choice beside its baselines ---- */
@@ -238,7 +242,7 @@ typedef struct {
  * train_arg on train, test_arg on test; configurations a tuner holds
  * already cost nothing. 0, or the first code of tt_tune_search or
  * tt_tune_eval (TT_ESTOPPED when *opts->stop is set), *out then holding
- * what was done. Not thread-safe on the tuners (see above). */
+ * what was done. */
 int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_opts *opts,
                       void *hindsight_progress_arg, tt_tune_eval_fn eval, void *train_arg,
                       void *test_arg, tt_tune_roles *out);
