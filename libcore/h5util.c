@@ -32,15 +32,26 @@ int h5u_attr_str(hid_t obj, const char *name, const char *value)
     return rc < 0 ? -1 : 0;
 }
 
-int h5u_attr_i64(hid_t obj, const char *name, int64_t value)
+/* A scalar attribute of file type ftype from *value in memory type mtype. */
+static int attr_scalar(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *value)
 {
     hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_STD_I64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_INT64, &value);
+    hid_t a = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, value);
     if (a >= 0)
         H5Aclose(a);
     H5Sclose(space);
     return rc < 0 ? -1 : 0;
+}
+
+int h5u_attr_i64(hid_t obj, const char *name, int64_t value)
+{
+    return attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
+}
+
+int h5u_attr_f64(hid_t obj, const char *name, double value)
+{
+    return attr_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
 int h5u_names_add(h5u_names *l, const char *prefix, const char *name)
@@ -66,17 +77,6 @@ void h5u_names_free(h5u_names *l)
         free(l->v[i]);
     free(l->v);
     memset(l, 0, sizeof *l);
-}
-
-int h5u_attr_f64(hid_t obj, const char *name, double value)
-{
-    hid_t space = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
-    herr_t rc = a < 0 ? -1 : H5Awrite(a, H5T_NATIVE_DOUBLE, &value);
-    if (a >= 0)
-        H5Aclose(a);
-    H5Sclose(space);
-    return rc < 0 ? -1 : 0;
 }
 
 int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
