@@ -769,6 +769,16 @@ int tt_tune_row_feasible(const tt_tune *t, int64_t row)
     return violation(t->obj, bound, &t->rows[row].metrics) == 0.0;
 }
 
+void tt_tune_rows_feasible(const tt_tune *t, int64_t *feas)
+{
+    if (t->nrows == 0)
+        return;
+    double bound[TT_OBJ_MAX_CONDS];
+    bounds_of(t->obj, &t->rows[0].metrics, sizeof *t->rows, t->nrows, bound);
+    for (int64_t r = 0; r < t->nrows; r++)
+        feas[r] = violation(t->obj, bound, &t->rows[r].metrics) == 0.0;
+}
+
 int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size)
 {
     buf[0] = '\0';

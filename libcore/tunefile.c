@@ -191,8 +191,8 @@ static void gather(const tt_tune *t, int64_t part, const tt_tune_row **rows, int
     for (int64_t r = 0; r < tt_tune_rows(t); r++) {
         rows[r] = tt_tune_row_at(t, r);
         partv[r] = part;
-        feas[r] = tt_tune_row_feasible(t, r);
     }
+    tt_tune_rows_feasible(t, feas);
 }
 
 int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a)

@@ -517,6 +517,10 @@ Test(tune, row_feasible_and_why)
     line_row(t, 0, 2); /* 2000: bound 2200 */
     cr_expect(tt_tune_row_feasible(t, 0) && !tt_tune_row_feasible(t, 1) &&
               tt_tune_row_feasible(t, 2));
+    int64_t feas[3] = {-1, -1, -1};
+    tt_tune_rows_feasible(t, feas); /* all at once: the same answers */
+    cr_expect(feas[0] == 1 && feas[1] == 0 && feas[2] == 1, "%lld %lld %lld",
+              (long long)feas[0], (long long)feas[1], (long long)feas[2]);
     char why[256] = "x";
     cr_expect_eq(tt_tune_why_infeasible(NULL, t, why, sizeof why), 0);
     cr_expect_str_eq(why, "");

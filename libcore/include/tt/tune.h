@@ -201,6 +201,9 @@ int tt_tune_best_row(const tt_tune *t, int64_t *row, int *feasible);
 /* Whether row (0 <= row < rows) meets every condition of t's objective,
  * with "best" bounds taken over all the rows of t. */
 int tt_tune_row_feasible(const tt_tune *t, int64_t row);
+/* The same for every row at once (the bounds worked out once): feas[r]
+ * for r < tt_tune_rows(t). */
+void tt_tune_rows_feasible(const tt_tune *t, int64_t *feas);
 /* Why none of the rows of phase 0 (the search's, in tt_tune_run_roles) is
  * feasible, "best" bounds taken over them: tt_objective_why_infeasible
  * over those rows into buf, "" when one is. 0, or TT_ENOMEM. */
