@@ -20,6 +20,9 @@ CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
            -Wno-format-nonliteral
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels $(HDF5_CFLAGS) $(BLAS_CFLAGS)
+# each object's header dependencies, written by the compiler (-MMD) and read
+# back at the end of this file; -MP keeps a deleted header from breaking make
+DEPFLAGS = -MMD -MP
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(SAN),1)
@@ -77,13 +80,15 @@ endif
 LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
 
 # ---- sources ----
-CORE_SRCS := $(wildcard libcore/*.c)
+# libcore is one folder per part (docs/architecture.md); every .c in them is built
+CORE_PARTS := base io trace ingest sim sweep tune plot
+CORE_SRCS := $(foreach p,$(CORE_PARTS),$(wildcard libcore/$(p)/*.c))
 CORE_OBJS := $(CORE_SRCS:libcore/%.c=$(BUILD)/libcore/%.o)
 LIBCORE   := $(BUILD)/libtracetune.a
 CLI_OBJ   := $(BUILD)/tools/cli.o
 TOOL_SRCS := $(wildcard tools/tt-*.c)
 TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
-UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o
 UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
@@ -94,39 +99,39 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 .SECONDARY:
 all: $(TOOLS)
 
-$(BUILD)/libcore/%.o: libcore/%.c $(wildcard libcore/include/tt/*.h libcore/internal/*.h kernels/*.h libcore/*.h)
+$(BUILD)/libcore/%.o: libcore/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/kernels/%_none.o: kernels/%_none.c $(wildcard kernels/*.h)
+$(BUILD)/kernels/%_none.o: kernels/%_none.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/kernels/%.o: kernels/%.cu $(wildcard kernels/*.h)
+$(BUILD)/kernels/%.o: kernels/%.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Ikernels -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Ikernels -MD -MP -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJS) $(KERNEL_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tools/%.o: tools/%.c tools/cli.h $(wildcard libcore/include/tt/*.h)
+$(BUILD)/tools/%.o: tools/%.c
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Itools $(CFLAGS) $(WARN) -c $< -o $@
+	$(CC) -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Itools $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
 $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # ---- tests ----
-$(BUILD)/tests/%.o: tests/unit/%.c $(wildcard tests/unit/*.h tests/refsim/*.[ch] libcore/include/tt/*.h libcore/internal/*.h)
+$(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) -Wno-missing-prototypes -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) $(DEPFLAGS) -Wno-missing-prototypes -c $< -o $@
 
 # the reference simulator: test code, built apart from libcore on purpose
-$(BUILD)/tests/refsim.o: tests/refsim/refsim.c tests/refsim/refsim.h
+$(BUILD)/tests/refsim.o: tests/refsim/refsim.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
 $(UNIT_BIN): $(UNIT_OBJS) $(LIBCORE)
 	@test -n "$(CRITERION_LIBS)" || { echo "make: Criterion not found: install libcriterion-dev" >&2; exit 1; }
@@ -205,3 +210,5 @@ install: $(TOOLS)
 clean:
 	rm -rf build build-san build-fuzz bin
 	rm -f example.h5 example-sweep.h5 example-surface.png example-pareto.png
+
+-include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)

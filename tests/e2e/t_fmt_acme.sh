@@ -3,8 +3,8 @@
 # Kalos +00:00) in one call. Epoch seconds were computed apart from
 # tracetune (Python datetime.fromisoformat).
 while IFS='|' read -r fx msg; do
-    expect_exit 1 tt-ingest -f acme -o bad.h5 "$FIX/$fx"
-    expect_err "$FIX/$fx:$msg"
+    expect_exit 1 tt-ingest -f acme -o bad.h5 "$FIX/ingest/acme/$fx"
+    expect_err "$FIX/ingest/acme/$fx:$msg"
     [ ! -e bad.h5 ] || fail "$fx: output file written"
 done <<'CASES'
 acme_bad_fields.csv|3: expected 13 fields, got 12
@@ -18,10 +18,10 @@ acme_header_only.csv|1: header only: no job rows
 CASES
 [ "$(ls -A)" = "$(printf 'err.txt\nout.txt')" ] || fail "left-over files: $(ls -A)"
 # with a zone named, naive times are read in it
-expect_exit 0 tt-ingest -f acme --tz +08:00 -o n.h5 "$FIX/acme_naive_time.csv"
+expect_exit 0 tt-ingest -f acme --tz +08:00 -o n.h5 "$FIX/ingest/acme/acme_naive_time.csv"
 [ "$(tt-cat -H -c submit n.h5 | tr '\n' ' ')" = "1677600000 1677600000 " ] || fail "--tz +08:00"
 
-expect_exit 0 tt-ingest -o d.h5 "$FIX/acme_drops.csv"
+expect_exit 0 tt-ingest -o d.h5 "$FIX/ingest/acme/acme_drops.csv"
 expect_err "acme: 6 rows read, 2 kept, 4 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 end_before_start)"
 want=$(printf '%s\n' \
     'submit	duration	gpus	gpu_milli	start	end	nodes	name	user	vc	model	status' \

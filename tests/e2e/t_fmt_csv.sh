@@ -2,7 +2,7 @@
 # calendar times; tt-cat's TSV reads back byte-identical (own fixtures and
 # the Philly CSV); bad input names file, line and field, exits 1, no output.
 bad() { # bad FIXTURE MESSAGE
-    expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/$1"
+    expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/ingest/csv/$1"
     expect_err "$1:$2"
     [ ! -e x.h5 ] || fail "output left after an error in $1"
 }
@@ -15,7 +15,7 @@ roundtrip() {
 }
 
 # header names, drops, calendar times with offsets, fractional GPUs
-expect_exit 0 tt-ingest -o j.h5 "$FIX/csv_jobs.csv"
+expect_exit 0 tt-ingest -o j.h5 "$FIX/ingest/csv/csv_jobs.csv"
 expect_err "csv: 7 rows read, 3 kept, 4 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 end_before_start)"
 t0=$(date -u -d '2020-04-01 00:00:00+08:00' +%s)
 {
@@ -28,29 +28,29 @@ tt-cat j.h5 | cmp -s - want.tsv || fail "csv_jobs: $(tt-cat j.h5 | diff - want.t
 roundtrip j.h5
 
 # -m names columns and wins over header names; numbers may carry blanks
-expect_exit 0 tt-ingest -f csv -m submit=when,duration=len,gpus=k,user=who,vc=queue -o m.h5 "$FIX/csv_mapped.tsv"
+expect_exit 0 tt-ingest -f csv -m submit=when,duration=len,gpus=k,user=who,vc=queue -o m.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 printf '50\t31\t1\tbob\tq2\t\n100\t60\t2\talice\tq1\tA3C\n' > wantm.tsv
 tt-cat -H -c submit,duration,gpus,user,vc,model m.h5 | cmp -s - wantm.tsv ||
     fail "csv_mapped: $(tt-cat -H -c submit,duration,gpus,user,vc,model m.h5 | diff - wantm.tsv)"
 tt-cat --info m.h5 | grep -qx "time_base	relative" || fail "numeric times give a relative time base"
 roundtrip m.h5
-expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/csv_mapped.tsv"
+expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 expect_err "csv_mapped.tsv:1: header has no submit column"
-expect_exit 2 tt-ingest -f csv -m submit=when,colour=k -o x.h5 "$FIX/csv_mapped.tsv"
+expect_exit 2 tt-ingest -f csv -m submit=when,colour=k -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 expect_err "-m: unknown key 'colour' (keys: submit duration gpus start end name user vc model status nodes gpu_milli)"
-expect_exit 1 tt-ingest -f csv -m submit=nosuch,duration=len,gpus=k -o x.h5 "$FIX/csv_mapped.tsv"
+expect_exit 1 tt-ingest -f csv -m submit=nosuch,duration=len,gpus=k -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 expect_err "csv_mapped.tsv:1: -m: no column 'nosuch' in the header"
-expect_exit 2 tt-ingest -f tiresias -m submit=when -o x.h5 "$FIX/csv_mapped.tsv"
+expect_exit 2 tt-ingest -f tiresias -m submit=when -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 expect_err "-m (column map) applies to -f csv only"
 [ ! -e x.h5 ] || fail "output left after an error"
 
 # a tt-cat TSV with every column reads back to the same bytes
-expect_exit 0 tt-ingest -o v.h5 "$FIX/csv_roundtrip.tsv"
+expect_exit 0 tt-ingest -o v.h5 "$FIX/ingest/csv/csv_roundtrip.tsv"
 expect_err "csv: 4 rows read, 4 kept"
-tt-cat v.h5 | cmp -s - "$FIX/csv_roundtrip.tsv" || fail "csv_roundtrip: $(tt-cat v.h5 | diff - "$FIX/csv_roundtrip.tsv")"
+tt-cat v.h5 | cmp -s - "$FIX/ingest/csv/csv_roundtrip.tsv" || fail "csv_roundtrip: $(tt-cat v.h5 | diff - "$FIX/ingest/csv/csv_roundtrip.tsv")"
 # and so do traces of the other formats
-tt-ingest -q -o g.h5 "$FIX/gavel_small.trace" && roundtrip g.h5
-tt-ingest -q -o t.h5 "$FIX/tiresias_small.csv" && roundtrip t.h5
+tt-ingest -q -o g.h5 "$FIX/ingest/gavel/gavel_small.trace" && roundtrip g.h5
+tt-ingest -q -o t.h5 "$FIX/ingest/tiresias/tiresias_small.csv" && roundtrip t.h5
 
 bad csv_bad_gpus.csv "3: field 'gpus': expected a number, got 'two'"
 bad csv_negative.csv "3: field 'duration': negative value '-20'"

@@ -2,13 +2,13 @@
 # checked against awk over the same files; bad input names file, line and
 # field, exits 1 and leaves no output.
 bad() { # bad FIXTURE MESSAGE
-    expect_exit 1 tt-ingest -f gavel -o x.h5 "$FIX/$1"
+    expect_exit 1 tt-ingest -f gavel -o x.h5 "$FIX/ingest/gavel/$1"
     expect_err "$1:$2"
     [ ! -e x.h5 ] || fail "output left after an error in $1"
 }
 
 # own fixture: rounding (12.5 -> 13), a CPU-only drop, whole job_type strings
-expect_exit 0 tt-ingest -o s.h5 "$FIX/gavel_small.trace"
+expect_exit 0 tt-ingest -o s.h5 "$FIX/ingest/gavel/gavel_small.trace"
 expect_err "gavel: 4 rows read, 3 kept, 1 dropped (1 cpu_only)"
 printf '%s\n' 'submit	duration	gpus	gpu_milli	start	end	nodes	name	user	vc	model	status' \
     '0	1000	4	4000						gavel_small	ResNet-50 (batch size 64)	' \
@@ -20,7 +20,7 @@ tt-cat --info s.h5 | grep -qx "time_base	relative" || fail "time_base is not rel
 tt-cat s.h5 | tt-ingest -q -f csv -o r.h5 - || fail "csv read-back failed"
 tt-cat r.h5 | cmp -s - want.tsv || fail "csv round trip of gavel_small differs"
 # stdin has no file name, so no VC
-tt-ingest -q -f gavel -o i.h5 - < "$FIX/gavel_small.trace"
+tt-ingest -q -f gavel -o i.h5 - < "$FIX/ingest/gavel/gavel_small.trace"
 [ "$(tt-cat -H -c vc i.h5 | sort -u)" = "" ] || fail "stdin gave a VC"
 
 bad gavel_newer.trace "2: 10 tab-separated fields: this is the newer 10-field Gavel trace; -f gavel reads the older 7-field one"
@@ -31,7 +31,7 @@ bad gavel_negative_gpus.trace "2: field 'scale_factor': negative value '-2'"
 bad gavel_bad_time.trace "2: field 'arrival_time': expected a number, got '2019-10-03 00:00:00'"
 bad gavel_header.trace "1: field 'needs_data_dir': expected 0 or 1, got 'needs_data_dir'"
 # auto picks gavel for the 10-field layout too, to say what it is
-expect_exit 1 tt-ingest -o x.h5 "$FIX/gavel_newer.trace"
+expect_exit 1 tt-ingest -o x.h5 "$FIX/ingest/gavel/gavel_newer.trace"
 expect_err "newer 10-field Gavel trace"
 : > empty.trace
 expect_exit 1 tt-ingest -f gavel -o x.h5 empty.trace

@@ -3,8 +3,8 @@
 # tt-ingest (format told from the header) and tt-cat. Epoch seconds below
 # were computed apart from tracetune (Python datetime, +08:00).
 while IFS='|' read -r fx msg; do
-    expect_exit 1 tt-ingest -f helios -o bad.h5 "$FIX/$fx"
-    expect_err "$FIX/$fx:$msg"
+    expect_exit 1 tt-ingest -f helios -o bad.h5 "$FIX/ingest/helios/$fx"
+    expect_err "$FIX/ingest/helios/$fx:$msg"
     [ ! -e bad.h5 ] || fail "$fx: output file written"
 done <<'CASES'
 helios_bad_fields.csv|3: expected 12 fields, got 11
@@ -17,7 +17,7 @@ helios_header_only.csv|1: header only: no job rows
 CASES
 [ "$(ls -A)" = "$(printf 'err.txt\nout.txt')" ] || fail "left-over files: $(ls -A)"
 
-expect_exit 0 tt-ingest -o d.h5 "$FIX/helios_drops.csv"
+expect_exit 0 tt-ingest -o d.h5 "$FIX/ingest/helios/helios_drops.csv"
 expect_err "helios: 6 rows read, 2 kept, 4 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 end_before_start)"
 want=$(printf '%s\n' \
     'submit	duration	gpus	gpu_milli	start	end	nodes	name	user	vc	model	status' \

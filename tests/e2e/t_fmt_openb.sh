@@ -4,8 +4,8 @@
 # source file. The multigpu re-samplings carry no times and must fail
 # with a clear message.
 while IFS='|' read -r fx msg; do
-    expect_exit 1 tt-ingest -f openb -o bad.h5 "$FIX/$fx"
-    expect_err "$FIX/$fx:$msg"
+    expect_exit 1 tt-ingest -f openb -o bad.h5 "$FIX/ingest/openb/$fx"
+    expect_err "$FIX/ingest/openb/$fx:$msg"
     [ ! -e bad.h5 ] || fail "$fx: output file written"
 done <<'CASES'
 openb_bad_fields.csv|3: expected 11 fields, got 10
@@ -18,7 +18,7 @@ openb_header_only.csv|1: header only: no job rows
 CASES
 [ "$(ls -A)" = "$(printf 'err.txt\nout.txt')" ] || fail "left-over files: $(ls -A)"
 
-expect_exit 0 tt-ingest -o d.h5 "$FIX/openb_drops.csv"
+expect_exit 0 tt-ingest -o d.h5 "$FIX/ingest/openb/openb_drops.csv"
 expect_err "openb: 6 rows read, 2 kept, 4 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 end_before_start)"
 want=$(printf '%s\n' \
     'submit	duration	gpus	gpu_milli	start	end	nodes	name	user	vc	model	status' \

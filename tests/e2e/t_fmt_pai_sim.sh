@@ -2,8 +2,8 @@
 # drop rules; the 133-job head of the PAI 2020 simulator trace, with its
 # counts and totals computed here by awk from the source file.
 while IFS='|' read -r fx msg; do
-    expect_exit 1 tt-ingest -f pai-sim -o bad.h5 "$FIX/$fx"
-    expect_err "$FIX/$fx:$msg"
+    expect_exit 1 tt-ingest -f pai-sim -o bad.h5 "$FIX/ingest/pai_sim/$fx"
+    expect_err "$FIX/ingest/pai_sim/$fx:$msg"
     [ ! -e bad.h5 ] || fail "$fx: output file written"
 done <<'CASES'
 pai_sim_bad_fields.csv|3: expected 14 fields, got 13
@@ -16,7 +16,7 @@ pai_sim_header_only.csv|1: header only: no job rows
 CASES
 [ "$(ls -A)" = "$(printf 'err.txt\nout.txt')" ] || fail "left-over files: $(ls -A)"
 
-expect_exit 0 tt-ingest -o d.h5 "$FIX/pai_sim_drops.csv"
+expect_exit 0 tt-ingest -o d.h5 "$FIX/ingest/pai_sim/pai_sim_drops.csv"
 expect_err "pai-sim: 5 rows read, 3 kept, 2 dropped (1 cpu_only, 1 missing_time)"
 want=$(printf '%s\n' \
     'submit	duration	gpus	gpu_milli	start	end	nodes	name	user	vc	model	status' \

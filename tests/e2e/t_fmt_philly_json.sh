@@ -2,7 +2,7 @@
 # example, the quirks fixture (drops by reason), JSON Lines on stdin and
 # compressed, bad input naming file and line with no output, and a large
 # generated log checked against an independent Python reading of it.
-expect_exit 0 tt-ingest -o q.h5 "$FIX/philly_json_quirks.json"
+expect_exit 0 tt-ingest -o q.h5 "$FIX/ingest/philly_json/philly_json_quirks.json"
 expect_err "philly-json: 8 rows read, 2 kept, 6 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 no_attempts, 1 missing_time, 1 end_before_start)"
 expect_err "1 local times fell in a DST fall-back hour"
 # times are UTC epoch seconds worked out with Python zoneinfo (America/Los_Angeles)
@@ -14,24 +14,24 @@ got=$(tt-cat -c submit,duration,gpus,nodes,name,vc,status q.h5)
 [ "$got" = "$want" ] || fail "quirks fixture: $got"
 
 # JSON Lines: plain, on stdin, gzip- and xz-compressed give the same jobs
-expect_exit 0 tt-ingest -q -o l.h5 "$FIX/philly_json_lines.jsonl"
+expect_exit 0 tt-ingest -q -o l.h5 "$FIX/ingest/philly_json/philly_json_lines.jsonl"
 tt-cat l.h5 > l.tsv
 [ "$(wc -l < l.tsv)" = 3 ] || fail "JSON Lines: $(cat l.tsv)"
-expect_exit 0 tt-ingest -q -o s.h5 - < "$FIX/philly_json_lines.jsonl"
+expect_exit 0 tt-ingest -q -o s.h5 - < "$FIX/ingest/philly_json/philly_json_lines.jsonl"
 tt-cat s.h5 | cmp -s - l.tsv || fail "stdin differs"
-gzip -c "$FIX/philly_json_lines.jsonl" > l.jsonl.gz
+gzip -c "$FIX/ingest/philly_json/philly_json_lines.jsonl" > l.jsonl.gz
 expect_exit 0 tt-ingest -q -o g.h5 l.jsonl.gz
 tt-cat g.h5 | cmp -s - l.tsv || fail "gzip differs"
 if command -v xz > /dev/null; then
-    xz -c "$FIX/philly_json_lines.jsonl" > l.jsonl.xz
+    xz -c "$FIX/ingest/philly_json/philly_json_lines.jsonl" > l.jsonl.xz
     expect_exit 0 tt-ingest -q -o x.h5 l.jsonl.xz
     tt-cat x.h5 | cmp -s - l.tsv || fail "xz differs"
 fi
 
 # bad input: FILE:LINE: reason, exit 1, no output file
 while IFS='|' read -r fx code msg; do
-    expect_exit "$code" tt-ingest -o bad.h5 "$FIX/$fx"
-    expect_err "$FIX/$fx$msg"
+    expect_exit "$code" tt-ingest -o bad.h5 "$FIX/ingest/philly_json/$fx"
+    expect_err "$FIX/ingest/philly_json/$fx$msg"
     [ ! -e bad.h5 ] || fail "$fx: output file written"
 done <<'CASES'
 philly_json_truncated.json|1|:23: malformed JSON: unexpected end of input

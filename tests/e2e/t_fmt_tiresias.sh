@@ -2,13 +2,13 @@
 # against awk; a fixture without a final newline; bad input names file,
 # line and field, exits 1 and leaves no output.
 bad() { # bad FIXTURE MESSAGE
-    expect_exit 1 tt-ingest -f tiresias -o x.h5 "$FIX/$1"
+    expect_exit 1 tt-ingest -f tiresias -o x.h5 "$FIX/ingest/tiresias/$1"
     expect_err "$1:$2"
     [ ! -e x.h5 ] || fail "output left after an error in $1"
 }
 
 # CRLF, no final newline, a CPU-only drop, 127.5 rounding to 128
-expect_exit 0 tt-ingest -o s.h5 "$FIX/tiresias_small.csv"
+expect_exit 0 tt-ingest -o s.h5 "$FIX/ingest/tiresias/tiresias_small.csv"
 expect_err "tiresias: 4 rows read, 3 kept, 1 dropped (1 cpu_only)"
 printf '%s\n' '0	164	1	0	vgg19' '53	128	2	2	inception4' '79	121	4	3	resnet50' > want.tsv
 tt-cat -H -c submit,duration,gpus,name,model s.h5 | cmp -s - want.tsv ||

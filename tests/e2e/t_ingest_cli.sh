@@ -7,22 +7,22 @@ expect_exit 2 tt-ingest
 expect_err "usage: tt-ingest"
 expect_exit 2 tt-ingest -o x.h5
 expect_err "no input file"
-expect_exit 2 tt-ingest -f nosuch -o x.h5 "$FIX/philly_csv_bad_gpus.csv"
+expect_exit 2 tt-ingest -f nosuch -o x.h5 "$FIX/ingest/philly_csv/philly_csv_bad_gpus.csv"
 expect_err "unknown format 'nosuch'"
 expect_exit 2 tt-ingest --bogus
 expect_exit 0 tt-ingest --version
 grep -q "tracetune" out.txt || fail "--version"
 
 # malformed rows: FILE:LINE: field, exit 1, no output, no temp file left
-expect_exit 1 tt-ingest -f philly-csv -o x.h5 "$FIX/philly_csv_bad_gpus.csv"
+expect_exit 1 tt-ingest -f philly-csv -o x.h5 "$FIX/ingest/philly_csv/philly_csv_bad_gpus.csv"
 expect_err "philly_csv_bad_gpus.csv:3: field 'num_gpus': expected a number, got 'abc'"
 [ ! -e x.h5 ] || fail "output left after an error"
 [ -z "$(ls -A)" ] || [ "$(ls -A | grep -v -e out.txt -e err.txt)" = "" ] || fail "stray files: $(ls -A)"
-expect_exit 1 tt-ingest -o x.h5 "$FIX/philly_csv_negative.csv"
+expect_exit 1 tt-ingest -o x.h5 "$FIX/ingest/philly_csv/philly_csv_negative.csv"
 expect_err "philly_csv_negative.csv:3: field 'duration': negative value '-5'"
-expect_exit 1 tt-ingest -o x.h5 "$FIX/philly_csv_bad_time.csv"
+expect_exit 1 tt-ingest -o x.h5 "$FIX/ingest/philly_csv/philly_csv_bad_time.csv"
 expect_err "philly_csv_bad_time.csv:3: field 'timestamp': cannot parse time '2017-13-09 06:13:03'"
-expect_exit 1 tt-ingest -o x.h5 "$FIX/philly_csv_short_row.csv"
+expect_exit 1 tt-ingest -o x.h5 "$FIX/ingest/philly_csv/philly_csv_short_row.csv"
 expect_err "philly_csv_short_row.csv:2: expected 5 fields, got 4"
 : > empty.csv
 expect_exit 1 tt-ingest -o x.h5 empty.csv
@@ -32,7 +32,7 @@ expect_exit 1 tt-ingest -f philly-csv -o x.h5 garbage.csv
 expect_err "garbage.csv:1: binary data"
 expect_exit 1 tt-ingest -o x.h5 /nonexistent/trace.csv
 expect_err "cannot open '/nonexistent/trace.csv'"
-expect_exit 2 tt-ingest --tz Mars/Base -o x.h5 "$FIX/philly_csv_bad_gpus.csv"
+expect_exit 2 tt-ingest --tz Mars/Base -o x.h5 "$FIX/ingest/philly_csv/philly_csv_bad_gpus.csv"
 expect_err "unknown time zone 'Mars/Base'"
 [ ! -e x.h5 ] || fail "output left after an error"
 
@@ -40,7 +40,7 @@ expect_err "unknown time zone 'Mars/Base'"
 # an existing output survives a failed run untouched
 expect_exit 0 tt-ingest -q -o keep.h5 "$P"
 before=$(sha256sum keep.h5)
-expect_exit 1 tt-ingest -q -o keep.h5 "$FIX/philly_csv_bad_gpus.csv"
+expect_exit 1 tt-ingest -q -o keep.h5 "$FIX/ingest/philly_csv/philly_csv_bad_gpus.csv"
 [ "$(sha256sum keep.h5)" = "$before" ] || fail "failed run changed an existing output"
 cp "$P" in.csv
 expect_exit 1 tt-ingest -o in.csv in.csv

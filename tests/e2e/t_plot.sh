@@ -26,9 +26,9 @@ clean() {
 
 # ---- surface: the fixture's least jct_mean is 28800 s = 8 h at w0=600,
 # theta=1500 and again at w0=3600; w0 has 0 and inf as edge columns ----
-expect_exit 0 tt-plot surface -o s.png "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot surface -o s.png "$FIX/plot/plot_sweep.tsv"
 [ "$(png_size s.png)" = 1000x750 ] || fail "surface size $(png_size s.png)"
-expect_exit 0 tt-plot surface --facet makespan -o s.svg "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot surface --facet makespan -o s.svg "$FIX/plot/plot_sweep.tsv"
 svg_text s.svg >s.txt
 for want in 'w0 [s] (log scale)' 'theta [permille]' 'jct_mean [h]' 'makespan [d]' inf 0 60 600 3600 \
     '○ least jct_mean: 8 h at w0=600, theta=1500 (1st of 2 equal)' \
@@ -36,27 +36,27 @@ for want in 'w0 [s] (log scale)' 'theta [permille]' 'jct_mean [h]' 'makespan [d]
     grep -qxF -- "$want" s.txt || fail "surface SVG lacks '$want': $(tr '\n' '|' <s.txt)"
 done
 grep -q 'width="1500" height="650"' s.svg || fail "facet SVG size: $(grep -o 'width="[0-9]*" height="[0-9]*"' s.svg | head -1)"
-expect_exit 0 tt-plot surface --3d -z makespan -o s3.pdf "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot surface --3d -z makespan -o s3.pdf "$FIX/plot/plot_sweep.tsv"
 [ "$(head -c 5 s3.pdf)" = "%PDF-" ] || fail "3-D view: not a PDF"
 # from stdin, the same figure byte for byte
-tt-plot surface -o stdin.png <"$FIX/plot_sweep.tsv" || fail "surface from stdin"
+tt-plot surface -o stdin.png <"$FIX/plot/plot_sweep.tsv" || fail "surface from stdin"
 cmp -s stdin.png s.png || fail "stdin and file give different figures"
 clean
 
 # ---- the --script file redraws the figure by itself, elsewhere ----
-expect_exit 0 tt-plot surface -o fig.png --script fig.gp "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot surface -o fig.png --script fig.gp "$FIX/plot/plot_sweep.tsv"
 mkdir alone && cp fig.gp alone/ && (cd alone && gnuplot fig.gp) || fail "fig.gp does not run alone"
 cmp -s alone/fig.png fig.png || fail "the script draws another figure"
 [ "$(ls alone)" = "$(printf 'fig.gp\nfig.png')" ] || fail "the script needs other files: $(ls alone)"
 # by default nothing but the figure is left
-expect_exit 0 tt-plot pareto -o only.png "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot pareto -o only.png "$FIX/plot/plot_sweep.tsv"
 [ "$(ls | grep -c only)" = 1 ] || fail "more than the figure: $(ls)"
 clean
 
 # ---- pareto: the front of the fixture (worked out in test_plot.c) ----
-expect_exit 0 tt-plot pareto --baseline "$FIX/plot_baseline.tsv" -o p.png "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot pareto --baseline "$FIX/plot/plot_baseline.tsv" -o p.png "$FIX/plot/plot_sweep.tsv"
 [ "$(png_size p.png)" = 1000x750 ] || fail "pareto size $(png_size p.png)"
-expect_exit 0 tt-plot pareto --baseline "$FIX/plot_baseline.tsv" -o p.svg "$FIX/plot_sweep.tsv"
+expect_exit 0 tt-plot pareto --baseline "$FIX/plot/plot_baseline.tsv" -o p.svg "$FIX/plot/plot_sweep.tsv"
 svg_text p.svg >p.txt
 for want in 'makespan [d]' 'jct_mean [h]' 'w0=inf, theta=inf' 'w0=3600, theta=1200' \
     'w0=600, theta=1500 (+1 more)' 'non-dominated (4 configurations)' \
@@ -69,7 +69,7 @@ grep -q 'w0=60,' p.txt && fail "a dominated point is labelled"
 clean
 
 # ---- HDF5: a real sweep gives the same script from its file as from its TSV ----
-expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim_small.tsv"
+expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim/sim_small.tsv"
 expect_exit 0 tt-sweep -d cpu -c 1x1x8 -g w0=0,60,600,inf -g theta=1100,1500,inf -o sw.h5 small.h5
 cp out.txt sw.tsv
 expect_exit 0 tt-plot surface --facet makespan -o h.png --script h5.gp sw.h5
@@ -79,12 +79,12 @@ tt-plot pareto -o hp.svg <sw.h5 || fail "HDF5 on stdin"
 clean
 
 # ---- cdf, timeline, trace ----
-expect_exit 0 tt-plot cdf --label A -o c.svg "$FIX/plot_jobs_a.tsv" - <"$FIX/plot_jobs_b.tsv"
+expect_exit 0 tt-plot cdf --label A -o c.svg "$FIX/plot/plot_jobs_a.tsv" - <"$FIX/plot/plot_jobs_b.tsv"
 svg_text c.svg >c.txt
 for want in 'jct [h] (log scale)' 'fraction of jobs' 'A (4 jobs, 1 not run)' 'stdin (4 jobs)'; do
     grep -qxF -- "$want" c.txt || fail "cdf SVG lacks '$want': $(tr '\n' '|' <c.txt)"
 done
-expect_exit 0 tt-plot cdf -o c.png "$FIX/plot_jobs_a.tsv"
+expect_exit 0 tt-plot cdf -o c.png "$FIX/plot/plot_jobs_a.tsv"
 [ "$(png_size c.png)" = 1000x700 ] || fail "cdf size"
 expect_exit 0 tt-sim -c 1x1x8 --timeline -o run.h5 small.h5
 expect_exit 0 tt-plot cdf -x queue -o cq.png run.h5
@@ -93,7 +93,7 @@ svg_text tl.svg >tl.txt
 for want in 'jobs waiting' 'busy GPUs' 'jobs running' 'L0 packed' 'L2 spread'; do
     grep -qxF -- "$want" tl.txt || fail "timeline SVG lacks '$want'"
 done
-expect_exit 0 tt-plot timeline --size 800x600 -o tl.png "$FIX/plot_timeline.tsv"
+expect_exit 0 tt-plot timeline --size 800x600 -o tl.png "$FIX/plot/plot_timeline.tsv"
 [ "$(png_size tl.png)" = 800x600 ] || fail "timeline size $(png_size tl.png)"
 expect_exit 0 tt-plot trace -o tr.svg small.h5
 svg_text tr.svg >tr.txt
@@ -106,26 +106,26 @@ clean
 
 # ---- titles are text, never commands ----
 expect_exit 0 tt-plot surface --title "it's \"q\" \\ \`touch pwn1\` system(\"touch pwn2\") @x" \
-    -o t.svg "$FIX/plot_sweep.tsv"
+    -o t.svg "$FIX/plot/plot_sweep.tsv"
 [ -e pwn1 ] || [ -e pwn2 ] && fail "the title ran a command"
 grep -qF "it's \"q\" \\ \`touch pwn1\` system(\"touch pwn2\") @x" t.svg || fail "title not literal"
 
 # ---- failures: a message, the exit status, no figure ----
 rm -f *.png *.svg *.pdf
-GNUPLOT=/nonexistent/gnuplot expect_exit 1 tt-plot surface -o f.png "$FIX/plot_sweep.tsv"
+GNUPLOT=/nonexistent/gnuplot expect_exit 1 tt-plot surface -o f.png "$FIX/plot/plot_sweep.tsv"
 expect_err "tt-plot: gnuplot not found"
 : | expect_exit 1 tt-plot surface -o f.png
 expect_err "tt-plot: stdin: empty input (expected a header line)"
-head -1 "$FIX/plot_sweep.tsv" >head.tsv
+head -1 "$FIX/plot/plot_sweep.tsv" >head.tsv
 expect_exit 1 tt-plot pareto -o f.png head.tsv
 expect_err "head.tsv: no rows under the header"
-expect_exit 2 tt-plot surface -z jct_men -o f.png "$FIX/plot_sweep.tsv"
+expect_exit 2 tt-plot surface -z jct_men -o f.png "$FIX/plot/plot_sweep.tsv"
 expect_err "metric 'jct_men' is not in"
-expect_exit 2 tt-plot surface -y load -o f.png "$FIX/plot_sweep.tsv"
+expect_exit 2 tt-plot surface -y load -o f.png "$FIX/plot/plot_sweep.tsv"
 expect_err "parameter 'load' was not swept"
-expect_exit 2 tt-plot surface -o f.jpg "$FIX/plot_sweep.tsv"
+expect_exit 2 tt-plot surface -o f.jpg "$FIX/plot/plot_sweep.tsv"
 expect_err "must end in .png, .svg or .pdf"
-expect_exit 2 tt-plot bars -o f.png "$FIX/plot_sweep.tsv"
+expect_exit 2 tt-plot bars -o f.png "$FIX/plot/plot_sweep.tsv"
 expect_err "unknown KIND 'bars'"
 expect_exit 1 tt-plot surface -o f.png no-such.tsv
 expect_err "cannot read 'no-such.tsv'"
@@ -133,7 +133,7 @@ expect_exit 1 tt-plot cdf -o f.png sw.h5
 expect_err "it is a sweep file"
 # w1 varies too: two rows on one cell, unless --where picks one
 awk -F'\t' 'BEGIN{OFS="\t"} NR==1{print; next} {print; if (NR==2) {$3="inf"; print}}' \
-    "$FIX/plot_sweep.tsv" >dup.tsv
+    "$FIX/plot/plot_sweep.tsv" >dup.tsv
 expect_exit 2 tt-plot surface -o f.png dup.tsv
 expect_err "parameter 'w1' also varies (0, inf); pick one value with --where w1=VALUE"
 expect_exit 0 tt-plot surface --where w1=0 -o w.png dup.tsv
@@ -141,7 +141,7 @@ rm w.png
 # gnuplot that writes half a figure and fails: its words shown, nothing left
 printf '#!/bin/sh\nfor a; do s=$a; done\nsed -n "s/^set output .\\(.*\\).$/\\1/p" "$s" | head -1 | xargs -I{} sh -c "echo partial > {}"\necho "line 3: broken" >&2\nexit 1\n' >badplot
 chmod +x badplot
-GNUPLOT=$PWD/badplot expect_exit 1 tt-plot surface -o f.png "$FIX/plot_sweep.tsv"
+GNUPLOT=$PWD/badplot expect_exit 1 tt-plot surface -o f.png "$FIX/plot/plot_sweep.tsv"
 expect_err "gnuplot failed (exit status 1) drawing 'f.png'"
 expect_err "gnuplot: line 3: broken"
 [ -z "$(ls | grep -E '\.(png|svg|pdf)$|tmp-')" ] || fail "a figure was left: $(ls)"
@@ -208,7 +208,7 @@ expect_exit 2 tt-plot search -x load -o bad.png tune.h5
 expect_err "tt-plot: axis 'load' is not a searched dimension of 'tune.h5' (searched: w0 theta)"
 expect_exit 1 tt-plot search -o bad.png sw.h5
 expect_err "tt-plot: 'sw.h5': not a tune file (it is a sweep file; tt-tune -o writes one)"
-expect_exit 1 tt-plot search -o bad.png "$FIX/plot_sweep.tsv"
+expect_exit 1 tt-plot search -o bad.png "$FIX/plot/plot_sweep.tsv"
 expect_err "not a tune file (not HDF5"
 expect_exit 2 tt-plot surface --surface sw.h5 -o bad.png sw.h5
 expect_err "--surface is for search"

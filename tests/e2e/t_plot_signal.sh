@@ -21,7 +21,7 @@ running() {
 
 for sig in TERM INT; do
     rm -f started
-    GNUPLOT=$PWD/slowplot tt-plot surface -o f.png "$FIX/plot_sweep.tsv" >out.txt 2>err.txt &
+    GNUPLOT=$PWD/slowplot tt-plot surface -o f.png "$FIX/plot/plot_sweep.tsv" >out.txt 2>err.txt &
     pid=$!
     for _ in $(seq 200); do [ -s started ] && break; sleep 0.05; done
     [ -s started ] || fail "SIG$sig: the fake gnuplot did not start: $(cat err.txt)"

@@ -18,7 +18,7 @@ T=$(printf '\t')
 # p50 = 2nd = 30, p90 = p99 = 4th = 140); queue 0 90 0 10 (mean 25, p99 90);
 # makespan 150 - 0; used GPU-s 2x100 + 4x50 + 2x30 + 1x10 = 470, util
 # 470 / (4 x 150) = 0.783333; no communication or restart cost.
-expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim_small.tsv"
+expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim/sim_small.tsv"
 P="order${T}w0${T}w1${T}theta${T}restart${T}congestion${T}min_run${T}max_preempt${T}backfill"
 P="$P${T}load${T}seed${T}mix${T}timers"
 M="makespan${T}jct_mean${T}jct_p50${T}jct_p90${T}jct_p99${T}queue_mean${T}queue_p99"
@@ -100,35 +100,35 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
 #   2 x (200 - 100) = 200, used 3000 + 3000 + 400 = 6400 GPU-s, comm_share
 #   200/6400 = 0.03125, util 6400 / (8 x 1000) = 0.8; JCT 1000 1000 200.
 # default (w0=inf): job 2 waits for a packed node until 1000: 1000-1100.
-expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim_rack.tsv"
-expect_exit 0 tt-sim -c "$FIX/sim_cluster.tsv" --models "$FIX/sim_models.tsv" -p w0=0 rack.h5
+expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim/sim_rack.tsv"
+expect_exit 0 tt-sim -c "$FIX/sim/sim_cluster.tsv" --models "$FIX/sim/sim_models.tsv" -p w0=0 rack.h5
 [ "$(sed -n 2p out.txt | cut -f2,12-)" = \
   "0${T}fast:1,slow:1${T}-${T}1000${T}733.333333${T}1000${T}1000${T}1000${T}0.000000${T}0${T}200.000${T}0.031250${T}0${T}0${T}2${T}1${T}0${T}0.800000${T}0" ] ||
     fail "w0=0: $(sed -n 2p out.txt)"
 [ ! -s err.txt ] || fail "stderr for a run with every model known: $(cat err.txt)"
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 --jobs rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 --jobs rack.h5
 [ "$(sed -n 4p out.txt)" = "2${T}0${T}100${T}2${T}slow${T}0${T}200${T}200${T}0${T}1${T}2000${T}0${T}0${T}1${T}0${T}400" ] ||
     fail "w0=0 job 2: $(sed -n 4p out.txt)"
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" --jobs rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" --jobs rack.h5
 [ "$(sed -n 4p out.txt | cut -f6-11)" = "1000${T}1100${T}1100${T}1000${T}0${T}1000" ] ||
     fail "w0=inf job 2: $(sed -n 4p out.txt)"
 # timers per class: only job 2's class (slow) decides above, so slow's own
 # w0=0 under a global inf is the w0=0 run, and slow's own inf under a global
 # 0 is the strict run, job for job
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 --jobs rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 --jobs rack.h5
 cp out.txt nowait_jobs.tsv
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" --jobs rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" --jobs rack.h5
 cp out.txt strict_jobs.tsv
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0.slow=0 --jobs rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.slow=0 --jobs rack.h5
 cmp -s out.txt nowait_jobs.tsv || fail "w0.slow=0: $(diff out.txt nowait_jobs.tsv)"
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 -p timers=slow:inf:- \
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 -p timers=slow:inf:- \
     --jobs rack.h5
 cmp -s out.txt strict_jobs.tsv || fail "timers=slow:inf:-: $(diff out.txt strict_jobs.tsv)"
 # fast's own timers change nothing here; the summary names them
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0.fast=0 -p w1.fast=inf rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.fast=0 -p w1.fast=inf rack.h5
 [ "$(sed -n 2p out.txt | cut -f13-15)" = "fast:0:inf${T}1100${T}1033.333333" ] ||
     fail "w0.fast=0: $(sed -n 2p out.txt)"
-expect_exit 2 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0.medium=0 rack.h5
+expect_exit 2 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.medium=0 rack.h5
 expect_err "tt-sim: parameter 'w0.medium': unknown class 'medium' (classes: fast slow)"
 
 # ---- errors: usage (2), bad input (1); nothing on stdout, no file left ----
@@ -171,7 +171,7 @@ echo "not hdf5" >text.h5
 expect_exit 1 tt-sim -c 1x1x4 -o keep.h5 text.h5
 expect_err "not an HDF5 file"
 [ ! -s out.txt ] || fail "output for a text file"
-expect_exit 1 tt-sim -c 1x1x4 --models "$FIX/sim_bad_models.tsv" -o keep.h5 small.h5
+expect_exit 1 tt-sim -c 1x1x4 --models "$FIX/sim/sim_bad_models.tsv" -o keep.h5 small.h5
 expect_err "sim_bad_models.tsv:3: field 'slow_l2': expected an integer 1000 .. 1000000 (permille), got '999'"
 expect_exit 1 tt-sim -c 1x1x4 --models nosuch_models.tsv small.h5
 expect_err "cannot open 'nosuch_models.tsv'"
@@ -286,10 +286,10 @@ assert s.attrs["unknown_models"] == 2 and s.attrs["jobs"] == 5
 assert s["summary/w1"].attrs["infinite"] == 2**63 - 1
 EOF
 # a table file given with --models is named in the result
-expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim_models.tsv" -p w0=0 -o rack_res.h5 rack.h5
+expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 -o rack_res.h5 rack.h5
 $PY read.py rack_res.h5 summary 1x2x4 >py_sum.tsv || fail "h5py rack summary failed"
 cmp -s py_sum.tsv out.txt || fail "h5py rack summary: $(diff py_sum.tsv out.txt)"
-want_sha=$(sha256sum "$FIX/sim_models.tsv" | cut -d' ' -f1)
+want_sha=$(sha256sum "$FIX/sim/sim_models.tsv" | cut -d' ' -f1)
 $PY -c "
 import h5py, sys
 s = h5py.File('rack_res.h5', 'r')['sim']

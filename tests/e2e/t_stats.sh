@@ -2,14 +2,14 @@
 # the real Philly CSV against awk over the CSV itself, then the errors.
 T=$(printf '\t')
 
-# ---- the fixture (tests/fixtures/stats_five.tsv) ----
+# ---- the fixture (tests/fixtures/trace/stats_five.tsv) ----
 #   submit dur gpus milli vc user  gpu_s
 #   100    25  2    -     a  u1     50
 #   103     0  1    500   -  u2      0
 #   110     5  4    -     b  u1     20
 #   110    40  1    250   a  -      40
 #   131     9  8    -     b  u3     72      total 182 GPU-s, span 31 s
-expect_exit 0 tt-ingest -f csv -o five.h5 "$FIX/stats_five.tsv"
+expect_exit 0 tt-ingest -f csv -o five.h5 "$FIX/trace/stats_five.tsv"
 
 # means: 182/3600 = 0.0506, 152000/3600000 = 0.0422, 16/5, 79/5, 182/31 = 5.871
 cat >want_summary.tsv <<EOF

@@ -3,7 +3,7 @@
 # HDF5 sweep file read with h5py; usage and input errors.
 T=$(printf '\t')
 
-expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim_small.tsv"
+expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim/sim_small.tsv"
 
 # ---- 2 x 2 x 3 = 12 configurations, the first -g slowest ----
 expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g backfill=1,0 -g order=fifo,sjf \
@@ -45,19 +45,19 @@ expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=0,1 small.h5
 grep -q "ran on" err.txt && fail "-d cpu was not quiet: $(cat err.txt)"
 
 # ---- threads and shards change no number ----
-expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim_rack.tsv"
+expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim/sim_rack.tsv"
 G="-g w0=log:1:1000:4 -g theta=1500,inf -g congestion=0:500:3 -g order=fifo,las"
 # shellcheck disable=SC2086
-expect_exit 0 tt-sweep -d cpu -j 1 -c 1x2x4 --models "$FIX/sim_models.tsv" $G rack.h5
+expect_exit 0 tt-sweep -d cpu -j 1 -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G rack.h5
 cp out.txt j1.tsv
 [ "$(wc -l <j1.tsv)" = 49 ] || fail "48 configurations: $(wc -l <j1.tsv)"
 # shellcheck disable=SC2086
-expect_exit 0 tt-sweep -d cpu -j 3 -c 1x2x4 --models "$FIX/sim_models.tsv" $G rack.h5
+expect_exit 0 tt-sweep -d cpu -j 3 -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G rack.h5
 cmp -s out.txt j1.tsv || fail "-j 3 differs from -j 1: $(diff j1.tsv out.txt | head)"
 # 48 = 5 x 9 + 3: shards of 10, 10, 10, 9, 9 rows, interleaved back
 for s in 0 1 2 3 4; do
     # shellcheck disable=SC2086
-    expect_exit 0 tt-sweep -d cpu -j 2 --shard $s/5 -c 1x2x4 --models "$FIX/sim_models.tsv" $G rack.h5
+    expect_exit 0 tt-sweep -d cpu -j 2 --shard $s/5 -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G rack.h5
     [ "$(head -1 out.txt)" = "$(head -1 j1.tsv)" ] || fail "shard $s header"
     tail -n +2 out.txt >shard$s.tsv
 done
@@ -169,7 +169,7 @@ grep -q "stopped by signal 2 before the end: nothing written" stop.err || fail "
 ls -a | grep -q "tmp-" && fail "SIGINT: a temporary file was left: $(ls -a)"
 
 # ---- timers per class: a grid over one class's own w0 ----
-M="--models $FIX/sim_models.tsv"
+M="--models $FIX/sim/sim_models.tsv"
 # shellcheck disable=SC2086
 expect_exit 0 tt-sweep -d cpu -c 1x2x4 $M -g w0.slow=0,inf -g w0=0,inf rack.h5
 cp out.txt cls.tsv
@@ -201,9 +201,9 @@ PY=/usr/bin/python3
 $PY -c "import h5py" 2>/dev/null ||
     skip "no h5py for $PY (apt install python3-h5py): sweep file not read back; other checks passed"
 # shellcheck disable=SC2086
-expect_exit 0 tt-sweep -d cpu -j 2 --shard 1/5 -c 1x2x4 --models "$FIX/sim_models.tsv" $G -o sw.h5 rack.h5
+expect_exit 0 tt-sweep -d cpu -j 2 --shard 1/5 -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G -o sw.h5 rack.h5
 cmp -s out.txt <(cat <(head -1 j1.tsv) shard1.tsv) || fail "-o changed the rows"
-want_sha=$(sha256sum "$FIX/sim_models.tsv" | cut -d' ' -f1)
+want_sha=$(sha256sum "$FIX/sim/sim_models.tsv" | cut -d' ' -f1)
 # configs_sha256: of the whole sweep's parameter columns, as printed
 cfg_sha=$(tail -n +2 j1.tsv | cut -f1-13 | sha256sum | cut -d' ' -f1)
 $PY - sw.h5 out.txt "$want_sha" "$cfg_sha" <<'EOF' || fail "h5py: the sweep file"

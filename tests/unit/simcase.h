@@ -6,7 +6,7 @@
 #define TT_SIMCASE_H
 
 #include "../refsim/refsim.h"
-#include "internal/simlog.h"
+#include "sim/simlog.h"
 #include "testutil.h"
 #include "tt/sim.h"
 

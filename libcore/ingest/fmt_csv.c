@@ -1,0 +1,322 @@
+/* csv: generic delimited text with one header line, tab-separated when the
+ * header holds a tab, else comma-separated. Columns are found by common
+ * header names (case-insensitive) or named with -m key=COL,...; what tt-cat
+ * prints reads back unchanged. Times are seconds or calendar times; the
+ * time base is "unix" when any time in the input was a calendar time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "base/csv.h"
+#include "ingest/ingest_impl.h"
+
+#define MAXF 256
+
+enum { K_SUBMIT, K_DURATION, K_GPUS, K_START, K_END, K_NAME, K_USER, K_VC, K_MODEL, K_STATUS,
+       K_NODES, K_GPU_MILLI, NKEYS };
+
+static const char *const keys[NKEYS] = {"submit", "duration", "gpus",   "start",
+                                        "end",    "name",     "user",   "vc",
+                                        "model",  "status",   "nodes",  "gpu_milli"};
+#define KEY_LIST "submit duration gpus start end name user vc model status nodes gpu_milli"
+
+/* Header names recognised per key; when several are in a header, the one
+ * listed first wins. "queue" is not a VC name: Helios and Acme use it for
+ * the queueing time, so it would turn numbers into VCs. */
+#define NALIAS 8
+static const char *const aliases[NKEYS][NALIAS] = {
+    [K_SUBMIT] = {"submit", "submit_time", "submitted_time", "submission_time", "timestamp",
+                  "arrival_time", "creation_time"},
+    [K_DURATION] = {"duration", "run_time", "runtime", "elapsed"},
+    [K_GPUS] = {"gpus", "num_gpus", "num_gpu", "gpu_num", "ngpus", "gpu_count", "scale_factor"},
+    [K_START] = {"start", "start_time"},
+    [K_END] = {"end", "end_time", "finish_time"},
+    [K_NAME] = {"name", "job_id", "jobid", "job_name", "id"},
+    [K_USER] = {"user", "user_id", "username"},
+    [K_VC] = {"vc", "cluster", "virtual_cluster", "partition"},
+    [K_MODEL] = {"model", "model_name", "job_type"},
+    [K_STATUS] = {"status", "state"},
+    [K_NODES] = {"nodes", "node_num", "num_nodes"},
+    [K_GPU_MILLI] = {"gpu_milli"},
+};
+
+
+static int split(ig_state *ig, char *line, char delim, char **f, int want)
+{
+    if (delim == ',')
+        return ig_split(ig, line, ',', f, MAXF, want);
+    int n = tt_tab_split(line, f, MAXF);
+    if (n != want)
+        return ig_fail(ig, "expected %d fields, got %d", want, n);
+    return n;
+}
+
+/* Column of header names hdr[0..n) matching an alias of key k, skipping
+ * columns taken by -m (used[i]), or -1. */
+static int find_alias(char **hdr, int n, const char *used, int k)
+{
+    for (int a = 0; a < NALIAS && aliases[k][a]; a++)
+        for (int i = 0; i < n; i++)
+            if (!used[i] && strcasecmp(hdr[i], aliases[k][a]) == 0)
+                return i;
+    return -1;
+}
+
+/* 1 for a header with submit and gpus columns: the fallback, below the
+ * named formats' 10. */
+static int detect(char *line)
+{
+    char *f[MAXF], used[MAXF] = {0};
+    int n = strchr(line, '\t') ? tt_tab_split(line, f, MAXF) : tt_csv_split(line, ',', f, MAXF);
+    if (n < 2 || n > MAXF)
+        return 0;
+    for (int i = 0; i < n; i++)
+        f[i] = tt_trim(f[i]);
+    return find_alias(f, n, used, K_SUBMIT) >= 0 && find_alias(f, n, used, K_GPUS) >= 0;
+}
+
+/* The -m map: a column name per key, or NULL. */
+typedef struct {
+    char *copy; /* the -m string, split in place */
+    const char *col[NKEYS];
+} usermap;
+
+static int parse_map(ig_state *ig, usermap *m)
+{
+    memset(m, 0, sizeof *m);
+    const char *s = ig->opts ? ig->opts->map : NULL;
+    if (!s)
+        return 0;
+    if (!(m->copy = strdup(s)))
+        return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
+    char *save = NULL;
+    for (char *e = strtok_r(m->copy, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(e, '=');
+        if (!eq)
+            return tt_err(ig->ctx, TT_EINVAL, "-m: expected key=COLUMN, got '%.60s'", e);
+        *eq = '\0';
+        char *key = tt_trim(e), *col = tt_trim(eq + 1);
+        int k = 0;
+        while (k < NKEYS && strcmp(keys[k], key) != 0)
+            k++;
+        if (k == NKEYS)
+            return tt_err(ig->ctx, TT_EINVAL, "-m: unknown key '%.60s' (keys: " KEY_LIST ")",
+                          key);
+        if (m->col[k])
+            return tt_err(ig->ctx, TT_EINVAL, "-m: key '%s' given twice", keys[k]);
+        if (!*col)
+            return tt_err(ig->ctx, TT_EINVAL, "-m: no column named for key '%s'", keys[k]);
+        m->col[k] = col;
+    }
+    return 0;
+}
+
+/* One input's columns: index per key (or -1) and the header name, kept for
+ * messages since the line buffer is reused. */
+typedef struct {
+    char delim;
+    int ncol;
+    int col[NKEYS];
+    char label[NKEYS][64];
+} colmap;
+
+static void alias_list(int k, char *buf, size_t size)
+{
+    size_t w = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < NALIAS && aliases[k][a] && w < size; a++)
+        w += (size_t)snprintf(buf + w, size - w, "%s%s", a ? ", " : "", aliases[k][a]);
+}
+
+static int missing_column(ig_state *ig, int k)
+{
+    char names[256];
+    alias_list(k, names, sizeof names);
+    return ig_fail(ig, "header has no %s column (looked for %s; name it with -m %s=COL)", keys[k],
+                   names, keys[k]);
+}
+
+static int read_header(ig_state *ig, const usermap *m, colmap *c)
+{
+    char *line, *f[MAXF];
+    int rc = ig_header(ig, &line);
+    if (rc < 0)
+        return rc;
+    c->delim = strchr(line, '\t') ? '\t' : ',';
+    int n = c->delim == ',' ? ig_split(ig, line, ',', f, MAXF, -1) : tt_tab_split(line, f, MAXF);
+    if (n < 0)
+        return n;
+    if (n > MAXF)
+        return ig_fail(ig, "header has %d columns, at most %d expected", n, MAXF);
+    c->ncol = n;
+    char used[MAXF] = {0};
+    for (int i = 0; i < n; i++)
+        f[i] = tt_trim(f[i]);
+    for (int k = 0; k < NKEYS; k++) {
+        c->col[k] = -1;
+        if (!m->col[k])
+            continue;
+        int i = ig_col(f, n, m->col[k]);
+        for (int j = 0; j < n && i < 0; j++)
+            if (strcasecmp(f[j], m->col[k]) == 0)
+                i = j;
+        if (i < 0)
+            return ig_fail(ig, "-m: no column '%.60s' in the header", m->col[k]);
+        c->col[k] = i;
+        used[i] = 1;
+    }
+    for (int k = 0; k < NKEYS; k++)
+        if (c->col[k] < 0)
+            c->col[k] = find_alias(f, n, used, k);
+    for (int k = 0; k < NKEYS; k++)
+        if (c->col[k] >= 0)
+            snprintf(c->label[k], sizeof c->label[k], "%s", f[c->col[k]]);
+    if (c->col[K_SUBMIT] < 0)
+        return missing_column(ig, K_SUBMIT);
+    if (c->col[K_GPUS] < 0)
+        return missing_column(ig, K_GPUS);
+    if (c->col[K_DURATION] < 0 && (c->col[K_START] < 0 || c->col[K_END] < 0)) {
+        char d[128], s[64], e[64];
+        alias_list(K_DURATION, d, sizeof d);
+        alias_list(K_START, s, sizeof s);
+        alias_list(K_END, e, sizeof e);
+        return ig_fail(ig,
+                       "header has no duration column (looked for %s) and not both start (%s) "
+                       "and end (%s); name them with -m duration=COL or -m start=COL,end=COL",
+                       d, s, e);
+    }
+    return 0;
+}
+
+/* ig_time's own test for a calendar time, so the time base can follow. */
+static int is_calendar(const char *s) { return strlen(s) >= 10 && s[4] == '-'; }
+
+/* A time column of the row (TT_TIME_NONE when the key has no column). */
+static int get_time(ig_state *ig, const colmap *c, char **f, int k, int64_t *out, int *calendar)
+{
+    *out = TT_TIME_NONE;
+    if (c->col[k] < 0)
+        return 0;
+    const char *v = tt_trim(f[c->col[k]]);
+    if (is_calendar(v))
+        *calendar = 1;
+    return ig_time(ig, c->label[k], v, out);
+}
+
+/* A count column of the row (TT_TIME_NONE when absent), at most max. */
+static int get_count(ig_state *ig, const colmap *c, char **f, int k, int64_t max, int64_t *out)
+{
+    *out = TT_TIME_NONE;
+    if (c->col[k] < 0)
+        return 0;
+    int rc = ig_count_opt(ig, c->label[k], tt_trim(f[c->col[k]]), out);
+    if (rc)
+        return rc;
+    if (*out != TT_TIME_NONE && *out > max)
+        return ig_fail(ig, "field '%s': %lld is out of range", c->label[k], (long long)*out);
+    return 0;
+}
+
+/* Strings are kept as they are (no trimming, only "" is absent), so that
+ * tt-cat's output reads back unchanged. */
+static const char *get_str(const colmap *c, char **f, int k)
+{
+    if (c->col[k] < 0 || !*f[c->col[k]])
+        return NULL;
+    return f[c->col[k]];
+}
+
+static int parse_row(ig_state *ig, const colmap *c, char **f, int *calendar)
+{
+    tt_job j = tt_job_empty();
+    int64_t milli, explicit_milli, nodes;
+    int rc;
+    if ((rc = get_time(ig, c, f, K_SUBMIT, &j.submit, calendar)) ||
+        (rc = get_count(ig, c, f, K_DURATION, INT64_MAX, &j.duration)) ||
+        (rc = get_time(ig, c, f, K_START, &j.start, calendar)) ||
+        (rc = get_time(ig, c, f, K_END, &j.end, calendar)) ||
+        (rc = ig_milli(ig, c->label[K_GPUS], tt_trim(f[c->col[K_GPUS]]), &milli)) ||
+        (rc = get_count(ig, c, f, K_GPU_MILLI, INT32_MAX, &explicit_milli)) ||
+        (rc = get_count(ig, c, f, K_NODES, INT32_MAX, &nodes)))
+        return rc;
+    if (j.submit == TT_TIME_NONE)
+        return ig_fail(ig, "field '%s': value missing", c->label[K_SUBMIT]);
+    if (milli > INT32_MAX)
+        return ig_fail(ig, "field '%s': %lld.%03lld GPUs is out of range", c->label[K_GPUS],
+                       (long long)(milli / 1000), (long long)(milli % 1000));
+    if (milli == 0) {
+        ig_drop(ig, TT_DROP_CPU_ONLY);
+        return 0;
+    }
+    if (j.start != TT_TIME_NONE && j.end != TT_TIME_NONE && j.end < j.start) {
+        ig_drop(ig, TT_DROP_END_BEFORE_START);
+        return 0;
+    }
+    if (j.duration == TT_TIME_NONE) {
+        if (j.start == TT_TIME_NONE) {
+            ig_drop(ig, TT_DROP_NOT_STARTED);
+            return 0;
+        }
+        if (j.end == TT_TIME_NONE) {
+            ig_drop(ig, TT_DROP_NOT_FINISHED);
+            return 0;
+        }
+        j.duration = j.end - j.start;
+    }
+    /* A fractional demand ("0.5") takes a whole GPU and keeps its share. */
+    j.gpus = (int32_t)((milli + 999) / 1000);
+    j.gpu_milli = (int32_t)(explicit_milli != TT_TIME_NONE ? explicit_milli : milli);
+    if (nodes != TT_TIME_NONE)
+        j.nodes = (int32_t)nodes;
+    j.name = get_str(c, f, K_NAME);
+    j.user = get_str(c, f, K_USER);
+    j.vc = get_str(c, f, K_VC);
+    j.model = get_str(c, f, K_MODEL);
+    j.status = get_str(c, f, K_STATUS);
+    return ig_keep(ig, &j);
+}
+
+static int parse_one(ig_state *ig, const usermap *m, int *calendar)
+{
+    colmap c;
+    int rc = read_header(ig, m, &c);
+    if (rc)
+        return rc;
+    char *line, *f[MAXF];
+    int rows = 0;
+    while ((rc = ig_line(ig, &line)) == 1) {
+        if ((rc = split(ig, line, c.delim, f, c.ncol)) < 0)
+            return rc;
+        rows++;
+        ig_row(ig);
+        if ((rc = parse_row(ig, &c, f, calendar)))
+            return rc;
+    }
+    if (rc == 0 && rows == 0)
+        return ig_fail(ig, "header only: no job rows");
+    return rc;
+}
+
+static int parse(ig_state *ig, tt_src **srcs, int n)
+{
+    usermap m;
+    int rc = parse_map(ig, &m), calendar = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        ig->src = srcs[i];
+        rc = parse_one(ig, &m, &calendar);
+    }
+    free(m.copy);
+    if (!rc && tt_prov_set(&ig->trace->prov.time_base, calendar ? "unix" : "relative"))
+        rc = tt_err(ig->ctx, TT_ENOMEM, "out of memory");
+    return rc;
+}
+
+const tt_format tt_fmt_csv = {
+    "csv",
+    "generic CSV/TSV with a header; columns by common names or -m (reads tt-cat output)",
+    NULL,
+    NULL, /* parse sets prov.time_base from the times it read */
+    detect,
+    parse,
+};

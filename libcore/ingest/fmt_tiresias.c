@@ -1,0 +1,90 @@
+/* tiresias: the job list of the Tiresias simulator (SymbioticLab/Tiresias,
+ * simulator/60_job.csv): job_id,num_gpu,submit_time,iterations,model_name,
+ * duration,interval, CRLF line ends. submit_time and duration are seconds
+ * from the start of the trace; iterations and interval are the
+ * simulator's own and not kept. Columns are found by name, so their order
+ * may differ and extra columns are ignored. */
+#include <stdio.h>
+#include <string.h>
+
+#include "base/csv.h"
+#include "ingest/ingest_impl.h"
+
+#define MAXF 64
+
+static const char *const needed[] = {"job_id", "num_gpu", "submit_time", "model_name",
+                                     "duration"};
+#define NNEEDED (int)(sizeof needed / sizeof needed[0])
+
+static int detect(char *line)
+{
+    char *f[MAXF];
+    int n = tt_csv_split(line, ',', f, MAXF);
+    if (n < NNEEDED || n > MAXF)
+        return 0;
+    for (int k = 0; k < NNEEDED; k++)
+        if (ig_col(f, n, needed[k]) < 0)
+            return 0;
+    return 10;
+}
+
+static int parse_one(ig_state *ig)
+{
+    char *line, *f[MAXF];
+    int rc = ig_header(ig, &line);
+    if (rc < 0)
+        return rc;
+    int nh = ig_split(ig, line, ',', f, MAXF, -NNEEDED);
+    if (nh < 0)
+        return nh;
+    if (nh > MAXF)
+        return ig_fail(ig, "header has %d columns, at most %d expected", nh, MAXF);
+    int cid, cgpu, csub, cmodel, cdur;
+    if ((rc = ig_need_col(ig, f, nh, "job_id", &cid)) ||
+        (rc = ig_need_col(ig, f, nh, "num_gpu", &cgpu)) ||
+        (rc = ig_need_col(ig, f, nh, "submit_time", &csub)) ||
+        (rc = ig_need_col(ig, f, nh, "model_name", &cmodel)) ||
+        (rc = ig_need_col(ig, f, nh, "duration", &cdur)))
+        return rc;
+    int rows = 0;
+    while ((rc = ig_line(ig, &line)) == 1) {
+        if ((rc = ig_split(ig, line, ',', f, MAXF, nh)) < 0)
+            return rc;
+        rows++;
+        ig_row(ig);
+        tt_job j = tt_job_empty();
+        int64_t gpus;
+        if ((rc = ig_count(ig, "submit_time", f[csub], &j.submit)) ||
+            (rc = ig_count(ig, "duration", f[cdur], &j.duration)) ||
+            (rc = ig_count(ig, "num_gpu", f[cgpu], &gpus)))
+            return rc;
+        if (gpus > INT32_MAX / 1000)
+            return ig_fail(ig, "field 'num_gpu': %lld GPUs is out of range", (long long)gpus);
+        if (gpus == 0) {
+            ig_drop(ig, TT_DROP_CPU_ONLY);
+            continue;
+        }
+        j.gpus = (int32_t)gpus;
+        j.name = ig_str(f[cid]);
+        j.model = ig_str(f[cmodel]);
+        if ((rc = ig_keep(ig, &j)))
+            return rc;
+    }
+    if (rc == 0 && rows == 0)
+        return ig_fail(ig, "header only: no job rows");
+    return rc;
+}
+
+static int parse(ig_state *ig, tt_src **srcs, int n)
+{
+    return ig_each_input(ig, srcs, n, parse_one);
+}
+
+const tt_format tt_fmt_tiresias = {
+    "tiresias",
+    "Tiresias simulator job list (job_id,num_gpu,submit_time,iterations,model_name,...)",
+    NULL,
+    "relative",
+    detect,
+    parse,
+};

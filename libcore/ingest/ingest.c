@@ -1,0 +1,389 @@
+/* The ingest driver: opens inputs, picks the format, runs its parser,
+ * then sorts, counts duplicates and fills in provenance. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/csv.h"
+#include "ingest/ingest_impl.h"
+#include "tt/parse.h"
+
+static const tt_format *const formats[] = {
+    &tt_fmt_philly_json, &tt_fmt_philly_csv, &tt_fmt_helios, &tt_fmt_acme,
+    &tt_fmt_pai,         &tt_fmt_pai_sim,    &tt_fmt_openb,  &tt_fmt_gavel,
+    &tt_fmt_tiresias,    &tt_fmt_swf,        &tt_fmt_csv};
+#define NFORMATS (sizeof formats / sizeof formats[0])
+
+const char *const *tt_ingest_format_list(void)
+{
+    static const char *names[NFORMATS + 1];
+    for (size_t i = 0; i < NFORMATS; i++)
+        names[i] = formats[i]->name;
+    names[NFORMATS] = NULL;
+    return names;
+}
+
+static const tt_format *find_format(const char *name)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (strcmp(formats[i]->name, name) == 0)
+            return formats[i];
+    return NULL;
+}
+
+const char *tt_ingest_format_help(const char *name)
+{
+    const tt_format *f = find_format(name);
+    return f ? f->help : NULL;
+}
+
+/* ---- helpers for parsers ---- */
+
+void ig_row(ig_state *ig) { ig->trace->prov.rows_read++; }
+
+int ig_keep(ig_state *ig, const tt_job *j)
+{
+    if (tt_trace_append(ig->trace, j))
+        return tt_err(ig->ctx, TT_ENOMEM, "out of memory after %lld jobs",
+                      (long long)ig->trace->n);
+    ig->trace->prov.rows_kept++;
+    return 0;
+}
+
+void ig_drop(ig_state *ig, int reason) { ig->trace->prov.dropped[reason]++; }
+
+int ig_fail(ig_state *ig, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tt_err(ig->ctx, TT_EPARSE, "%s:%lld: %s", tt_src_label(ig->src),
+                  (long long)tt_src_lineno(ig->src), msg);
+}
+
+int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
+{
+    for (int i = 0; i < n; i++) {
+        ig->src = srcs[i];
+        int rc = one(ig);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int ig_line(ig_state *ig, char **line)
+{
+    for (;;) {
+        int rc = tt_src_getline(ig->src, ig->ctx, line, NULL);
+        if (rc <= 0)
+            return rc;
+        const char *p = *line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p)
+            return 1;
+    }
+}
+
+int ig_header(ig_state *ig, char **line)
+{
+    int rc = ig_line(ig, line);
+    if (rc != 0)
+        return rc;
+    int64_t at = tt_src_lineno(ig->src); /* 0 for no bytes: the header is line 1 */
+    return tt_err(ig->ctx, TT_EEMPTY, "%s:%lld: empty input: no header line",
+                  tt_src_label(ig->src), (long long)(at ? at : 1));
+}
+
+int ig_split(ig_state *ig, char *line, char delim, char **f, int max, int want)
+{
+    int n = tt_csv_split(line, delim, f, max);
+    if (n < 0)
+        return ig_fail(ig, "unterminated quoted field");
+    if (want >= 0 && n != want)
+        return ig_fail(ig, "expected %d fields, got %d", want, n);
+    if (want < 0 && n < -want)
+        return ig_fail(ig, "expected at least %d fields, got %d", -want, n);
+    return n;
+}
+
+/* Quotes a field's text for a message, cut to a readable length. */
+static const char *shown(const char *text, char *buf, size_t size)
+{
+    size_t n = strlen(text);
+    if (n < size - 4)
+        return text;
+    snprintf(buf, size, "%.*s...", (int)(size - 4), text);
+    return buf;
+}
+
+static int bad_number(ig_state *ig, const char *field, const char *text, int rc,
+                      const char *what)
+{
+    char buf[64];
+    if (rc == TT_ERANGE)
+        return ig_fail(ig, "field '%s': number out of range: '%s'", field,
+                       shown(text, buf, sizeof buf));
+    return ig_fail(ig, "field '%s': expected %s, got '%s'", field, what,
+                   shown(text, buf, sizeof buf));
+}
+
+int ig_count(ig_state *ig, const char *field, const char *text, int64_t *out)
+{
+    if (tt_is_missing(text))
+        return ig_fail(ig, "field '%s': value missing", field);
+    int rc = tt_parse_round(text, out);
+    if (rc)
+        return bad_number(ig, field, text, rc, "a number");
+    if (*out < 0)
+        return ig_fail(ig, "field '%s': negative value '%s'", field, text);
+    return 0;
+}
+
+int ig_count_opt(ig_state *ig, const char *field, const char *text, int64_t *out)
+{
+    if (tt_is_missing(text)) {
+        *out = TT_TIME_NONE;
+        return 0;
+    }
+    return ig_count(ig, field, text, out);
+}
+
+int ig_milli(ig_state *ig, const char *field, const char *text, int64_t *out)
+{
+    if (tt_is_missing(text))
+        return ig_fail(ig, "field '%s': value missing", field);
+    int rc = tt_parse_milli(text, out);
+    if (rc)
+        return bad_number(ig, field, text, rc, "a number");
+    if (*out < 0)
+        return ig_fail(ig, "field '%s': negative value '%s'", field, text);
+    return 0;
+}
+
+int ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
+{
+    if (tt_is_missing(text)) {
+        *out = TT_TIME_NONE;
+        return 0;
+    }
+    if (strlen(text) >= 10 && text[4] == '-') {
+        int flags = 0;
+        if (tt_time_parse(text, ig->tz, out, &flags)) {
+            char buf[64];
+            return ig_fail(ig, "field '%s': cannot parse time '%s'", field,
+                           shown(text, buf, sizeof buf));
+        }
+        if (flags & TT_TIME_AMBIGUOUS)
+            ig->trace->prov.ambiguous_times++;
+        if (flags & TT_TIME_GAP)
+            ig->trace->prov.shifted_times++;
+        return 0;
+    }
+    int rc = tt_parse_round(text, out);
+    if (rc)
+        return bad_number(ig, field, text, rc, "a time (seconds or YYYY-MM-DD HH:MM:SS)");
+    if (*out < 0)
+        return ig_fail(ig, "field '%s': negative time '%s'", field, text);
+    return 0;
+}
+
+const char *ig_str(const char *text) { return tt_is_missing(text) ? NULL : text; }
+
+int ig_col(char **hdr, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(tt_trim(hdr[i]), name) == 0)
+            return i;
+    return -1;
+}
+
+int ig_need_col(ig_state *ig, char **hdr, int n, const char *name, int *idx)
+{
+    *idx = ig_col(hdr, n, name);
+    if (*idx < 0)
+        return ig_fail(ig, "header has no column '%s'", name);
+    return 0;
+}
+
+void ig_stem(const char *path, char *buf, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(buf, size, "%s", base);
+    static const char *const ext[] = {".gz", ".xz", ".trace", ".csv", ".tsv", ".json", ".swf"};
+    for (int again = 1; again;) {
+        again = 0;
+        size_t n = strlen(buf);
+        for (size_t i = 0; i < sizeof ext / sizeof ext[0]; i++) {
+            size_t e = strlen(ext[i]);
+            if (n > e && strcmp(buf + n - e, ext[i]) == 0) {
+                buf[n - e] = '\0';
+                again = 1;
+                break;
+            }
+        }
+    }
+}
+
+/* ---- the driver ---- */
+
+/* Picks the format for -f auto from the first input's first bytes. */
+static int detect_format(tt_ctx *ctx, tt_src *s, const tt_format **out)
+{
+    int c;
+    while ((c = tt_src_peekc(s, ctx)) == '\n' || c == '\r' || c == ' ' || c == '\t')
+        tt_src_getc(s, ctx);
+    if (c < -1)
+        return tt_errcode(ctx);
+    if (c == -1)
+        return tt_err(ctx, TT_EEMPTY, "%s:1: empty input", tt_src_label(s));
+    if (c == '[' || c == '{') {
+        *out = &tt_fmt_philly_json;
+        return 0;
+    }
+    char *line;
+    int rc = tt_src_getline(s, ctx, &line, NULL);
+    if (rc < 0)
+        return rc;
+    size_t len = strlen(line);
+    char *copy = (char *)malloc(len + 1);
+    if (!copy)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    int best = 0;
+    for (size_t i = 0; i < NFORMATS; i++) {
+        if (!formats[i]->detect)
+            continue;
+        memcpy(copy, line, len + 1);
+        int score = formats[i]->detect(copy);
+        if (score > best) {
+            best = score;
+            *out = formats[i];
+        }
+    }
+    free(copy);
+    tt_src_ungetline(s);
+    if (!best)
+        return tt_err(ctx, TT_EFORMAT,
+                      "%s:%lld: cannot tell the trace format from this line; name it with -f",
+                      tt_src_label(s), (long long)tt_src_lineno(s));
+    return 0;
+}
+
+static int finish(ig_state *ig, const tt_format *fmt, tt_src **srcs, int n)
+{
+    tt_trace *t = ig->trace;
+    tt_provenance *p = &t->prov;
+    for (int i = 0; i < n; i++) {
+        char hex[65];
+        int rc = tt_src_finish(srcs[i], ig->ctx, hex);
+        if (rc)
+            return rc;
+        if (tt_prov_add_line(&p->source_files, tt_src_label(srcs[i])) ||
+            tt_prov_add_line(&p->source_sha256, hex))
+            return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
+    }
+    if (tt_prov_set(&p->format, fmt->name) ||
+        (fmt->time_base && tt_prov_set(&p->time_base, fmt->time_base)) ||
+        tt_prov_set(&p->timezone, tt_tz_name(ig->tz)))
+        return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
+    if (p->rows_read == 0)
+        return tt_err(ig->ctx, TT_EEMPTY, "%s: no job rows", tt_src_label(srcs[0]));
+    if (t->n == 0) {
+        char why[512] = "";
+        size_t w = 0;
+        for (int r = 0; r < TT_DROP_COUNT; r++)
+            if (p->dropped[r] && w < sizeof why)
+                w += (size_t)snprintf(why + w, sizeof why - w, "%s%lld %s", w ? ", " : "",
+                                      (long long)p->dropped[r], tt_drop_name(r));
+        return tt_err(ig->ctx, TT_EEMPTY, "%s: no job can be simulated (%lld rows: %s)",
+                      tt_src_label(srcs[0]), (long long)p->rows_read, why);
+    }
+    if (tt_trace_sort(t))
+        return tt_err(ig->ctx, TT_ENOMEM, "out of memory sorting %lld jobs", (long long)t->n);
+    int64_t d = tt_trace_count_duplicates(t);
+    if (d < 0)
+        return tt_err(ig->ctx, TT_ENOMEM, "out of memory counting duplicates");
+    p->duplicates = d;
+    return 0;
+}
+
+static int run(tt_ctx *ctx, const tt_ingest_opts *opts, tt_src **srcs, int n, tt_trace **out)
+{
+    const char *fname = opts && opts->format ? opts->format : "auto";
+    const tt_format *fmt = NULL;
+    int rc;
+    if (strcmp(fname, "auto") == 0) {
+        if ((rc = detect_format(ctx, srcs[0], &fmt)))
+            return rc;
+    } else if (!(fmt = find_format(fname))) {
+        return tt_err(ctx, TT_EINVAL, "unknown format '%s'", fname);
+    }
+    if (opts && opts->map && fmt != &tt_fmt_csv)
+        return tt_err(ctx, TT_EINVAL, "-m (column map) applies to -f csv only, not %s",
+                      fmt->name);
+    ig_state ig;
+    memset(&ig, 0, sizeof ig);
+    ig.ctx = ctx;
+    ig.opts = opts;
+    const char *zone = opts && opts->tz ? opts->tz : fmt->default_tz ? fmt->default_tz : "UTC";
+    if ((rc = tt_tz_open(ctx, zone, &ig.tz)))
+        return rc;
+    if (!(ig.trace = tt_trace_create())) {
+        tt_tz_free(ig.tz);
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    }
+    ig.src = srcs[0];
+    rc = fmt->parse(&ig, srcs, n);
+    if (!rc)
+        rc = finish(&ig, fmt, srcs, n);
+    tt_tz_free(ig.tz);
+    if (rc) {
+        tt_trace_free(ig.trace);
+        return rc;
+    }
+    *out = ig.trace;
+    return 0;
+}
+
+int tt_ingest(tt_ctx *ctx, const tt_ingest_opts *opts, const char *const *inputs, int n,
+              tt_trace **out)
+{
+    *out = NULL;
+    if (n < 1)
+        return tt_err(ctx, TT_EINVAL, "no input");
+    int nstdin = 0;
+    for (int i = 0; i < n; i++)
+        nstdin += strcmp(inputs[i], "-") == 0;
+    if (nstdin > 1)
+        return tt_err(ctx, TT_EINVAL, "'-' (stdin) given more than once");
+    tt_src **srcs = (tt_src **)calloc((size_t)n, sizeof *srcs);
+    if (!srcs)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++)
+        rc = tt_src_open(ctx, inputs[i], &srcs[i]);
+    if (!rc)
+        rc = run(ctx, opts, srcs, n, out);
+    for (int i = 0; i < n; i++)
+        tt_src_close(srcs[i]);
+    free(srcs);
+    return rc;
+}
+
+int tt_ingest_mem(tt_ctx *ctx, const tt_ingest_opts *opts, const void *buf, size_t len,
+                  const char *label, tt_trace **out)
+{
+    *out = NULL;
+    tt_src *s;
+    int rc = tt_src_open_mem(ctx, buf, len, label, &s);
+    if (rc)
+        return rc;
+    rc = run(ctx, opts, &s, 1, out);
+    tt_src_close(s);
+    return rc;
+}

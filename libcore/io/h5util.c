@@ -1,0 +1,168 @@
+/* HDF5 writing helpers shared by the file layouts (internal/h5util.h). */
+#include "io/h5util.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tt/tracefile.h"
+
+void h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+
+hid_t h5u_vlen_utf8(void)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    return type;
+}
+
+int h5u_attr_str(hid_t obj, const char *name, const char *value)
+{
+    hid_t type = h5u_vlen_utf8();
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    H5Tclose(type);
+    return rc < 0 ? -1 : 0;
+}
+
+/* A scalar attribute of file type ftype from *value in memory type mtype. */
+static int attr_scalar(hid_t obj, const char *name, hid_t ftype, hid_t mtype, const void *value)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(obj, name, ftype, space, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Awrite(a, mtype, value);
+    if (a >= 0)
+        H5Aclose(a);
+    H5Sclose(space);
+    return rc < 0 ? -1 : 0;
+}
+
+int h5u_attr_i64(hid_t obj, const char *name, int64_t value)
+{
+    return attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
+}
+
+int h5u_attr_f64(hid_t obj, const char *name, double value)
+{
+    return attr_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+int h5u_names_add(h5u_names *l, const char *prefix, const char *name)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 32;
+        char **v = (char **)realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    size_t len = strlen(prefix) + strlen(name) + 1;
+    if (!(l->v[l->n] = (char *)malloc(len)))
+        return -1;
+    snprintf(l->v[l->n++], len, "%s%s", prefix, name);
+    return 0;
+}
+
+void h5u_names_free(h5u_names *l)
+{
+    for (int i = 0; i < l->n; i++)
+        free(l->v[i]);
+    free(l->v);
+    memset(l, 0, sizeof *l);
+}
+
+int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
+                  const void *data, const char *units, int64_t missing, int has_missing)
+{
+    hsize_t dim = (hsize_t)n;
+    hid_t space = H5Screate_simple(1, &dim, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (n > 0) {
+        hsize_t chunk = (hsize_t)(n < H5U_CHUNK_ROWS ? n : H5U_CHUNK_ROWS);
+        H5Pset_chunk(dcpl, 1, &chunk);
+        H5Pset_shuffle(dcpl);
+        if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
+            H5Pset_deflate(dcpl, 1);
+    }
+    hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    int rc = d < 0 ? -1 : 0;
+    if (!rc && n > 0 && H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+        rc = -1;
+    if (!rc && units && h5u_attr_str(d, "units", units))
+        rc = -1;
+    if (!rc && has_missing && h5u_attr_i64(d, "missing", missing))
+        rc = -1;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return rc;
+}
+
+int h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
+               const char *units)
+{
+    hid_t space = H5Screate(H5S_SCALAR);
+    hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 || H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
+    if (!rc && units && h5u_attr_str(d, "units", units))
+        rc = -1;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(space);
+    return rc;
+}
+
+int h5u_scalar_str(hid_t grp, const char *name, const char *value)
+{
+    hid_t type = h5u_vlen_utf8();
+    int rc = h5u_scalar(grp, name, type, type, &value, NULL);
+    H5Tclose(type);
+    return rc;
+}
+
+int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    herr_t rc = a < 0 ? -1 : H5Aread(a, H5T_NATIVE_INT64, out);
+    if (a >= 0)
+        H5Aclose(a);
+    return rc < 0 ? -1 : 0;
+}
+
+hid_t h5u_group(hid_t parent, const char *name)
+{
+    return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+}
+
+int h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
+             void *arg)
+{
+    h5u_quiet();
+    char tmp[4096];
+    if (tt_tmp_name(path, tmp, sizeof tmp))
+        return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);
+    errno = 0;
+    if (write(tmp, arg)) {
+        int e = errno;
+        unlink(tmp);
+        return tt_err(ctx, TT_EIO, "cannot write '%s'%s%s", path, e ? ": " : "",
+                      e ? strerror(e) : "");
+    }
+    if (rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return tt_err(ctx, TT_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
+    }
+    return 0;
+}

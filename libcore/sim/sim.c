@@ -1,0 +1,395 @@
+/* The CPU backend of one simulation: checks the inputs against the
+ * engine's integer bounds, sizes and binds the state of kernels/sim_step.h,
+ * runs its steps, and turns the state into per-job results and the SPEC 7
+ * metrics. What does not depend on the configuration is prepared once
+ * (internal/simrun.h), so the sweep's threads share it. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/radix.h"
+#include "sim/simlog.h"
+#include "sim/simrun.h"
+#include "tt/sim.h"
+
+/* Bounds that keep every product of the engine below 2^63. */
+#define MAX_TIME ((int64_t)1 << 40)  /* |submit|, s */
+#define MAX_DUR ((int64_t)1 << 32)   /* duration, restart, s */
+#define MAX_SLOW 1000000             /* permille */
+#define MAX_WORK_S ((int64_t)1 << 50) /* duration * 1000 * effective slowdown */
+
+static int bad_param(tt_ctx *ctx, const char *name, int64_t v, const char *want)
+{
+    return tt_err(ctx, TT_EINVAL, "parameter '%s': %lld out of range (%s)", name, (long long)v,
+                  want);
+}
+
+int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
+{
+    if (p->order < TT_ORDER_FIFO || p->order > TT_ORDER_LAS)
+        return bad_param(ctx, "order", p->order, "fifo sjf srtf las");
+    if (p->w0 < 0)
+        return bad_param(ctx, "w0", p->w0, ">= 0 or inf");
+    if (p->w1 < 0)
+        return bad_param(ctx, "w1", p->w1, ">= 0 or inf");
+    if (p->theta < 0)
+        return bad_param(ctx, "theta", p->theta, ">= 0 or inf");
+    if (p->restart < 0 || p->restart > MAX_DUR)
+        return bad_param(ctx, "restart", p->restart, "0 .. 2^32");
+    if (p->congestion < 0 || p->congestion >= 1000)
+        return bad_param(ctx, "congestion", p->congestion, "0 .. 999");
+    if (p->min_run < 0)
+        return bad_param(ctx, "min_run", p->min_run, ">= 0");
+    if (p->max_preempt < 0)
+        return bad_param(ctx, "max_preempt", p->max_preempt, ">= 0");
+    if (p->backfill != 0 && p->backfill != 1)
+        return bad_param(ctx, "backfill", p->backfill, "0 or 1");
+    if (p->load < 1 || p->load > 1000000)
+        return bad_param(ctx, "load", p->load, "1 .. 1000000");
+    if (p->mix_set) {
+        uint64_t total = 0;
+        for (int c = 0; c < nclasses; c++)
+            total += p->mix[c];
+        if (total == 0)
+            return tt_err(ctx, TT_EINVAL, "parameter 'mix': every weight is 0");
+    }
+    return 0;
+}
+
+void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
+{
+    memset(cf, 0, sizeof *cf);
+    cf->order = p->order;
+    cf->backfill = p->backfill;
+    cf->w0 = p->w0;
+    cf->w1 = p->w1;
+    cf->theta = p->theta;
+    cf->restart = p->restart;
+    cf->congestion = p->congestion;
+    cf->min_run = p->min_run;
+    cf->max_preempt = p->max_preempt;
+    cf->load = p->load;
+    cf->seed = p->seed;
+    uint64_t sum = 0;
+    for (int c = 0; c < TTS_MAX_CLASSES; c++) {
+        if (c < nclasses)
+            sum += p->mix_set ? p->mix[c] : 1;
+        cf->mix_cum[c] = sum;
+    }
+    /* a class with a timer of its own: every class gets its pair resolved */
+    for (int c = 0; c < nclasses && c < TTS_MAX_CLASSES; c++) {
+        int64_t w0 = p->class_w0[c], w1 = p->class_w1[c];
+        cf->w0c[c] = w0 == TT_TIMER_GLOBAL ? p->w0 : w0;
+        cf->w1c[c] = w1 == TT_TIMER_GLOBAL ? p->w1 : w1;
+        cf->class_timers |= cf->w0c[c] != p->w0 || cf->w1c[c] != p->w1;
+    }
+}
+
+int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p, int64_t i)
+{
+    tts_trace tr;
+    tts_config cf;
+    memset(&tr, 0, sizeof tr);
+    tr.n = j->n;
+    tr.cls = j->cls;
+    tr.nclasses = nclasses;
+    tt_simrun_config(p, nclasses, &cf);
+    return tts_job_class(&tr, &cf, i);
+}
+
+int tt_simprep_check_frame(tt_ctx *ctx, const tt_cluster *c, const tt_sim_jobs *j)
+{
+    if (c->racks < 1 || c->nodes_per_rack < 1 || c->gpus_per_node < 1 ||
+        (int64_t)c->racks * c->nodes_per_rack * c->gpus_per_node > TT_MAX_CLUSTER_GPUS)
+        return tt_err(ctx, TT_EINVAL, "cluster %dx%dx%d: each number >= 1, at most %d GPUs",
+                      c->racks, c->nodes_per_rack, c->gpus_per_node, TT_MAX_CLUSTER_GPUS);
+    if (j->n > INT32_MAX - 1)
+        return tt_err(ctx, TT_ERANGE, "%lld jobs: at most %d", (long long)j->n, INT32_MAX - 1);
+    return 0;
+}
+
+/* The per-job bounds and the table's slowdowns; what is left for each
+ * configuration (the work bound under its congestion) is reduced to the
+ * largest slowdown and duration. */
+static int check_jobs(tt_ctx *ctx, tt_simprep *prep)
+{
+    const tt_sim_jobs *j = prep->j;
+    const tt_models *m = prep->models;
+    int nc = prep->nclasses;
+    prep->dur_max = 0;
+    for (int64_t i = 0; i < j->n; i++) {
+        long long ji = (long long)i;
+        if (j->submit[i] < -MAX_TIME || j->submit[i] > MAX_TIME)
+            return tt_err(ctx, TT_ERANGE, "job %lld: submit %lld beyond +-2^40 s", ji,
+                          (long long)j->submit[i]);
+        if (i > 0 && j->submit[i] < j->submit[i - 1])
+            return tt_err(ctx, TT_EINVAL, "job %lld: jobs not sorted by submit", ji);
+        if (j->duration[i] < 0 || j->duration[i] > MAX_DUR)
+            return tt_err(ctx, TT_ERANGE, "job %lld: duration %lld outside 0 .. 2^32 s", ji,
+                          (long long)j->duration[i]);
+        if (j->gpus[i] < 1)
+            return tt_err(ctx, TT_EINVAL, "job %lld: %d GPUs", ji, j->gpus[i]);
+        if (j->cls[i] < -1 || j->cls[i] >= nc)
+            return tt_err(ctx, TT_EINVAL, "job %lld: model class %d not in the table", ji,
+                          j->cls[i]);
+        if (j->duration[i] > prep->dur_max)
+            prep->dur_max = j->duration[i];
+    }
+    prep->slow_max = 1000;
+    for (int c = 0; c < nc; c++) {
+        int64_t s1 = tt_models_slow_l1(m, c), s2 = tt_models_slow_l2(m, c);
+        if (s1 < 1000 || s1 > MAX_SLOW || s2 < 1000 || s2 > MAX_SLOW)
+            return tt_err(ctx, TT_ERANGE, "model '%s': slowdowns must be 1000 .. %d",
+                          tt_models_name(m, c), MAX_SLOW);
+        int64_t s = s1 > s2 ? s1 : s2;
+        if (s > prep->slow_max)
+            prep->slow_max = s;
+    }
+    return 0;
+}
+
+int tt_simprep_check_bound(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p)
+{
+    /* the largest effective slowdown any job can run at; congestion
+     * inflation is monotone, so the largest class gives it */
+    int64_t smax = 1000 + (prep->slow_max - 1000) * 1000 / (1000 - p->congestion);
+    if (prep->dur_max * 1000 <= MAX_WORK_S / smax)
+        return 0;
+    const tt_sim_jobs *j = prep->j;
+    for (int64_t i = 0; i < j->n; i++)
+        if (j->duration[i] * 1000 > MAX_WORK_S / smax)
+            return tt_err(ctx, TT_ERANGE, "job %lld: duration %lld s too long at slowdown %lld",
+                          (long long)i, (long long)j->duration[i], (long long)smax);
+    return 0;
+}
+
+/* rank_job / job_rank: jobs by (duration, index), for sjf and srtf. */
+static int dur_ranks(const tt_sim_jobs *j, int32_t **rank_job, int32_t **job_rank)
+{
+    int64_t n = j->n;
+    int64_t *key = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *key);
+    int64_t *val = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *val);
+    *rank_job = (int32_t *)malloc((size_t)(n ? n : 1) * sizeof **rank_job);
+    *job_rank = (int32_t *)malloc((size_t)(n ? n : 1) * sizeof **job_rank);
+    int rc = TT_ENOMEM;
+    if (key && val && *rank_job && *job_rank) {
+        for (int64_t i = 0; i < n; i++) {
+            key[i] = j->duration[i];
+            val[i] = i;
+        }
+        rc = tt_radix_sort_i64(key, val, n); /* stable: ties keep index order */
+        if (rc == 0)
+            for (int64_t r = 0; r < n; r++) {
+                (*rank_job)[r] = (int32_t)val[r];
+                (*job_rank)[val[r]] = (int32_t)r;
+            }
+    }
+    free(key);
+    free(val);
+    return rc;
+}
+
+int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt_models *m,
+                    const tt_sim_jobs *j, int ranks)
+{
+    memset(prep, 0, sizeof *prep);
+    prep->j = j;
+    prep->models = m;
+    prep->nclasses = tt_models_count(m);
+    int rc = check_jobs(ctx, prep);
+    if (rc)
+        return rc;
+    int nc = prep->nclasses;
+    prep->tc.racks = c->racks;
+    prep->tc.nodes_per_rack = c->nodes_per_rack;
+    prep->tc.gpus_per_node = c->gpus_per_node;
+    for (int k = 0; k < nc; k++) {
+        prep->slow_l1[k] = tt_models_slow_l1(m, k);
+        prep->slow_l2[k] = tt_models_slow_l2(m, k);
+    }
+    tts_trace *tr = &prep->tr;
+    tr->n = j->n;
+    tr->submit = j->submit;
+    tr->duration = j->duration;
+    tr->gpus = j->gpus;
+    tr->cls = j->cls;
+    tr->nclasses = nc;
+    tr->slow_l1 = prep->slow_l1;
+    tr->slow_l2 = prep->slow_l2;
+    if (ranks) {
+        if (dur_ranks(j, &prep->rank_job, &prep->job_rank))
+            return tt_err(ctx, TT_ENOMEM, "out of memory");
+        tr->rank_job = prep->rank_job;
+        tr->job_rank = prep->job_rank;
+    }
+    prep->state_bytes = tts_state_bytes(j->n, &prep->tc);
+    return 0;
+}
+
+void tt_simprep_free(tt_simprep *prep)
+{
+    free(prep->rank_job);
+    free(prep->job_rank);
+    prep->rank_job = prep->job_rank = NULL;
+}
+
+int tt_simwork_init(tt_ctx *ctx, tt_simwork *w, const tt_simprep *prep)
+{
+    int64_t n = prep->j->n;
+    size_t nn = (size_t)(n ? n : 1);
+    memset(w, 0, sizeof *w);
+    w->buf = malloc((size_t)prep->state_bytes);
+    w->jct = (int64_t *)malloc(nn * sizeof *w->jct);
+    w->que = (int64_t *)malloc(nn * sizeof *w->que);
+    if (!w->buf || !w->jct || !w->que)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for a simulation of %lld jobs",
+                      (long long)n);
+    tts_state_bind(&w->S, w->buf, n, &prep->tc);
+    return 0;
+}
+
+void tt_simwork_free(tt_simwork *w)
+{
+    free(w->buf);
+    free(w->jct);
+    free(w->que);
+    w->buf = NULL;
+    w->jct = w->que = NULL;
+}
+
+void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
+{
+    memset(m, 0, sizeof *m);
+    m->rejected = sm->rejected;
+    if (sm->accepted > 0) {
+        m->makespan = sm->last - sm->first;
+        m->jct_mean = (double)sm->jct_sum / (double)sm->accepted;
+        m->queue_mean = (double)sm->que_sum / (double)sm->accepted;
+    }
+    m->jct_p50 = sm->jct_p50;
+    m->jct_p90 = sm->jct_p90;
+    m->jct_p99 = sm->jct_p99;
+    m->queue_p99 = sm->que_p99;
+    m->comm_gpu_s = (double)sm->comm_milli / 1000.0;
+    m->comm_share = sm->used > 0 ? m->comm_gpu_s / (double)sm->used : 0.0;
+    m->restart_gpu_s = sm->restart_gs;
+    m->preemptions = sm->preempt;
+    m->placed_l0 = sm->placed[0];
+    m->placed_l1 = sm->placed[1];
+    m->placed_l2 = sm->placed[2];
+    int64_t cap = sm->cluster_gpus * m->makespan;
+    m->util = cap > 0 ? (double)sm->used / (double)cap : 0.0;
+}
+
+/* jct and que: n entries of scratch each. */
+static int fill_metrics(const tts_state *S, tt_metrics *m, int64_t *jct, int64_t *que)
+{
+    tts_summary sm;
+    tts_summarize(S, &sm, jct, que);
+    if (tt_radix_sort_i64(jct, NULL, sm.accepted) || tt_radix_sort_i64(que, NULL, sm.accepted))
+        return TT_ENOMEM;
+    tts_percentiles(&sm, jct, que);
+    tt_metrics_from_summary(&sm, m);
+    return 0;
+}
+
+static void fill_results(const tts_state *S, tt_job_result *out)
+{
+    for (int64_t i = 0; i < S->n; i++) {
+        tt_job_result *o = &out[i];
+        memset(o, 0, sizeof *o);
+        o->submit = tts_submit(S, i);
+        o->cls = S->cls[i];
+        if (S->state[i] == TTS_REJECTED) {
+            o->rejected = 1;
+            o->start = o->end = TT_TIME_NONE;
+            o->level = -1;
+            continue;
+        }
+        o->start = S->first[i];
+        o->end = S->end[i];
+        o->queue = S->queue[i];
+        o->gpu_s = S->gpu_s[i];
+        o->level = S->level[i];
+        o->slow = S->slow[i];
+        o->preemptions = S->evict[i];
+        for (int l = 0; l < 3; l++)
+            o->starts[l] = S->starts[3 * i + l];
+    }
+}
+
+static int timeline_add(tt_timeline *tl, const tts_state *S)
+{
+    if (tl->n == tl->cap) {
+        int64_t cap = tl->cap ? tl->cap * 2 : 1024;
+        tt_timeline_row *r = (tt_timeline_row *)realloc(tl->rows, (size_t)cap * sizeof *r);
+        if (!r)
+            return TT_ENOMEM;
+        tl->rows = r;
+        tl->cap = cap;
+    }
+    tt_timeline_row *r = &tl->rows[tl->n++];
+    r->t = S->now;
+    r->waiting = S->waiting;
+    r->running = S->running;
+    r->busy_gpus = S->busy;
+    for (int l = 0; l < 3; l++)
+        r->running_level[l] = S->running_level[l];
+    return 0;
+}
+
+int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_params *p,
+              tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log)
+{
+    if ((p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF) && !prep->rank_job)
+        return tt_err(ctx, TT_EINVAL, "internal error: sjf and srtf need the duration ranks");
+    tts_config cf;
+    tt_simrun_config(p, prep->nclasses, &cf);
+    tts_state *S = &w->S;
+    tts_init(S, &prep->tr, &prep->tc, &cf, log);
+    if (tl)
+        tl->n = 0;
+    while (tts_step(S))
+        if (tl && timeline_add(tl, S))
+            return tt_err(ctx, TT_ENOMEM, "out of memory for the timeline");
+    if (S->waiting || S->running)
+        return tt_err(ctx, TT_EINVAL, "internal error: %lld jobs left waiting with no event",
+                      (long long)S->waiting);
+    if (out)
+        fill_results(S, out);
+    if (m && fill_metrics(S, m, w->jct, w->que))
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    return 0;
+}
+
+int tt_simulate_log(tt_ctx *ctx, const tt_cluster *c, const tt_params *p,
+                    const tt_models *models, const tt_sim_jobs *j, tt_job_result *out,
+                    tt_metrics *m, tt_timeline *tl, tts_seglog *log)
+{
+    if (!c || !p || !models || !j)
+        return tt_err(ctx, TT_EINVAL, "tt_simulate: missing argument");
+    int rc = tt_simprep_check_frame(ctx, c, j);
+    if (rc == 0)
+        rc = tt_simprep_check_params(ctx, p, tt_models_count(models));
+    if (rc)
+        return rc;
+    tt_simprep prep;
+    tt_simwork w;
+    memset(&w, 0, sizeof w);
+    rc = tt_simprep_init(ctx, &prep, c, models, j,
+                         p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF);
+    if (rc == 0)
+        rc = tt_simprep_check_bound(ctx, &prep, p);
+    if (rc == 0)
+        rc = tt_simwork_init(ctx, &w, &prep);
+    if (rc == 0)
+        rc = tt_simrun(ctx, &prep, &w, p, out, m, tl, log);
+    tt_simwork_free(&w);
+    tt_simprep_free(&prep);
+    return rc;
+}
+
+int tt_simulate(tt_ctx *ctx, const tt_cluster *c, const tt_params *p, const tt_models *models,
+                const tt_sim_jobs *j, tt_job_result *out, tt_metrics *m, tt_timeline *tl)
+{
+    return tt_simulate_log(ctx, c, p, models, j, out, m, tl, NULL);
+}

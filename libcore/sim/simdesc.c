@@ -1,0 +1,121 @@
+/* The storage description of parameters and metrics (internal/simdesc.h). */
+#include "sim/simdesc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/h5util.h"
+
+#define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
+const sd_param sd_params[TT_NPARAMS] = {
+    PAR(SD_TEXT, order, NULL, 0),       PAR(SD_I64, w0, "s", 1),
+    PAR(SD_I64, w1, "s", 1),            PAR(SD_I64, theta, "permille", 1),
+    PAR(SD_I64, restart, "s", 0),       PAR(SD_I64, congestion, "permille", 0),
+    PAR(SD_I64, min_run, "s", 0),       PAR(SD_I64, max_preempt, "evictions", 0),
+    PAR(SD_I32, backfill, "0 or 1", 0), PAR(SD_I64, load, "permille", 0),
+    PAR(SD_U64, seed, NULL, 0),         PAR(SD_TEXT, mix, NULL, 0),
+    PAR(SD_TEXT, class_w0, NULL, 0), /* timers: text, as tt_params_format writes it */
+};
+
+#define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
+const sd_metric sd_metrics[TT_NMETRICS] = {
+    MET(makespan, 0, "s"),
+    MET(jct_mean, 1, "s"),
+    MET(jct_p50, 0, "s"),
+    MET(jct_p90, 0, "s"),
+    MET(jct_p99, 0, "s"),
+    MET(queue_mean, 1, "s"),
+    MET(queue_p99, 0, "s"),
+    MET(comm_gpu_s, 1, "GPU-s"),
+    MET(comm_share, 1, "fraction of used GPU-s"),
+    MET(restart_gpu_s, 0, "GPU-s"),
+    MET(preemptions, 0, "evictions"),
+    MET(placed_l0, 0, "starts"),
+    MET(placed_l1, 0, "starts"),
+    MET(placed_l2, 0, "starts"),
+    MET(util, 1, "fraction of cluster GPU-s"),
+    MET(rejected, 0, "jobs"),
+};
+
+int sd_mark_inf(hid_t grp, const char *name)
+{
+    hid_t d = H5Dopen2(grp, name, H5P_DEFAULT);
+    int rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
+    if (d >= 0)
+        H5Dclose(d);
+    return rc ? -1 : 0;
+}
+
+static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *const *p,
+                    int64_t n)
+{
+    char **text = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *text);
+    char one[TT_PARAM_TEXT_MAX];
+    int rc = text ? 0 : -1;
+    for (int64_t r = 0; r < n && !rc; r++) {
+        tt_params_format(p[r], models, i, one, sizeof one);
+        rc = (text[r] = strdup(one)) ? 0 : -1;
+    }
+    hid_t type = h5u_vlen_utf8();
+    if (!rc)
+        rc = h5u_write_col(gp, tt_param_names[i], type, type, n, text, NULL, 0, 0);
+    H5Tclose(type);
+    for (int64_t r = 0; text && r < n; r++)
+        free(text[r]);
+    free(text);
+    return rc;
+}
+
+int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
+                        void *buf)
+{
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        const sd_param *d = &sd_params[i];
+        if (d->kind == SD_TEXT) {
+            if (text_col(gp, i, models, p, n))
+                return -1;
+            continue;
+        }
+        for (int64_t r = 0; r < n; r++) {
+            const char *at = (const char *)p[r] + d->off;
+            if (d->kind == SD_I32) /* stored as int64 like the rest */
+                ((int64_t *)buf)[r] = *(const int32_t *)at;
+            else
+                memcpy((char *)buf + r * 8, at, 8);
+        }
+        int u = d->kind == SD_U64;
+        if (h5u_write_col(gp, tt_param_names[i], u ? H5T_STD_U64LE : H5T_STD_I64LE,
+                          u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf, d->units, 0, 0) ||
+            (d->inf && sd_mark_inf(gp, tt_param_names[i])))
+            return -1;
+    }
+    return 0;
+}
+
+int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf)
+{
+    for (int i = 0; i < TT_NMETRICS; i++) {
+        int real = sd_metrics[i].real;
+        for (int64_t r = 0; r < n; r++)
+            memcpy((char *)buf + r * 8, (const char *)m[r] + sd_metrics[i].off, 8);
+        if (h5u_write_col(gm, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+                          real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
+                          sd_metrics[i].units, 0, 0))
+            return -1;
+    }
+    return 0;
+}
+
+int sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
+                    const tt_cluster *c, const tt_models *models)
+{
+    char cluster[64];
+    tt_cluster_format(c, cluster, sizeof cluster);
+    return h5u_attr_str(g, "tracetune_layout", layout) ||
+           h5u_attr_str(g, "trace_file", trace_path ? trace_path : "") ||
+           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
+           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
+           h5u_attr_str(g, "cluster", cluster) ||
+           h5u_attr_str(g, "models_source", tt_models_source(models)) ||
+           h5u_attr_str(g, "models_sha256", tt_models_sha256(models));
+}

@@ -1,0 +1,898 @@
+/* Sweeps: the list of configurations (fixed values, grids, a file of
+ * rows) kept as checked text and expanded one configuration at a time, so
+ * a million-point grid costs its values, not a million parameter sets; and
+ * the CPU backend, a pool of threads over the shared preparation of
+ * internal/simrun.h. */
+#include "tt/sweep.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/csv.h"
+#include "base/sha256.h"
+#include "sim/simrun.h"
+#include "io/src.h"
+#include "kernels.h"
+#include "tt/gpu.h"
+#include "tt/parse.h"
+
+/* |A| and |B| of a linear grid: B - A and the rounding terms stay far
+ * below 2^63. */
+#define RANGE_MAX ((int64_t)1 << 61)
+#define MAX_THREADS 4096
+#define MAX_FIELDS 64
+
+enum { USE_NONE, USE_FIXED, USE_GRID, USE_FILE };
+static const char *const use_words[] = {"", "fixed with -p", "in a grid",
+                                         "in the configurations file"};
+
+/* What a sweep may set: the parameters (slots 0 .. TT_NPARAMS - 1), then
+ * each class's own w0 and w1 (slot TT_NPARAMS + 2 * class + (0 w0, 1 w1)),
+ * named w0.CLASS and w1.CLASS. */
+#define NSLOTS (TT_NPARAMS + 2 * TT_MAX_CLASSES)
+#define MIX_SLOT 11    /* "mix" */
+#define TIMERS_SLOT 12 /* "timers": all the class timers as one text */
+
+/* One axis of the product: nnames parameters, nvals rows of values
+ * (vals[row * nnames + k] is the value of names[k]). */
+typedef struct {
+    int nnames;
+    int names[NSLOTS];
+    int64_t nvals, cap;
+    char **vals;
+    int64_t *lines; /* the file's line of each row; NULL for a grid */
+} axis;
+
+struct tt_sweep {
+    const tt_models *models;
+    char *fixed[NSLOTS]; /* NULL: not fixed */
+    int use[NSLOTS];
+    axis file; /* nvals = 0: no file */
+    char *file_name;
+    axis grid[NSLOTS];
+    int ngrids;
+    char class_names[2 * TT_MAX_CLASSES][72]; /* w0.CLASS, w1.CLASS */
+};
+
+/* The slot of name, or -1. */
+static int slot_index(const tt_sweep *s, const char *name)
+{
+    for (int i = 0; i < TT_NPARAMS; i++)
+        if (strcmp(tt_param_names[i], name) == 0)
+            return i;
+    int which, c;
+    if (tt_params_class_timer_name(s->models, name, &which, &c) == 1)
+        return TT_NPARAMS + 2 * c + which;
+    return -1;
+}
+
+static const char *slot_name(const tt_sweep *s, int i)
+{
+    return i < TT_NPARAMS ? tt_param_names[i] : s->class_names[i - TT_NPARAMS];
+}
+
+/* The timers parameter and a class's own timer set the same thing: a sweep
+ * takes one or the other. 0, or TT_EINVAL naming both. */
+static int timers_clash(tt_ctx *ctx, const tt_sweep *s, int i, const char *what)
+{
+    int other = -1;
+    if (i == TIMERS_SLOT) {
+        for (int k = TT_NPARAMS; k < NSLOTS && other < 0; k++)
+            if (s->use[k] != USE_NONE)
+                other = k;
+    } else if (i >= TT_NPARAMS && s->use[TIMERS_SLOT] != USE_NONE) {
+        other = TIMERS_SLOT;
+    }
+    if (other < 0)
+        return 0;
+    return tt_err(ctx, TT_EINVAL, "%s'%s' and '%s' both set class timers: use one or the other",
+                  what, slot_name(s, i), slot_name(s, other));
+}
+
+int tt_sweep_create(tt_ctx *ctx, const tt_models *models, tt_sweep **out)
+{
+    *out = (tt_sweep *)calloc(1, sizeof **out);
+    if (!*out)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    (*out)->models = models;
+    for (int c = 0; models && c < tt_models_count(models); c++)
+        for (int w = 0; w < 2; w++)
+            snprintf((*out)->class_names[2 * c + w], sizeof (*out)->class_names[0], "w%d.%s", w,
+                     tt_models_name(models, c));
+    return 0;
+}
+
+static void axis_free(axis *a)
+{
+    for (int64_t v = 0; v < a->nvals * a->nnames; v++)
+        free(a->vals[v]);
+    free(a->vals);
+    free(a->lines);
+    memset(a, 0, sizeof *a);
+}
+
+void tt_sweep_free(tt_sweep *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < NSLOTS; i++)
+        free(s->fixed[i]);
+    axis_free(&s->file);
+    for (int g = 0; g < s->ngrids; g++)
+        axis_free(&s->grid[g]);
+    free(s->file_name);
+    free(s);
+}
+
+/* Appends one row of values (copied) to a. */
+static int axis_add(axis *a, const char *const *vals, int64_t line)
+{
+    if (a->nvals == a->cap) {
+        int64_t cap = a->cap ? a->cap * 2 : 16;
+        char **v = (char **)realloc(a->vals, (size_t)(cap * a->nnames) * sizeof *v);
+        if (!v)
+            return TT_ENOMEM;
+        a->vals = v;
+        if (line > 0) {
+            int64_t *l = (int64_t *)realloc(a->lines, (size_t)cap * sizeof *l);
+            if (!l)
+                return TT_ENOMEM;
+            a->lines = l;
+        }
+        a->cap = cap;
+    }
+    for (int k = 0; k < a->nnames; k++) {
+        char *copy = strdup(vals[k]);
+        if (!copy) {
+            for (int q = 0; q < k; q++)
+                free(a->vals[a->nvals * a->nnames + q]);
+            return TT_ENOMEM;
+        }
+        a->vals[a->nvals * a->nnames + k] = copy;
+    }
+    if (line > 0)
+        a->lines[a->nvals] = line;
+    a->nvals++;
+    return 0;
+}
+
+static int64_t total_of(const tt_sweep *s, const axis *extra)
+{
+    int64_t t = s->file.nvals ? s->file.nvals : 1;
+    for (int g = 0; g <= s->ngrids; g++) {
+        const axis *a = g < s->ngrids ? &s->grid[g] : extra;
+        if (!a)
+            continue;
+        if (a->nvals == 0)
+            return 0;
+        if (t > TT_SWEEP_MAX_CONFIGS / a->nvals)
+            return -1;
+        t *= a->nvals;
+    }
+    return t;
+}
+
+int64_t tt_sweep_count(const tt_sweep *s) { return total_of(s, NULL); }
+
+/* Whether value is one tt_params_set takes for parameter i; the reason in
+ * why (its message, less the "parameter 'NAME': " it starts with). */
+static int value_ok(const tt_sweep *s, int i, const char *value, char *why, size_t size)
+{
+    tt_ctx *c = tt_ctx_create();
+    if (!c) {
+        snprintf(why, size, "out of memory");
+        return 0;
+    }
+    tt_params p;
+    tt_params_default(&p);
+    int ok = tt_params_set(c, &p, s->models, slot_name(s, i), value) == 0;
+    if (!ok) {
+        char prefix[64];
+        const char *msg = tt_errmsg(c);
+        int len = snprintf(prefix, sizeof prefix, "parameter '%s': ", slot_name(s, i));
+        if (strncmp(msg, prefix, (size_t)len) == 0)
+            msg += len;
+        snprintf(why, size, "%s", msg);
+    }
+    tt_ctx_free(c);
+    return ok;
+}
+
+/* The "unknown parameter 'x' (known: ...)" message of tt_params_set. */
+static void unknown_name(const tt_sweep *s, const char *name, char *why, size_t size)
+{
+    tt_ctx *c = tt_ctx_create();
+    tt_params p;
+    tt_params_default(&p);
+    tt_params_set(c, &p, s->models, name, "0");
+    snprintf(why, size, "%s", c ? tt_errmsg(c) : "out of memory");
+    tt_ctx_free(c);
+}
+
+int tt_sweep_fix(tt_ctx *ctx, tt_sweep *s, const char *name, const char *value)
+{
+    int i = slot_index(s, name);
+    char why[1024];
+    if (i < 0) {
+        unknown_name(s, name, why, sizeof why);
+        return tt_err(ctx, TT_EINVAL, "%s", why);
+    }
+    if (s->use[i] != USE_NONE && s->use[i] != USE_FIXED)
+        return tt_err(ctx, TT_EINVAL, "parameter '%s': fixed with -p but also %s", name,
+                      use_words[s->use[i]]);
+    if (timers_clash(ctx, s, i, ""))
+        return TT_EINVAL;
+    if (!value_ok(s, i, value, why, sizeof why))
+        return tt_err(ctx, TT_EINVAL, "parameter '%s': %s", name, why);
+    char *copy = strdup(value);
+    if (!copy)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    free(s->fixed[i]);
+    s->fixed[i] = copy;
+    s->use[i] = USE_FIXED;
+    return 0;
+}
+
+/* ---- grids ---- */
+
+/* The values of a linear or geometric range, as text, into a. */
+static int range_values(tt_ctx *ctx, axis *a, const char *label, int is_log, const char *ta,
+                        const char *tb, const char *tn)
+{
+    int64_t A, B, N;
+    const char *bad = tt_parse_i64(ta, &A) ? ta : tt_parse_i64(tb, &B) ? tb : NULL;
+    if (bad)
+        return tt_err(ctx, TT_EINVAL, "grid '%s': '%s' is not an integer", label, bad);
+    if (tt_parse_i64(tn, &N) || N < 1 || N > TT_SWEEP_MAX_CONFIGS)
+        return tt_err(ctx, TT_EINVAL, "grid '%s': N: expected a count 1 .. %lld, got '%s'",
+                      label, (long long)TT_SWEEP_MAX_CONFIGS, tn);
+    if (is_log && (A <= 0 || B <= 0))
+        return tt_err(ctx, TT_EINVAL, "grid '%s': a log grid needs A > 0 and B > 0", label);
+    if (!is_log && (A < -RANGE_MAX || A > RANGE_MAX || B < -RANGE_MAX || B > RANGE_MAX))
+        return tt_err(ctx, TT_EINVAL, "grid '%s': A and B must lie within +-2^61 (use a list "
+                      "for larger values)", label);
+    int64_t M = N - 1, q = 0, r = 0;
+    if (M > 0) { /* B - A = q * M + r, 0 <= r < M */
+        q = (B - A) / M;
+        r = (B - A) % M;
+        if (r < 0) {
+            r += M;
+            q--;
+        }
+    }
+    for (int64_t i = 0; i < N; i++) {
+        int64_t v;
+        if (i == 0)
+            v = A;
+        else if (i == M)
+            v = B;
+        else if (is_log) /* the only floating point of a sweep: it makes values */
+            v = llround((double)A * pow((double)B / (double)A, (double)i / (double)M));
+        else /* A + round(q * i + r * i / M), halves up; r * i < M^2 < 2^62 */
+            v = A + q * i + (2 * r * i + M) / (2 * M);
+        char text[32];
+        const char *vp = text;
+        snprintf(text, sizeof text, "%lld", (long long)v);
+        if (axis_add(a, &vp, 0))
+            return tt_err(ctx, TT_ENOMEM, "out of memory");
+    }
+    return 0;
+}
+
+/* The items of a list separated by sep, into a. */
+static int list_values(tt_ctx *ctx, axis *a, const char *label, const char *spec, char sep)
+{
+    const char *item = spec;
+    for (;;) {
+        size_t len = strcspn(item, (char[]){sep, '\0'});
+        if (len == 0)
+            return tt_err(ctx, TT_EINVAL, "grid '%s': an empty value in the list", label);
+        char *text = (char *)malloc(len + 1);
+        if (!text)
+            return tt_err(ctx, TT_ENOMEM, "out of memory");
+        memcpy(text, item, len);
+        text[len] = '\0';
+        const char *tp = text;
+        int rc = axis_add(a, &tp, 0);
+        free(text);
+        if (rc)
+            return tt_err(ctx, TT_ENOMEM, "out of memory");
+        if (!item[len])
+            return 0;
+        item += len + 1;
+    }
+}
+
+static int grid_parse(tt_ctx *ctx, axis *a, int i, const char *spec, const char *label)
+{
+    if (!*spec)
+        return tt_err(ctx, TT_EINVAL, "grid '%s': no values", label);
+    /* mix and timers values hold ',' and ':', so their grids are lists
+     * separated by ';' */
+    if (i == MIX_SLOT || i == TIMERS_SLOT)
+        return list_values(ctx, a, label, spec, ';');
+    if (!strchr(spec, ':'))
+        return list_values(ctx, a, label, spec, ',');
+    /* a range may end in ",inf": the timers' and theta's "never" beside
+     * their finite values (value_ok refuses it for other parameters) */
+    size_t end = strlen(spec);
+    int add_inf = end > 4 && strcmp(spec + end - 4, ",inf") == 0;
+    if (add_inf)
+        end -= 4;
+    char part[4][64];
+    int n = 0;
+    const char *p = spec, *stop = spec + end;
+    for (;;) {
+        size_t len = strcspn(p, ":");
+        if (p + len > stop)
+            len = (size_t)(stop - p);
+        if (n < 4)
+            snprintf(part[n], sizeof part[n], "%.*s", (int)(len < 63 ? len : 63), p);
+        n++;
+        if (p + len >= stop)
+            break;
+        p += len + 1;
+    }
+    int is_log = n == 4 && strcmp(part[0], "log") == 0;
+    if (n != 3 && !is_log)
+        return tt_err(ctx, TT_EINVAL, "grid '%s': expected A:B:N, log:A:B:N (either may end "
+                      "in ,inf) or a list a,b,c", label);
+    int rc = range_values(ctx, a, label, is_log, part[is_log], part[is_log + 1],
+                          part[is_log + 2]);
+    const char *inf = "inf";
+    if (!rc && add_inf && axis_add(a, &inf, 0))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    return rc;
+}
+
+int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec)
+{
+    char label[128], why[1024];
+    snprintf(label, sizeof label, "%.40s=%.60s%s", name, spec, strlen(spec) > 60 ? "..." : "");
+    int i = slot_index(s, name);
+    if (i < 0) {
+        unknown_name(s, name, why, sizeof why);
+        return tt_err(ctx, TT_EINVAL, "grid '%s': %s", label, why);
+    }
+    if (s->use[i] != USE_NONE)
+        return tt_err(ctx, TT_EINVAL, "grid '%s': parameter '%s' is already %s", label, name,
+                      use_words[s->use[i]]);
+    char what[160];
+    snprintf(what, sizeof what, "grid '%s': ", label);
+    if (timers_clash(ctx, s, i, what))
+        return TT_EINVAL;
+    axis a;
+    memset(&a, 0, sizeof a);
+    a.nnames = 1;
+    a.names[0] = i;
+    int rc = grid_parse(ctx, &a, i, spec, label);
+    for (int64_t v = 0; v < a.nvals && !rc; v++)
+        if (!value_ok(s, i, a.vals[v], why, sizeof why))
+            rc = tt_err(ctx, TT_EINVAL, "grid '%s': value %lld ('%s'): %s", label,
+                        (long long)v + 1, a.vals[v], why);
+    if (!rc && total_of(s, &a) < 0)
+        rc = tt_err(ctx, TT_EINVAL, "grid '%s': more than %lld configurations in all", label,
+                    (long long)TT_SWEEP_MAX_CONFIGS);
+    if (rc) {
+        axis_free(&a);
+        return rc;
+    }
+    s->grid[s->ngrids++] = a;
+    s->use[i] = USE_GRID;
+    return 0;
+}
+
+/* ---- the configurations file ---- */
+
+/* The next non-blank line, split on tabs and trimmed: 1, 0 at the end, or
+ * a negative code. */
+static int file_row(tt_src *src, tt_ctx *ctx, char **f, int *nf)
+{
+    char *line;
+    for (;;) {
+        int rc = tt_src_getline(src, ctx, &line, NULL);
+        if (rc <= 0)
+            return rc;
+        if (line[strspn(line, " \t")] != '\0')
+            break;
+    }
+    int n = tt_tab_split(line, f, MAX_FIELDS);
+    for (int k = 0; k < n && k < MAX_FIELDS; k++)
+        f[k] = tt_trim(f[k]);
+    *nf = n;
+    return 1;
+}
+
+static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
+{
+    const char *file = tt_src_label(src);
+    char *f[MAX_FIELDS], why[1024];
+    int n = 0, rc = file_row(src, ctx, f, &n);
+    if (rc < 0)
+        return rc;
+    if (rc == 0)
+        return tt_err(ctx, TT_EPARSE, "%s:1: empty: expected a header of parameter names",
+                      file);
+    long long line = (long long)tt_src_lineno(src);
+    if (n >= MAX_FIELDS)
+        return tt_err(ctx, TT_EPARSE, "%s:%lld: %d columns: at most %d", file, line, n,
+                      MAX_FIELDS - 1);
+    for (int k = 0; k < n; k++) {
+        int i = slot_index(s, f[k]);
+        if (i < 0) {
+            unknown_name(s, f[k], why, sizeof why);
+            return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': %s", file, line, f[k], why);
+        }
+        for (int q = 0; q < k; q++)
+            if (a->names[q] == i)
+                return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': named twice", file, line,
+                              f[k]);
+        if (s->use[i] != USE_NONE)
+            return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': parameter already %s", file,
+                          line, f[k], use_words[s->use[i]]);
+        char what[600];
+        snprintf(what, sizeof what, "%s:%lld: field '%s': ", file, line, f[k]);
+        for (int q = 0; q < k; q++)
+            if ((i == TIMERS_SLOT && a->names[q] >= TT_NPARAMS) ||
+                (i >= TT_NPARAMS && a->names[q] == TIMERS_SLOT))
+                return tt_err(ctx, TT_EPARSE, "%s'%s' and '%s' both set class timers: use one "
+                              "or the other", what, f[k], slot_name(s, a->names[q]));
+        if (timers_clash(ctx, s, i, what))
+            return TT_EPARSE;
+        a->names[k] = i;
+    }
+    a->nnames = n;
+    while ((rc = file_row(src, ctx, f, &n)) == 1) {
+        line = (long long)tt_src_lineno(src);
+        if (n != a->nnames)
+            return tt_err(ctx, TT_EPARSE, "%s:%lld: expected %d fields, got %d", file, line,
+                          a->nnames, n);
+        for (int k = 0; k < n; k++)
+            if (!value_ok(s, a->names[k], f[k], why, sizeof why))
+                return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': %s", file, line,
+                              slot_name(s, a->names[k]), why);
+        if (axis_add(a, (const char *const *)f, line))
+            return tt_err(ctx, TT_ENOMEM, "out of memory");
+    }
+    if (rc < 0)
+        return rc;
+    if (a->nvals == 0)
+        return tt_err(ctx, TT_EPARSE, "%s:%lld: no configuration: expected rows under the "
+                      "header", file, line);
+    return 0;
+}
+
+int tt_sweep_configs(tt_ctx *ctx, tt_sweep *s, const char *path)
+{
+    if (s->file.nvals)
+        return tt_err(ctx, TT_EINVAL, "one configurations file only");
+    tt_src *src = NULL;
+    int rc = tt_src_open(ctx, path, &src);
+    if (rc)
+        return rc;
+    axis a;
+    memset(&a, 0, sizeof a);
+    rc = read_configs(ctx, s, src, &a);
+    tt_src_close(src);
+    if (!rc) {
+        int64_t t = total_of(s, &a);
+        if (t < 0)
+            rc = tt_err(ctx, TT_EINVAL, "'%s': more than %lld configurations in all", path,
+                        (long long)TT_SWEEP_MAX_CONFIGS);
+    }
+    if (!rc && !(s->file_name = strdup(path)))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    if (rc) {
+        axis_free(&a);
+        return rc;
+    }
+    s->file = a;
+    for (int k = 0; k < a.nnames; k++)
+        s->use[a.names[k]] = USE_FILE;
+    return 0;
+}
+
+/* ---- configurations ---- */
+
+/* The file row of configuration k, or -1 without a file; rows[g] the
+ * value of grid g. */
+static int64_t decode(const tt_sweep *s, int64_t k, int64_t *rows)
+{
+    for (int g = s->ngrids - 1; g >= 0; g--) {
+        rows[g] = k % s->grid[g].nvals;
+        k /= s->grid[g].nvals;
+    }
+    return s->file.nvals ? k : -1;
+}
+
+static int apply(tt_ctx *ctx, const tt_sweep *s, const axis *a, int64_t row, tt_params *p)
+{
+    for (int k = 0; k < a->nnames; k++) {
+        int rc = tt_params_set(ctx, p, s->models, slot_name(s, a->names[k]),
+                               a->vals[row * a->nnames + k]);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p)
+{
+    if (k < 0 || k >= tt_sweep_count(s))
+        return tt_err(ctx, TT_EINVAL, "configuration %lld: out of range 0 .. %lld",
+                      (long long)k, (long long)tt_sweep_count(s) - 1);
+    int64_t rows[NSLOTS];
+    int64_t frow = decode(s, k, rows);
+    tt_params_default(p);
+    int rc = 0;
+    for (int i = 0; i < NSLOTS && !rc; i++)
+        if (s->fixed[i])
+            rc = tt_params_set(ctx, p, s->models, slot_name(s, i), s->fixed[i]);
+    if (!rc && frow >= 0)
+        rc = apply(ctx, s, &s->file, frow, p);
+    for (int g = 0; g < s->ngrids && !rc; g++)
+        rc = apply(ctx, s, &s->grid[g], rows[g], p);
+    return rc;
+}
+
+void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size)
+{
+    int64_t rows[NSLOTS];
+    int64_t frow = k >= 0 && k < tt_sweep_count(s) ? decode(s, k, rows) : -1;
+    if (frow >= 0)
+        snprintf(buf, size, "configuration %lld (%s:%lld)", (long long)k, s->file_name,
+                 (long long)s->file.lines[frow]);
+    else
+        snprintf(buf, size, "configuration %lld", (long long)k);
+}
+
+int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65])
+{
+    tt_sha256 h;
+    tt_sha256_init(&h);
+    int64_t n = tt_sweep_count(s);
+    char one[TT_PARAM_TEXT_MAX];
+    for (int64_t k = 0; k < n; k++) {
+        tt_params p;
+        int rc = tt_sweep_params(ctx, s, k, &p);
+        if (rc)
+            return rc;
+        for (int i = 0; i < TT_NPARAMS; i++) {
+            tt_params_format(&p, s->models, i, one, sizeof one);
+            tt_sha256_update(&h, one, strlen(one));
+            tt_sha256_update(&h, i + 1 < TT_NPARAMS ? "\t" : "\n", 1);
+        }
+    }
+    tt_sha256_hex(&h, hex);
+    return 0;
+}
+
+int64_t tt_sweep_shard_count(int64_t total, int64_t k, int64_t n)
+{
+    if (n < 1 || k < 0 || k >= n || total <= k)
+        return 0;
+    return (total - k + n - 1) / n;
+}
+
+/* ---- the CPU backend ---- */
+
+int tt_sweep_threads(const tt_sweep_opts *opts, int64_t count)
+{
+    int64_t t = opts && opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > count)
+        t = count;
+    if (t > MAX_THREADS)
+        t = MAX_THREADS;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* Where a run's configurations come from: a sweep's positions, or
+ * explicit parameter sets (tt_batch_run). */
+typedef struct {
+    const tt_sweep *s;
+    const int64_t *idx;
+    const tt_params *ps;
+    int nclasses;
+} cfg_src;
+
+static int src_params(tt_ctx *ctx, const cfg_src *src, int64_t i, tt_params *p)
+{
+    if (src->ps) {
+        *p = src->ps[i];
+        return 0;
+    }
+    return tt_sweep_params(ctx, src->s, src->idx[i], p);
+}
+
+static void src_label(const cfg_src *src, int64_t i, char *buf, size_t size)
+{
+    if (src->ps)
+        snprintf(buf, size, "candidate %lld", (long long)i);
+    else
+        tt_sweep_label(src->s, src->idx[i], buf, size);
+}
+
+static int stopped(const tt_sweep_opts *opts)
+{
+    return opts && opts->stop && atomic_load(opts->stop);
+}
+
+typedef struct {
+    const cfg_src *src;
+    const tt_simprep *prep;
+    int64_t count;
+    tt_metrics *metrics;
+    const tt_sweep_opts *opts;
+    atomic_llong next, done;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    /* the failure at the lowest position */
+    int64_t err_pos;
+    int err_code;
+    char err_msg[1024];
+} pool;
+
+static void pool_fail(pool *P, int64_t pos, int code, const char *msg)
+{
+    pthread_mutex_lock(&P->lock);
+    if (!atomic_load(&P->failed) || pos < P->err_pos) {
+        char label[512] = "";
+        if (pos < P->count)
+            src_label(P->src, pos, label, sizeof label);
+        P->err_pos = pos;
+        P->err_code = code;
+        snprintf(P->err_msg, sizeof P->err_msg, "%s%s%s", label, *label ? ": " : "", msg);
+    }
+    atomic_store(&P->failed, 1);
+    pthread_mutex_unlock(&P->lock);
+}
+
+static void *worker(void *arg)
+{
+    pool *P = (pool *)arg;
+    tt_ctx *ctx = tt_ctx_create();
+    tt_simwork w;
+    memset(&w, 0, sizeof w);
+    int rc = ctx ? tt_simwork_init(ctx, &w, P->prep) : TT_ENOMEM;
+    if (rc)
+        pool_fail(P, P->count, TT_ENOMEM, ctx ? tt_errmsg(ctx) : "out of memory");
+    while (!rc && !atomic_load(&P->failed)) {
+        if (stopped(P->opts)) {
+            pool_fail(P, P->count, TT_ESTOPPED, "stopped");
+            break;
+        }
+        int64_t i = atomic_fetch_add(&P->next, 1);
+        if (i >= P->count)
+            break;
+        tt_params p;
+        rc = src_params(ctx, P->src, i, &p);
+        if (!rc)
+            rc = tt_simrun(ctx, P->prep, &w, &p, NULL, &P->metrics[i], NULL, NULL);
+        if (rc) {
+            pool_fail(P, i, rc, tt_errmsg(ctx));
+            break;
+        }
+        int64_t done = atomic_fetch_add(&P->done, 1) + 1;
+        if (P->opts && P->opts->progress) {
+            pthread_mutex_lock(&P->lock);
+            P->opts->progress(P->opts->progress_arg, done, P->count);
+            pthread_mutex_unlock(&P->lock);
+        }
+    }
+    tt_simwork_free(&w);
+    tt_ctx_free(ctx);
+    return NULL;
+}
+
+static int run_cpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int64_t count,
+                   const tt_sweep_opts *opts, tt_metrics *metrics)
+{
+    pool P;
+    memset(&P, 0, sizeof P);
+    P.src = src;
+    P.prep = prep;
+    P.count = count;
+    P.metrics = metrics;
+    P.opts = opts;
+    atomic_init(&P.next, 0);
+    atomic_init(&P.done, 0);
+    atomic_init(&P.failed, 0);
+    pthread_mutex_init(&P.lock, NULL);
+    int nt = tt_sweep_threads(opts, count);
+    if (opts && opts->used)
+        snprintf(opts->used, opts->used_size, "cpu: %d thread%s", nt, nt == 1 ? "" : "s");
+    pthread_t *th = (pthread_t *)calloc((size_t)nt, sizeof *th);
+    int started = 0;
+    /* the calling thread is worker 0; fewer threads than asked (a failed
+     * pthread_create) change the speed, never the results */
+    for (int t = 1; th && t < nt; t++) {
+        if (pthread_create(&th[started], NULL, worker, &P) != 0)
+            break;
+        started++;
+    }
+    worker(&P);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    free(th);
+    pthread_mutex_destroy(&P.lock);
+    if (atomic_load(&P.failed))
+        return tt_err(ctx, P.err_code, "%s", P.err_msg);
+    return 0;
+}
+
+/* ---- the GPU backend (kernels/sweep.cu) ---- */
+
+typedef struct {
+    const cfg_src *src;
+    const tt_sweep_opts *opts;
+    tt_ctx *ctx;
+} gpu_arg;
+
+static int gpu_config(void *arg, int64_t i, tts_config *cf)
+{
+    gpu_arg *g = (gpu_arg *)arg;
+    tt_params p;
+    if (src_params(g->ctx, g->src, i, &p))
+        return -1;
+    tt_simrun_config(&p, g->src->nclasses, cf);
+    return 0;
+}
+
+static int gpu_stop(void *arg) { return stopped(((gpu_arg *)arg)->opts); }
+
+static void gpu_progress(void *arg, int64_t done, int64_t count)
+{
+    const tt_sweep_opts *o = ((gpu_arg *)arg)->opts;
+    if (o && o->progress)
+        o->progress(o->progress_arg, done, count);
+}
+
+static int run_gpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int64_t count,
+                   const tt_sweep_opts *opts, tt_metrics *metrics)
+{
+    tts_summary *sum = (tts_summary *)malloc((size_t)(count ? count : 1) * sizeof *sum);
+    if (!sum)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld configurations", (long long)count);
+    gpu_arg g = {src, opts, ctx};
+    tt_kern_sweep_opts ko = {gpu_config, gpu_stop, gpu_progress, &g,
+                             opts ? opts->gpu_batch : 0};
+    char used[256], msg[512];
+    int krc = tt_kern_sweep(&prep->tr, &prep->tc, count, &ko, sum, used, sizeof used, msg,
+                            sizeof msg);
+    int rc = 0;
+    switch (krc) {
+    case TT_KERN_OK: break;
+    case TT_KERN_NOT_BUILT: rc = tt_err(ctx, TT_ENOTBUILT, "%s", msg); break;
+    case TT_KERN_NO_DEVICE: rc = tt_err(ctx, TT_ENODEV, "%s", msg); break;
+    case TT_KERN_NOMEM: rc = tt_err(ctx, TT_ENOMEM, "%s", msg); break;
+    case TT_KERN_STOPPED: rc = tt_err(ctx, TT_ESTOPPED, "stopped"); break;
+    case TT_KERN_CONFIG: rc = TT_EINVAL; break; /* gpu_config left the message */
+    default: rc = tt_err(ctx, TT_EIO, "%s", msg); break;
+    }
+    for (int64_t i = 0; !rc && i < count; i++) {
+        if (sum[i].fault) {
+            char label[512];
+            src_label(src, i, label, sizeof label);
+            rc = tt_err(ctx, TT_EINVAL, "%s: internal error: jobs left waiting with no event",
+                        label);
+        }
+        tt_metrics_from_summary(&sum[i], &metrics[i]);
+    }
+    free(sum);
+    if (!rc && opts && opts->used)
+        snprintf(opts->used, opts->used_size, "gpu: %s", used);
+    return rc;
+}
+
+/* Every configuration's ranges, whether any needs the duration ranks, and
+ * the highest congestion (the work bound is monotone in it). */
+static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *ranks, int64_t *cmax)
+{
+    char label[512];
+    *ranks = 0;
+    *cmax = 0;
+    for (int64_t i = 0; i < count; i++) {
+        tt_params p;
+        int rc = src_params(ctx, src, i, &p);
+        if (!rc)
+            rc = tt_simprep_check_params(ctx, &p, src->nclasses);
+        if (rc) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
+            src_label(src, i, label, sizeof label);
+            return tt_err(ctx, rc, "%s: %s", label, msg);
+        }
+        if (p.order == TT_ORDER_SJF || p.order == TT_ORDER_SRTF)
+            *ranks = 1;
+        if (p.congestion > *cmax)
+            *cmax = p.congestion;
+    }
+    return 0;
+}
+
+/* The first configuration whose congestion breaks the work bound. */
+static int check_bound(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int64_t count,
+                       int64_t cmax)
+{
+    tt_params p;
+    tt_params_default(&p);
+    p.congestion = cmax;
+    if (tt_simprep_check_bound(ctx, prep, &p) == 0)
+        return 0;
+    for (int64_t i = 0; i < count; i++) {
+        int rc = src_params(ctx, src, i, &p);
+        if (!rc)
+            rc = tt_simprep_check_bound(ctx, prep, &p);
+        if (rc) {
+            char msg[1024], label[512];
+            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
+            src_label(src, i, label, sizeof label);
+            return tt_err(ctx, rc, "%s: %s", label, msg);
+        }
+    }
+    return 0;
+}
+
+/* The device a run takes: the GPU for GPU, and for AUTO when CUDA is built
+ * in and a device answers; else the CPU. */
+static int use_gpu(const tt_sweep_opts *opts)
+{
+    tt_device d = opts ? opts->device : TT_DEVICE_CPU;
+    if (d == TT_DEVICE_GPU)
+        return 1;
+    if (d != TT_DEVICE_AUTO)
+        return 0;
+    char buf[256];
+    return tt_gpu_built() && tt_gpu_describe(buf, sizeof buf) > 0;
+}
+
+static int run_src(tt_ctx *ctx, const cfg_src *src, const tt_models *models,
+                   const tt_cluster *c, const tt_sim_jobs *j, int64_t count,
+                   const tt_sweep_opts *opts, tt_metrics *metrics)
+{
+    int ranks;
+    int64_t cmax;
+    int rc = tt_simprep_check_frame(ctx, c, j);
+    if (!rc)
+        rc = check_all(ctx, src, count, &ranks, &cmax);
+    if (rc)
+        return rc;
+    tt_simprep prep;
+    rc = tt_simprep_init(ctx, &prep, c, models, j, ranks);
+    if (!rc)
+        rc = check_bound(ctx, src, &prep, count, cmax);
+    if (!rc && count > 0)
+        rc = (use_gpu(opts) ? run_gpu : run_cpu)(ctx, src, &prep, count, opts, metrics);
+    tt_simprep_free(&prep);
+    return rc;
+}
+
+int tt_sweep_run(tt_ctx *ctx, const tt_sweep *s, const tt_cluster *c, const tt_sim_jobs *j,
+                 const int64_t *idx, int64_t count, const tt_sweep_opts *opts,
+                 tt_metrics *metrics)
+{
+    if (!s || !c || !j || (count > 0 && (!idx || !metrics)) || count < 0)
+        return tt_err(ctx, TT_EINVAL, "tt_sweep_run: missing argument");
+    int64_t total = tt_sweep_count(s);
+    for (int64_t i = 0; i < count; i++)
+        if (idx[i] < 0 || idx[i] >= total)
+            return tt_err(ctx, TT_EINVAL, "configuration %lld: out of range 0 .. %lld",
+                          (long long)idx[i], (long long)total - 1);
+    cfg_src src = {s, idx, NULL, tt_models_count(s->models)};
+    return run_src(ctx, &src, s->models, c, j, count, opts, metrics);
+}
+
+int tt_batch_run(tt_ctx *ctx, const tt_cluster *c, const tt_models *models,
+                 const tt_sim_jobs *j, const tt_params *ps, int64_t count,
+                 const tt_sweep_opts *opts, tt_metrics *metrics)
+{
+    if (!c || !models || !j || (count > 0 && (!ps || !metrics)) || count < 0)
+        return tt_err(ctx, TT_EINVAL, "tt_batch_run: missing argument");
+    cfg_src src = {NULL, NULL, ps, tt_models_count(models)};
+    return run_src(ctx, &src, models, c, j, count, opts, metrics);
+}

@@ -1,0 +1,104 @@
+/* A sweep's results in HDF5: one 1-D dataset per parameter and metric,
+ * one entry per configuration, written to a temporary file and renamed
+ * into place, with the helpers of internal/h5util.h. */
+#include "tt/sweepfile.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/h5util.h"
+#include "sim/simdesc.h"
+#include "tt/tracefile.h"
+#include "tt/version.h"
+
+#define LAYOUT "sweep/1"
+
+static int write_prov(hid_t g, const tt_sweep_save_args *a)
+{
+    char shard[64];
+    snprintf(shard, sizeof shard, "%lld/%lld", (long long)a->shard_k, (long long)a->shard_n);
+    return sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
+           h5u_attr_str(g, "device", a->device ? a->device : "") ||
+           h5u_attr_f64(g, "elapsed_s", a->elapsed_s) ||
+           h5u_attr_f64(g, "sims_per_s", a->sims_per_s) ||
+           h5u_attr_str(g, "shard", shard) ||
+           h5u_attr_i64(g, "configurations", tt_sweep_count(a->sweep)) ||
+           h5u_attr_i64(g, "rows", a->rows) || h5u_attr_str(g, "tool_version", TT_VERSION);
+}
+
+static int write_file(const tt_sweep_save_args *a, const tt_params *params, const char *digest,
+                      const char *path)
+{
+    size_t rows = (size_t)(a->rows > 0 ? a->rows : 1);
+    void *buf = malloc(rows * 8);
+    const tt_params **pp = (const tt_params **)malloc(rows * sizeof *pp);
+    const tt_metrics **mp = (const tt_metrics **)malloc(rows * sizeof *mp);
+    int rc = -1;
+    hid_t f = buf && pp && mp ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    if (f >= 0) {
+        for (int64_t r = 0; r < a->rows; r++) {
+            pp[r] = &params[r];
+            mp[r] = &a->metrics[r];
+        }
+        hid_t sw = h5u_group(f, "sweep");
+        hid_t gp = sw >= 0 ? h5u_group(sw, "params") : -1;
+        hid_t gm = sw >= 0 ? h5u_group(sw, "metrics") : -1;
+        rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
+             h5u_attr_str(sw, "configs_sha256", digest) ||
+             h5u_write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
+                           "position in the full sweep, from 0", 0, 0) ||
+             sd_write_param_cols(gp, a->models, pp, a->rows, buf) ||
+             sd_write_metric_cols(gm, mp, a->rows, buf);
+        if (gp >= 0)
+            H5Gclose(gp);
+        if (gm >= 0)
+            H5Gclose(gm);
+        if (sw >= 0)
+            H5Gclose(sw);
+        if (H5Fclose(f) < 0)
+            rc = -1;
+    }
+    free(buf);
+    free(pp);
+    free(mp);
+    return rc;
+}
+
+struct sweep_write {
+    const tt_sweep_save_args *a;
+    const tt_params *params;
+    char digest[65];
+};
+
+static int write_sweep(const char *tmp, void *arg)
+{
+    const struct sweep_write *w = (const struct sweep_write *)arg;
+    return write_file(w->a, w->params, w->digest, tmp);
+}
+
+int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
+{
+    if (!a || !a->sweep || !a->cluster || !a->models || a->rows < 0 ||
+        (a->rows > 0 && (!a->index || !a->metrics)))
+        return tt_err(ctx, TT_EINVAL, "tt_sweep_save: a required argument is NULL");
+    /* the rows' parameter sets, expanded once for the column writes */
+    tt_params *params = (tt_params *)malloc((size_t)(a->rows > 0 ? a->rows : 1) * sizeof *params);
+    if (!params)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld rows", (long long)a->rows);
+    for (int64_t r = 0; r < a->rows; r++)
+        if (tt_sweep_params(ctx, a->sweep, a->index[r], &params[r])) {
+            free(params);
+            return TT_EINVAL;
+        }
+    struct sweep_write w = {a, params, ""};
+    int rc = tt_sweep_digest(ctx, a->sweep, w.digest);
+    if (rc == 0)
+        rc = h5u_save(ctx, path, write_sweep, &w);
+    free(params);
+    return rc;
+}

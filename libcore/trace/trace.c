@@ -1,0 +1,312 @@
+/* The job table: growable column arrays, stable sort, duplicate count. */
+#include "tt/trace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/radix.h"
+#include "tt/version.h"
+
+const char *tt_drop_name(int reason)
+{
+    static const char *const names[TT_DROP_COUNT] = {
+        "cpu_only",     "not_started",      "not_finished", "no_attempts",
+        "missing_time", "end_before_start", "no_tasks"};
+    return (reason >= 0 && reason < TT_DROP_COUNT) ? names[reason] : "unknown";
+}
+
+tt_job tt_job_empty(void)
+{
+    tt_job j;
+    memset(&j, 0, sizeof j);
+    j.submit = TT_TIME_NONE;
+    j.duration = TT_TIME_NONE;
+    j.start = TT_TIME_NONE;
+    j.end = TT_TIME_NONE;
+    j.nodes = TT_NONE32;
+    return j;
+}
+
+int tt_prov_set(char **field, const char *value)
+{
+    size_t len = strlen(value);
+    char *c = (char *)malloc(len + 1);
+    if (!c)
+        return TT_ENOMEM;
+    memcpy(c, value, len + 1);
+    free(*field);
+    *field = c;
+    return 0;
+}
+
+int tt_prov_add_line(char **field, const char *line)
+{
+    size_t old = *field ? strlen(*field) : 0, add = strlen(line);
+    char *c = (char *)realloc(*field, old + add + 2);
+    if (!c)
+        return TT_ENOMEM;
+    if (old)
+        c[old++] = '\n';
+    memcpy(c + old, line, add + 1);
+    *field = c;
+    return 0;
+}
+
+/* The provenance string fields, for create and free. */
+#define PROV_NSTR 8
+static char **prov_str(tt_provenance *p, int i)
+{
+    char **f[PROV_NSTR] = {&p->format,   &p->source_files,  &p->source_sha256,
+                           &p->time_base, &p->timezone,     &p->duration_unit,
+                           &p->tool_version, &p->notes};
+    return f[i];
+}
+
+tt_trace *tt_trace_create(void)
+{
+    tt_trace *t = (tt_trace *)calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->names = tt_strtab_create();
+    t->users = tt_strtab_create();
+    t->vcs = tt_strtab_create();
+    t->models = tt_strtab_create();
+    t->statuses = tt_strtab_create();
+    int ok = t->names && t->users && t->vcs && t->models && t->statuses;
+    for (int i = 0; ok && i < PROV_NSTR; i++)
+        ok = tt_prov_set(prov_str(&t->prov, i), "") == 0;
+    ok = ok && tt_prov_set(&t->prov.tool_version, TT_VERSION) == 0 &&
+         tt_prov_set(&t->prov.duration_unit, "s") == 0 &&
+         tt_prov_set(&t->prov.time_base, "relative") == 0;
+    if (!ok) {
+        tt_trace_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Every column array, so grow/permute/free treat them alike. */
+#define NCOL64 4
+#define NCOL32 8
+static int64_t **col64(tt_trace *t, int i)
+{
+    int64_t **c[NCOL64] = {&t->submit, &t->duration, &t->start, &t->end};
+    return c[i];
+}
+static int32_t **col32(tt_trace *t, int i)
+{
+    int32_t **c[NCOL32] = {&t->gpus, &t->gpu_milli, &t->nodes, &t->name,
+                           &t->user, &t->vc,        &t->model, &t->status};
+    return c[i];
+}
+
+void tt_trace_free(tt_trace *t)
+{
+    if (!t)
+        return;
+    for (int i = 0; i < NCOL64; i++)
+        free(*col64(t, i));
+    for (int i = 0; i < NCOL32; i++)
+        free(*col32(t, i));
+    tt_strtab_free(t->names);
+    tt_strtab_free(t->users);
+    tt_strtab_free(t->vcs);
+    tt_strtab_free(t->models);
+    tt_strtab_free(t->statuses);
+    for (int i = 0; i < PROV_NSTR; i++)
+        free(*prov_str(&t->prov, i));
+    free(t);
+}
+
+int tt_trace_reserve(tt_trace *t, int64_t n)
+{
+    if (n <= t->cap)
+        return 0;
+    if ((uint64_t)n > SIZE_MAX / sizeof(int64_t))
+        return TT_ENOMEM;
+    for (int i = 0; i < NCOL64; i++) {
+        int64_t *p = (int64_t *)realloc(*col64(t, i), (size_t)n * sizeof *p);
+        if (!p)
+            return TT_ENOMEM;
+        *col64(t, i) = p;
+    }
+    for (int i = 0; i < NCOL32; i++) {
+        int32_t *p = (int32_t *)realloc(*col32(t, i), (size_t)n * sizeof *p);
+        if (!p)
+            return TT_ENOMEM;
+        *col32(t, i) = p;
+    }
+    t->cap = n;
+    return 0;
+}
+
+static int32_t intern_opt(tt_strtab *tab, const char *s)
+{
+    return s ? tt_strtab_intern(tab, s) : TT_NONE32;
+}
+
+int tt_trace_append(tt_trace *t, const tt_job *j)
+{
+    if (t->n == t->cap && tt_trace_reserve(t, t->cap ? t->cap * 2 : 1024))
+        return TT_ENOMEM;
+    int32_t name = intern_opt(t->names, j->name), user = intern_opt(t->users, j->user),
+            vc = intern_opt(t->vcs, j->vc), model = intern_opt(t->models, j->model),
+            status = intern_opt(t->statuses, j->status);
+    if ((j->name && name < 0) || (j->user && user < 0) || (j->vc && vc < 0) ||
+        (j->model && model < 0) || (j->status && status < 0))
+        return TT_ENOMEM;
+    int64_t i = t->n++;
+    t->submit[i] = j->submit;
+    t->duration[i] = j->duration;
+    t->start[i] = j->start;
+    t->end[i] = j->end;
+    t->gpus[i] = j->gpus;
+    t->gpu_milli[i] = j->gpu_milli ? j->gpu_milli : j->gpus * 1000;
+    t->nodes[i] = j->nodes;
+    t->name[i] = name;
+    t->user[i] = user;
+    t->vc[i] = vc;
+    t->model[i] = model;
+    t->status[i] = status;
+    return 0;
+}
+
+int tt_trace_is_sorted(const tt_trace *t)
+{
+    for (int64_t i = 1; i < t->n; i++)
+        if (t->submit[i] < t->submit[i - 1])
+            return 0;
+    return 1;
+}
+
+int tt_trace_sort(tt_trace *t)
+{
+    if (t->n < 2 || tt_trace_is_sorted(t))
+        return 0;
+    int64_t n = t->n;
+    int64_t *order = (int64_t *)malloc((size_t)n * sizeof *order);
+    int64_t *buf = (int64_t *)malloc((size_t)n * sizeof *buf); /* keys, then gather space */
+    if (order && buf) {
+        for (int64_t i = 0; i < n; i++) {
+            order[i] = i;
+            buf[i] = t->submit[i];
+        }
+    }
+    if (!order || !buf || tt_radix_sort_i64(buf, order, n)) {
+        free(order);
+        free(buf);
+        return TT_ENOMEM;
+    }
+    for (int c = 0; c < NCOL64; c++) {
+        int64_t *col = *col64(t, c), *out = buf;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = col[order[i]];
+        memcpy(col, out, (size_t)n * sizeof *col);
+    }
+    for (int c = 0; c < NCOL32; c++) {
+        int32_t *col = *col32(t, c), *out = (int32_t *)buf;
+        for (int64_t i = 0; i < n; i++)
+            out[i] = col[order[i]];
+        memcpy(col, out, (size_t)n * sizeof *col);
+    }
+    free(order);
+    free(buf);
+    return 0;
+}
+
+static uint64_t mix64(uint64_t h, uint64_t v)
+{
+    h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    return h * 0xbf58476d1ce4e5b9ull;
+}
+
+static uint64_t row_hash(tt_trace *t, int64_t i)
+{
+    uint64_t h = 0;
+    for (int c = 0; c < NCOL64; c++)
+        h = mix64(h, (uint64_t)(*col64(t, c))[i]);
+    for (int c = 0; c < NCOL32; c++)
+        h = mix64(h, (uint64_t)(uint32_t)(*col32(t, c))[i]);
+    return h ? h : 1;
+}
+
+static int row_equal(tt_trace *t, int64_t a, int64_t b)
+{
+    for (int c = 0; c < NCOL64; c++)
+        if ((*col64(t, c))[a] != (*col64(t, c))[b])
+            return 0;
+    for (int c = 0; c < NCOL32; c++)
+        if ((*col32(t, c))[a] != (*col32(t, c))[b])
+            return 0;
+    return 1;
+}
+
+/* Duplicates among rows [a, b) with equal submit: pairwise for the short
+ * runs that real traces have, hashed for long ones (a trace whose jobs all
+ * arrive at t = 0). Returns the count or TT_ENOMEM. */
+static int64_t dups_in_run(tt_trace *t, int64_t a, int64_t b)
+{
+    int64_t dups = 0, m = b - a;
+    if (m <= 32) {
+        for (int64_t i = a + 1; i < b; i++)
+            for (int64_t j = a; j < i; j++)
+                if (row_equal(t, i, j)) {
+                    dups++;
+                    break;
+                }
+        return dups;
+    }
+    uint64_t nslot = 1;
+    while (nslot < (uint64_t)m * 2u)
+        nslot <<= 1;
+    uint64_t *hash = (uint64_t *)calloc(nslot, sizeof *hash);
+    int64_t *row = (int64_t *)malloc(nslot * sizeof *row);
+    if (!hash || !row) {
+        free(hash);
+        free(row);
+        return TT_ENOMEM;
+    }
+    for (int64_t i = a; i < b; i++) {
+        uint64_t h = row_hash(t, i), s = h & (nslot - 1);
+        int dup = 0;
+        while (hash[s]) {
+            if (hash[s] == h && row_equal(t, row[s], i)) {
+                dup = 1;
+                break;
+            }
+            s = (s + 1) & (nslot - 1);
+        }
+        if (dup) {
+            dups++;
+        } else {
+            hash[s] = h;
+            row[s] = i;
+        }
+    }
+    free(hash);
+    free(row);
+    return dups;
+}
+
+int64_t tt_trace_count_duplicates(const tt_trace *ct)
+{
+    tt_trace *t = (tt_trace *)ct; /* column accessors only read */
+    if (!tt_trace_is_sorted(t))
+        return dups_in_run(t, 0, t->n);
+    /* Equal rows have equal submit times, and a sorted trace keeps those
+     * together: compare only within each run, in one sequential pass. */
+    int64_t dups = 0;
+    for (int64_t a = 0; a < t->n;) {
+        int64_t b = a + 1;
+        while (b < t->n && t->submit[b] == t->submit[a])
+            b++;
+        if (b - a > 1) {
+            int64_t d = dups_in_run(t, a, b);
+            if (d < 0)
+                return d;
+            dups += d;
+        }
+        a = b;
+    }
+    return dups;
+}

@@ -1,0 +1,326 @@
+/* Traces in HDF5: one dataset per column under /jobs, provenance as
+ * attributes, written to a temporary file and renamed into place. */
+#include "tt/tracefile.h"
+
+#include <errno.h>
+#include <hdf5.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/h5util.h"
+
+#define LAYOUT "trace/1"
+
+int tt_tmp_name(const char *path, char *buf, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    int n = snprintf(buf, size, "%.*s.%s.tmp-%ld", dirlen, path, slash ? slash + 1 : path,
+                     (long)getpid());
+    return (n < 0 || (size_t)n >= size) ? TT_EINVAL : 0;
+}
+
+/* ---- writing ---- */
+
+static int write_table(hid_t tables, const char *name, const tt_strtab *tab)
+{
+    int32_t n = tt_strtab_count(tab);
+    const char **s = (const char **)malloc((size_t)(n ? n : 1) * sizeof *s);
+    if (!s)
+        return -1;
+    for (int32_t i = 0; i < n; i++)
+        s[i] = tt_strtab_get(tab, i);
+    hid_t type = H5Tcopy(H5T_C_S1);
+    H5Tset_size(type, H5T_VARIABLE);
+    H5Tset_cset(type, H5T_CSET_UTF8);
+    hsize_t dim = (hsize_t)n;
+    hid_t space = H5Screate_simple(1, &dim, NULL);
+    hid_t d = H5Dcreate2(tables, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = d < 0 ? -1 : 0;
+    if (!rc && n > 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0)
+        rc = -1;
+    if (d >= 0)
+        H5Dclose(d);
+    H5Sclose(space);
+    H5Tclose(type);
+    free(s);
+    return rc;
+}
+
+typedef struct {
+    const char *name;
+    int is64;
+    size_t off; /* offset of the column pointer in tt_trace */
+    const char *units;
+    int has_missing;
+    size_t tab; /* offset of the string table pointer, or 0 */
+} col_desc;
+
+#define C64(f, u, m) {#f, 1, offsetof(tt_trace, f), u, m, 0}
+#define C32(f, u, m) {#f, 0, offsetof(tt_trace, f), u, m, 0}
+#define CSTR(f, t) {#f, 0, offsetof(tt_trace, f), "index into /jobs/tables/" #f, 1, offsetof(tt_trace, t)}
+static const col_desc cols[] = {
+    C64(submit, "s", 0),
+    C64(duration, "s", 0),
+    C64(start, "s", 1),
+    C64(end, "s", 1),
+    C32(gpus, "GPUs", 0),
+    C32(gpu_milli, "thousandths of a GPU", 0),
+    C32(nodes, "nodes", 1),
+    CSTR(name, names),
+    CSTR(user, users),
+    CSTR(vc, vcs),
+    CSTR(model, models),
+    CSTR(status, statuses),
+};
+#define NCOLS (sizeof cols / sizeof cols[0])
+
+static int write_prov(hid_t g, const tt_trace *t)
+{
+    const tt_provenance *p = &t->prov;
+    int rc = h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
+             h5u_attr_str(g, "format", p->format) ||
+             h5u_attr_str(g, "source_files", p->source_files) ||
+             h5u_attr_str(g, "source_sha256", p->source_sha256) ||
+             h5u_attr_str(g, "time_base", p->time_base) ||
+             h5u_attr_str(g, "timezone", p->timezone) ||
+             h5u_attr_str(g, "duration_unit", p->duration_unit) ||
+             h5u_attr_str(g, "tool_version", p->tool_version) ||
+             h5u_attr_str(g, "notes", p->notes) || h5u_attr_i64(g, "jobs", t->n) ||
+             h5u_attr_i64(g, "rows_read", p->rows_read) ||
+             h5u_attr_i64(g, "rows_kept", p->rows_kept) ||
+             h5u_attr_i64(g, "duplicates", p->duplicates) ||
+             h5u_attr_i64(g, "ambiguous_times", p->ambiguous_times) ||
+             h5u_attr_i64(g, "shifted_times", p->shifted_times);
+    int64_t total = 0;
+    for (int r = 0; r < TT_DROP_COUNT && !rc; r++) {
+        char name[64];
+        snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
+        rc = h5u_attr_i64(g, name, p->dropped[r]);
+        total += p->dropped[r];
+    }
+    return rc || h5u_attr_i64(g, "rows_dropped", total);
+}
+
+static int write_file(const tt_trace *t, const char *path)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0)
+        return -1;
+    hid_t g = H5Gcreate2(f, "jobs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t tables = g < 0 ? -1 : H5Gcreate2(g, "tables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int rc = (g < 0 || tables < 0) ? -1 : write_prov(g, t);
+    for (size_t i = 0; i < NCOLS && !rc; i++) {
+        const col_desc *c = &cols[i];
+        const void *data = *(void *const *)((const char *)t + c->off);
+        rc = h5u_write_col(g, c->name, c->is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
+                       c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, t->n, data, c->units,
+                       c->is64 ? INT64_MIN : -1, c->has_missing);
+        if (!rc && c->tab)
+            rc = write_table(tables, c->name, *(tt_strtab *const *)((const char *)t + c->tab));
+    }
+    if (tables >= 0)
+        H5Gclose(tables);
+    if (g >= 0)
+        H5Gclose(g);
+    if (H5Fclose(f) < 0)
+        rc = -1;
+    return rc;
+}
+
+static int write_trace(const char *tmp, void *t) { return write_file((const tt_trace *)t, tmp); }
+
+int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path)
+{
+    return h5u_save(ctx, path, write_trace, (void *)t);
+}
+
+/* ---- reading ---- */
+
+static int read_attr_str(hid_t obj, const char *name, char **out)
+{
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    hid_t ftype = H5Aget_type(a);
+    int rc = -1;
+    if (H5Tget_class(ftype) == H5T_STRING) {
+        if (H5Tis_variable_str(ftype) > 0) {
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, H5T_VARIABLE);
+            H5Tset_cset(mt, H5Tget_cset(ftype));
+            char *v = NULL;
+            if (H5Aread(a, mt, &v) >= 0 && v) {
+                rc = tt_prov_set(out, v) ? -1 : 0;
+                H5free_memory(v);
+            }
+            H5Tclose(mt);
+        } else {
+            size_t n = H5Tget_size(ftype);
+            char *v = (char *)calloc(n + 1, 1);
+            hid_t mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, n + 1);
+            H5Tset_cset(mt, H5Tget_cset(ftype));
+            if (v && H5Aread(a, mt, v) >= 0)
+                rc = tt_prov_set(out, v) ? -1 : 0;
+            H5Tclose(mt);
+            free(v);
+        }
+    }
+    H5Tclose(ftype);
+    H5Aclose(a);
+    return rc;
+}
+
+static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *name,
+                      tt_strtab *tab)
+{
+    hid_t d = H5Dopen2(tables, name, H5P_DEFAULT);
+    if (d < 0)
+        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs/tables/%s)", path,
+                      name);
+    hid_t space = H5Dget_space(d);
+    hssize_t n = H5Sget_simple_extent_npoints(space);
+    hid_t mt = H5Tcopy(H5T_C_S1);
+    H5Tset_size(mt, H5T_VARIABLE);
+    H5Tset_cset(mt, H5T_CSET_UTF8);
+    char **s = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *s);
+    int rc = 0;
+    if (!s)
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    else if (n > 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot read /jobs/tables/%s", path, name);
+    for (hssize_t i = 0; !rc && i < n; i++) {
+        int32_t code = tt_strtab_intern(tab, s[i] ? s[i] : "");
+        if (code < 0)
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+        else if (code != i)
+            rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs/tables/%s repeats the string '%s'", path,
+                        name, s[i] ? s[i] : "");
+    }
+    if (s && n > 0)
+        H5Dvlen_reclaim(mt, space, H5P_DEFAULT, s);
+    free(s);
+    H5Tclose(mt);
+    H5Sclose(space);
+    H5Dclose(d);
+    return rc;
+}
+
+static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, tt_trace *t)
+{
+    hid_t d = H5Dopen2(g, c->name, H5P_DEFAULT);
+    if (d < 0)
+        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no dataset /jobs/%s)", path,
+                      c->name);
+    hid_t space = H5Dget_space(d), type = H5Dget_type(d);
+    int rc = 0;
+    if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_npoints(space) != t->n)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs/%s has %lld values for %lld jobs", path,
+                    c->name, (long long)H5Sget_simple_extent_npoints(space), (long long)t->n);
+    else if (H5Tget_class(type) != H5T_INTEGER)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs/%s is not an integer dataset", path, c->name);
+    else if (t->n > 0 &&
+             H5Dread(d, c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, H5S_ALL, H5S_ALL,
+                     H5P_DEFAULT, *(void **)((char *)t + c->off)) < 0)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot read /jobs/%s", path, c->name);
+    H5Tclose(type);
+    H5Sclose(space);
+    H5Dclose(d);
+    return rc;
+}
+
+static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
+{
+    hid_t g = H5Gopen2(f, "jobs", H5P_DEFAULT);
+    if (g < 0)
+        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs group)", path);
+    char *layout = NULL;
+    int rc = 0;
+    if (read_attr_str(g, "tracetune_layout", &layout))
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (/jobs has no tracetune_layout)",
+                    path);
+    else if (strcmp(layout, LAYOUT) != 0)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': trace layout '%s', this version reads '%s'", path,
+                    layout, LAYOUT);
+    free(layout);
+    int64_t n = 0;
+    if (!rc && (h5u_attr_read_i64(g, "jobs", &n) || n < 0))
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs has no valid 'jobs' attribute", path);
+    if (!rc && tt_trace_reserve(t, n > 0 ? n : 1))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)n);
+    if (!rc)
+        t->n = n;
+    tt_provenance *p = &t->prov;
+    /* Provenance is informative: an absent attribute leaves the default. */
+    if (!rc) {
+        read_attr_str(g, "format", &p->format);
+        read_attr_str(g, "source_files", &p->source_files);
+        read_attr_str(g, "source_sha256", &p->source_sha256);
+        read_attr_str(g, "time_base", &p->time_base);
+        read_attr_str(g, "timezone", &p->timezone);
+        read_attr_str(g, "duration_unit", &p->duration_unit);
+        read_attr_str(g, "tool_version", &p->tool_version);
+        read_attr_str(g, "notes", &p->notes);
+        h5u_attr_read_i64(g, "rows_read", &p->rows_read);
+        h5u_attr_read_i64(g, "rows_kept", &p->rows_kept);
+        h5u_attr_read_i64(g, "duplicates", &p->duplicates);
+        h5u_attr_read_i64(g, "ambiguous_times", &p->ambiguous_times);
+        h5u_attr_read_i64(g, "shifted_times", &p->shifted_times);
+        for (int r = 0; r < TT_DROP_COUNT; r++) {
+            char name[64];
+            snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
+            h5u_attr_read_i64(g, name, &p->dropped[r]);
+        }
+    }
+    hid_t tables = rc ? -1 : H5Gopen2(g, "tables", H5P_DEFAULT);
+    if (!rc && tables < 0)
+        rc = tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs/tables)", path);
+    for (size_t i = 0; i < NCOLS && !rc; i++) {
+        rc = read_col(ctx, path, g, &cols[i], t);
+        if (!rc && cols[i].tab) {
+            tt_strtab *tab = *(tt_strtab **)((char *)t + cols[i].tab);
+            rc = read_table(ctx, path, tables, cols[i].name, tab);
+            const int32_t *codes = *(int32_t **)((char *)t + cols[i].off);
+            for (int64_t j = 0; !rc && j < t->n; j++)
+                if (codes[j] < -1 || codes[j] >= tt_strtab_count(tab))
+                    rc = tt_err(ctx, TT_EFORMAT,
+                                "'%s': /jobs/%s[%lld] = %d is not an index into its table",
+                                path, cols[i].name, (long long)j, codes[j]);
+        }
+    }
+    for (int64_t j = 0; !rc && j < t->n; j++)
+        if (t->gpus[j] < 1 || t->duration[j] < 0 || (j > 0 && t->submit[j] < t->submit[j - 1]))
+            rc = tt_err(ctx, TT_EFORMAT,
+                        "'%s': job %lld breaks the trace contract (gpus >= 1, duration >= 0, "
+                        "sorted by submit)",
+                        path, (long long)j);
+    if (tables >= 0)
+        H5Gclose(tables);
+    H5Gclose(g);
+    return rc;
+}
+
+int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
+{
+    *out = NULL;
+    h5u_quiet();
+    if (access(path, R_OK) != 0)
+        return tt_err(ctx, TT_EIO, "cannot read '%s': %s", path, strerror(errno));
+    if (H5Fis_hdf5(path) <= 0)
+        return tt_err(ctx, TT_EFORMAT, "cannot read '%s': not an HDF5 file", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0)
+        return tt_err(ctx, TT_EFORMAT, "cannot open '%s' as HDF5", path);
+    tt_trace *t = tt_trace_create();
+    int rc = t ? load(ctx, path, f, t) : tt_err(ctx, TT_ENOMEM, "out of memory");
+    H5Fclose(f);
+    if (rc) {
+        tt_trace_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
