@@ -94,7 +94,7 @@ UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e sanitize fuzz bench bench-data clean install example
+.PHONY: all test check unit e2e api sanitize fuzz bench bench-data clean install example
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -143,7 +143,13 @@ unit: $(UNIT_BIN) $(TOOLS)
 e2e: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/e2e/run.sh
 
-test: unit e2e
+# the public interface: headers that compile alone (C11, C++17), exported
+# symbols that all start with tt
+api: $(LIBCORE)
+	tests/api/headers.sh
+	tests/api/symbols.sh $(BUILD)
+
+test: unit e2e api
 
 # what CI runs: a short fuzz run, the tests under sanitizers, then the tests
 # (last, so the run closes on their summary)

@@ -15,14 +15,14 @@ static const char kalos[] = "job_id,user,node_num,gpu_num,cpu_num,mem_per_pod_GB
 
 static int detect(char *line)
 {
-    return fc_detect_header(line, seren) ? 10 : fc_detect_header(line, kalos);
+    return tt_fc_detect_header(line, seren) ? 10 : tt_fc_detect_header(line, kalos);
 }
 
-static int parse_one(ig_state *ig) { return fc_job_log(ig, 0, 1); }
+static int parse_one(ig_state *ig) { return tt_fc_job_log(ig, 0, 1); }
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_acme = {

@@ -5,7 +5,7 @@
 
 #include "tt/parse.h"
 
-int fc_detect_header(const char *line, const char *header)
+int tt_fc_detect_header(const char *line, const char *header)
 {
     size_t n = strlen(header);
     if (strncmp(line, header, n) != 0)
@@ -15,33 +15,33 @@ int fc_detect_header(const char *line, const char *header)
     return *line ? 0 : 10;
 }
 
-int fc_header_starts(const char *line, const char *prefix)
+int tt_fc_header_starts(const char *line, const char *prefix)
 {
     return strncmp(line, prefix, strlen(prefix)) == 0;
 }
 
-int fc_header(ig_state *ig, fc_csv *c)
+int tt_fc_header(ig_state *ig, fc_csv *c)
 {
     char *line;
-    int rc = ig_header(ig, &line);
+    int rc = tt_ig_header(ig, &line);
     if (rc < 0)
         return rc;
     int64_t at = tt_src_lineno(ig->src);
-    int n = ig_split(ig, line, ',', c->f, FC_MAXF, -1);
+    int n = tt_ig_split(ig, line, ',', c->f, FC_MAXF, -1);
     if (n < 0)
         return n;
     if (n > FC_MAXF)
-        return ig_fail(ig, "header has %d columns, at most %d expected", n, FC_MAXF);
+        return tt_ig_fail(ig, "header has %d columns, at most %d expected", n, FC_MAXF);
     c->n = n;
     c->header_line = at;
     c->rows = 0;
     return 0;
 }
 
-int fc_row(ig_state *ig, fc_csv *c)
+int tt_fc_row(ig_state *ig, fc_csv *c)
 {
     char *line;
-    int rc = ig_line(ig, &line);
+    int rc = tt_ig_line(ig, &line);
     if (rc < 0)
         return rc;
     if (rc == 0) {
@@ -50,35 +50,35 @@ int fc_row(ig_state *ig, fc_csv *c)
                           tt_src_label(ig->src), (long long)c->header_line);
         return 0;
     }
-    if ((rc = ig_split(ig, line, ',', c->f, FC_MAXF, c->n)) < 0)
+    if ((rc = tt_ig_split(ig, line, ',', c->f, FC_MAXF, c->n)) < 0)
         return rc;
-    ig_row(ig);
+    tt_ig_row(ig);
     c->rows++;
     return 1;
 }
 
-int fc_add(ig_state *ig, const char *field, int64_t a, int64_t b, int64_t *out)
+int tt_fc_add(ig_state *ig, const char *field, int64_t a, int64_t b, int64_t *out)
 {
     /* a + b <= INT64_MIN is an overflow or the TT_TIME_NONE marker */
     if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a <= INT64_MIN - b))
-        return ig_fail(ig, "field '%s': time out of range (%lld + %lld)", field, (long long)a,
+        return tt_ig_fail(ig, "field '%s': time out of range (%lld + %lld)", field, (long long)a,
                        (long long)b);
     *out = a + b;
     return 0;
 }
 
-int fc_gpus(ig_state *ig, const char *field, int64_t gpus, int32_t *out)
+int tt_fc_gpus(ig_state *ig, const char *field, int64_t gpus, int32_t *out)
 {
     if (gpus > INT32_MAX / 1000) /* gpu_milli = gpus * 1000 is an int32 */
-        return ig_fail(ig, "field '%s': %lld GPUs is out of range", field, (long long)gpus);
+        return tt_ig_fail(ig, "field '%s': %lld GPUs is out of range", field, (long long)gpus);
     *out = (int32_t)gpus;
     return 0;
 }
 
-int fc_count32_opt(ig_state *ig, const char *field, const char *text, int32_t *out)
+int tt_fc_count32_opt(ig_state *ig, const char *field, const char *text, int32_t *out)
 {
     int64_t v;
-    int rc = ig_count_opt(ig, field, text, &v);
+    int rc = tt_ig_count_opt(ig, field, text, &v);
     if (rc)
         return rc;
     if (v == TT_TIME_NONE) {
@@ -86,12 +86,12 @@ int fc_count32_opt(ig_state *ig, const char *field, const char *text, int32_t *o
         return 0;
     }
     if (v > INT32_MAX)
-        return ig_fail(ig, "field '%s': %lld is out of range", field, (long long)v);
+        return tt_ig_fail(ig, "field '%s': %lld is out of range", field, (long long)v);
     *out = (int32_t)v;
     return 0;
 }
 
-int fc_observed_run(tt_job *j)
+int tt_fc_observed_run(tt_job *j)
 {
     if (j->start == TT_TIME_NONE)
         return TT_DROP_NOT_STARTED;
@@ -117,63 +117,63 @@ static int log_time(ig_state *ig, int need_offset, const char *field, const char
     /* A log whose files differ in zone (Acme: +08:00 and +00:00) gives
      * naive times no safe default: a guess would shift jobs by hours. */
     if (need_offset && naive_iso(text) && !(ig->opts && ig->opts->tz))
-        return ig_fail(ig,
+        return tt_ig_fail(ig,
                        "field '%s': time '%.40s' has no UTC offset (name its zone with --tz)",
                        field, text);
-    return ig_time(ig, field, text, out);
+    return tt_ig_time(ig, field, text, out);
 }
 
-int fc_job_log(ig_state *ig, int with_vc, int need_offset)
+int tt_fc_job_log(ig_state *ig, int with_vc, int need_offset)
 {
     fc_csv c;
-    int rc = fc_header(ig, &c);
+    int rc = tt_fc_header(ig, &c);
     if (rc)
         return rc;
     int cid, cuser, cvc = -1, cgpu, cnode, cstate, csub, cstart, cend;
-    if ((rc = ig_need_col(ig, c.f, c.n, "job_id", &cid)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "user", &cuser)) ||
-        (with_vc && (rc = ig_need_col(ig, c.f, c.n, "vc", &cvc))) ||
-        (rc = ig_need_col(ig, c.f, c.n, "gpu_num", &cgpu)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "node_num", &cnode)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "state", &cstate)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "submit_time", &csub)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "start_time", &cstart)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "end_time", &cend)))
+    if ((rc = tt_ig_need_col(ig, c.f, c.n, "job_id", &cid)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "user", &cuser)) ||
+        (with_vc && (rc = tt_ig_need_col(ig, c.f, c.n, "vc", &cvc))) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "gpu_num", &cgpu)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "node_num", &cnode)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "state", &cstate)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "submit_time", &csub)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "start_time", &cstart)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "end_time", &cend)))
         return rc;
     /* The run time is end - start. Helios' and Seren's duration column is
      * exactly that, but Kalos' includes the queueing wait (README rows:
      * duration 18 = 10 s queue + 8 s run), so the column is only checked. */
-    int cdur = ig_col(c.f, c.n, "duration");
-    while ((rc = fc_row(ig, &c)) == 1) {
+    int cdur = tt_ig_col(c.f, c.n, "duration");
+    while ((rc = tt_fc_row(ig, &c)) == 1) {
         char **f = c.f;
         tt_job j = tt_job_empty();
         int64_t gpus;
-        if ((rc = ig_count(ig, "gpu_num", f[cgpu], &gpus)) ||
-            (rc = fc_count32_opt(ig, "node_num", f[cnode], &j.nodes)) ||
+        if ((rc = tt_ig_count(ig, "gpu_num", f[cgpu], &gpus)) ||
+            (rc = tt_fc_count32_opt(ig, "node_num", f[cnode], &j.nodes)) ||
             (rc = log_time(ig, need_offset, "submit_time", f[csub], &j.submit)) ||
             (rc = log_time(ig, need_offset, "start_time", f[cstart], &j.start)) ||
             (rc = log_time(ig, need_offset, "end_time", f[cend], &j.end)) ||
-            (cdur >= 0 && (rc = ig_count_opt(ig, "duration", f[cdur], &j.duration))))
+            (cdur >= 0 && (rc = tt_ig_count_opt(ig, "duration", f[cdur], &j.duration))))
             return rc;
         if (j.submit == TT_TIME_NONE)
-            return ig_fail(ig, "field 'submit_time': value missing");
+            return tt_ig_fail(ig, "field 'submit_time': value missing");
         if (gpus == 0) {
-            ig_drop(ig, TT_DROP_CPU_ONLY);
+            tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
-        if ((rc = fc_gpus(ig, "gpu_num", gpus, &j.gpus)))
+        if ((rc = tt_fc_gpus(ig, "gpu_num", gpus, &j.gpus)))
             return rc;
-        j.duration = TT_TIME_NONE; /* end - start, set by fc_observed_run */
-        int why = fc_observed_run(&j);
+        j.duration = TT_TIME_NONE; /* end - start, set by tt_fc_observed_run */
+        int why = tt_fc_observed_run(&j);
         if (why >= 0) {
-            ig_drop(ig, why);
+            tt_ig_drop(ig, why);
             continue;
         }
-        j.name = ig_str(f[cid]);
-        j.user = ig_str(f[cuser]);
-        j.vc = cvc >= 0 ? ig_str(f[cvc]) : NULL;
-        j.status = ig_str(f[cstate]);
-        if ((rc = ig_keep(ig, &j)))
+        j.name = tt_ig_str(f[cid]);
+        j.user = tt_ig_str(f[cuser]);
+        j.vc = cvc >= 0 ? tt_ig_str(f[cvc]) : NULL;
+        j.status = tt_ig_str(f[cstate]);
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     return rc;

@@ -45,10 +45,10 @@ static const char *const aliases[NKEYS][NALIAS] = {
 static int split(ig_state *ig, char *line, char delim, char **f, int want)
 {
     if (delim == ',')
-        return ig_split(ig, line, ',', f, MAXF, want);
+        return tt_ig_split(ig, line, ',', f, MAXF, want);
     int n = tt_tab_split(line, f, MAXF);
     if (n != want)
-        return ig_fail(ig, "expected %d fields, got %d", want, n);
+        return tt_ig_fail(ig, "expected %d fields, got %d", want, n);
     return n;
 }
 
@@ -133,22 +133,22 @@ static int missing_column(ig_state *ig, int k)
 {
     char names[256];
     alias_list(k, names, sizeof names);
-    return ig_fail(ig, "header has no %s column (looked for %s; name it with -m %s=COL)", keys[k],
+    return tt_ig_fail(ig, "header has no %s column (looked for %s; name it with -m %s=COL)", keys[k],
                    names, keys[k]);
 }
 
 static int read_header(ig_state *ig, const usermap *m, colmap *c)
 {
     char *line, *f[MAXF];
-    int rc = ig_header(ig, &line);
+    int rc = tt_ig_header(ig, &line);
     if (rc < 0)
         return rc;
     c->delim = strchr(line, '\t') ? '\t' : ',';
-    int n = c->delim == ',' ? ig_split(ig, line, ',', f, MAXF, -1) : tt_tab_split(line, f, MAXF);
+    int n = c->delim == ',' ? tt_ig_split(ig, line, ',', f, MAXF, -1) : tt_tab_split(line, f, MAXF);
     if (n < 0)
         return n;
     if (n > MAXF)
-        return ig_fail(ig, "header has %d columns, at most %d expected", n, MAXF);
+        return tt_ig_fail(ig, "header has %d columns, at most %d expected", n, MAXF);
     c->ncol = n;
     char used[MAXF] = {0};
     for (int i = 0; i < n; i++)
@@ -157,12 +157,12 @@ static int read_header(ig_state *ig, const usermap *m, colmap *c)
         c->col[k] = -1;
         if (!m->col[k])
             continue;
-        int i = ig_col(f, n, m->col[k]);
+        int i = tt_ig_col(f, n, m->col[k]);
         for (int j = 0; j < n && i < 0; j++)
             if (strcasecmp(f[j], m->col[k]) == 0)
                 i = j;
         if (i < 0)
-            return ig_fail(ig, "-m: no column '%.60s' in the header", m->col[k]);
+            return tt_ig_fail(ig, "-m: no column '%.60s' in the header", m->col[k]);
         c->col[k] = i;
         used[i] = 1;
     }
@@ -181,7 +181,7 @@ static int read_header(ig_state *ig, const usermap *m, colmap *c)
         alias_list(K_DURATION, d, sizeof d);
         alias_list(K_START, s, sizeof s);
         alias_list(K_END, e, sizeof e);
-        return ig_fail(ig,
+        return tt_ig_fail(ig,
                        "header has no duration column (looked for %s) and not both start (%s) "
                        "and end (%s); name them with -m duration=COL or -m start=COL,end=COL",
                        d, s, e);
@@ -189,7 +189,7 @@ static int read_header(ig_state *ig, const usermap *m, colmap *c)
     return 0;
 }
 
-/* ig_time's own test for a calendar time, so the time base can follow. */
+/* tt_ig_time's own test for a calendar time, so the time base can follow. */
 static int is_calendar(const char *s) { return strlen(s) >= 10 && s[4] == '-'; }
 
 /* A time column of the row (TT_TIME_NONE when the key has no column). */
@@ -201,7 +201,7 @@ static int get_time(ig_state *ig, const colmap *c, char **f, int k, int64_t *out
     const char *v = tt_trim(f[c->col[k]]);
     if (is_calendar(v))
         *calendar = 1;
-    return ig_time(ig, c->label[k], v, out);
+    return tt_ig_time(ig, c->label[k], v, out);
 }
 
 /* A count column of the row (TT_TIME_NONE when absent), at most max. */
@@ -210,11 +210,11 @@ static int get_count(ig_state *ig, const colmap *c, char **f, int k, int64_t max
     *out = TT_TIME_NONE;
     if (c->col[k] < 0)
         return 0;
-    int rc = ig_count_opt(ig, c->label[k], tt_trim(f[c->col[k]]), out);
+    int rc = tt_ig_count_opt(ig, c->label[k], tt_trim(f[c->col[k]]), out);
     if (rc)
         return rc;
     if (*out != TT_TIME_NONE && *out > max)
-        return ig_fail(ig, "field '%s': %lld is out of range", c->label[k], (long long)*out);
+        return tt_ig_fail(ig, "field '%s': %lld is out of range", c->label[k], (long long)*out);
     return 0;
 }
 
@@ -236,30 +236,30 @@ static int parse_row(ig_state *ig, const colmap *c, char **f, int *calendar)
         (rc = get_count(ig, c, f, K_DURATION, INT64_MAX, &j.duration)) ||
         (rc = get_time(ig, c, f, K_START, &j.start, calendar)) ||
         (rc = get_time(ig, c, f, K_END, &j.end, calendar)) ||
-        (rc = ig_milli(ig, c->label[K_GPUS], tt_trim(f[c->col[K_GPUS]]), &milli)) ||
+        (rc = tt_ig_milli(ig, c->label[K_GPUS], tt_trim(f[c->col[K_GPUS]]), &milli)) ||
         (rc = get_count(ig, c, f, K_GPU_MILLI, INT32_MAX, &explicit_milli)) ||
         (rc = get_count(ig, c, f, K_NODES, INT32_MAX, &nodes)))
         return rc;
     if (j.submit == TT_TIME_NONE)
-        return ig_fail(ig, "field '%s': value missing", c->label[K_SUBMIT]);
+        return tt_ig_fail(ig, "field '%s': value missing", c->label[K_SUBMIT]);
     if (milli > INT32_MAX)
-        return ig_fail(ig, "field '%s': %lld.%03lld GPUs is out of range", c->label[K_GPUS],
+        return tt_ig_fail(ig, "field '%s': %lld.%03lld GPUs is out of range", c->label[K_GPUS],
                        (long long)(milli / 1000), (long long)(milli % 1000));
     if (milli == 0) {
-        ig_drop(ig, TT_DROP_CPU_ONLY);
+        tt_ig_drop(ig, TT_DROP_CPU_ONLY);
         return 0;
     }
     if (j.start != TT_TIME_NONE && j.end != TT_TIME_NONE && j.end < j.start) {
-        ig_drop(ig, TT_DROP_END_BEFORE_START);
+        tt_ig_drop(ig, TT_DROP_END_BEFORE_START);
         return 0;
     }
     if (j.duration == TT_TIME_NONE) {
         if (j.start == TT_TIME_NONE) {
-            ig_drop(ig, TT_DROP_NOT_STARTED);
+            tt_ig_drop(ig, TT_DROP_NOT_STARTED);
             return 0;
         }
         if (j.end == TT_TIME_NONE) {
-            ig_drop(ig, TT_DROP_NOT_FINISHED);
+            tt_ig_drop(ig, TT_DROP_NOT_FINISHED);
             return 0;
         }
         j.duration = j.end - j.start;
@@ -274,7 +274,7 @@ static int parse_row(ig_state *ig, const colmap *c, char **f, int *calendar)
     j.vc = get_str(c, f, K_VC);
     j.model = get_str(c, f, K_MODEL);
     j.status = get_str(c, f, K_STATUS);
-    return ig_keep(ig, &j);
+    return tt_ig_keep(ig, &j);
 }
 
 static int parse_one(ig_state *ig, const usermap *m, int *calendar)
@@ -285,16 +285,16 @@ static int parse_one(ig_state *ig, const usermap *m, int *calendar)
         return rc;
     char *line, *f[MAXF];
     int rows = 0;
-    while ((rc = ig_line(ig, &line)) == 1) {
+    while ((rc = tt_ig_line(ig, &line)) == 1) {
         if ((rc = split(ig, line, c.delim, f, c.ncol)) < 0)
             return rc;
         rows++;
-        ig_row(ig);
+        tt_ig_row(ig);
         if ((rc = parse_row(ig, &c, f, calendar)))
             return rc;
     }
     if (rc == 0 && rows == 0)
-        return ig_fail(ig, "header only: no job rows");
+        return tt_ig_fail(ig, "header only: no job rows");
     return rc;
 }
 

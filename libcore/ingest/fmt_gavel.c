@@ -47,41 +47,41 @@ static int parse_one(ig_state *ig)
     char vcbuf[256];
     const char *label = tt_src_label(ig->src), *vc = NULL;
     if (strcmp(label, "<stdin>") != 0) {
-        ig_stem(label, vcbuf, sizeof vcbuf);
+        tt_ig_stem(label, vcbuf, sizeof vcbuf);
         vc = vcbuf;
     }
     char *line, *f[MAXF];
     int rc, rows = 0;
-    while ((rc = ig_line(ig, &line)) == 1) {
+    while ((rc = tt_ig_line(ig, &line)) == 1) {
         int n = tt_tab_split(line, f, MAXF);
         if (n == NEWER_NFIELDS)
-            return ig_fail(ig,
+            return tt_ig_fail(ig,
                            "10 tab-separated fields: this is the newer 10-field Gavel trace; "
                            "-f gavel reads the older 7-field one (" FIELD_NAMES ")");
         if (n != NFIELDS)
-            return ig_fail(ig, "expected 7 tab-separated fields (" FIELD_NAMES "), got %d", n);
+            return tt_ig_fail(ig, "expected 7 tab-separated fields (" FIELD_NAMES "), got %d", n);
         rows++;
-        ig_row(ig);
+        tt_ig_row(ig);
         if (!is_flag(f[F_DATA_DIR]))
-            return ig_fail(ig, "field 'needs_data_dir': expected 0 or 1, got '%.40s'",
+            return tt_ig_fail(ig, "field 'needs_data_dir': expected 0 or 1, got '%.40s'",
                            f[F_DATA_DIR]);
         tt_job j = tt_job_empty();
         int64_t gpus;
-        if ((rc = ig_count(ig, "total_steps", f[F_STEPS], &j.duration)) ||
-            (rc = ig_count(ig, "arrival_time", f[F_ARRIVAL], &j.submit)) ||
-            (rc = ig_count(ig, "scale_factor", f[F_SCALE], &gpus)))
+        if ((rc = tt_ig_count(ig, "total_steps", f[F_STEPS], &j.duration)) ||
+            (rc = tt_ig_count(ig, "arrival_time", f[F_ARRIVAL], &j.submit)) ||
+            (rc = tt_ig_count(ig, "scale_factor", f[F_SCALE], &gpus)))
             return rc;
         if (gpus > INT32_MAX / 1000)
-            return ig_fail(ig, "field 'scale_factor': %lld GPUs is out of range",
+            return tt_ig_fail(ig, "field 'scale_factor': %lld GPUs is out of range",
                            (long long)gpus);
         if (gpus == 0) {
-            ig_drop(ig, TT_DROP_CPU_ONLY);
+            tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
         j.gpus = (int32_t)gpus;
-        j.model = ig_str(f[F_TYPE]);
+        j.model = tt_ig_str(f[F_TYPE]);
         j.vc = vc;
-        if ((rc = ig_keep(ig, &j)))
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     if (rc == 0 && rows == 0) { /* line 0 would read oddly */
@@ -96,7 +96,7 @@ static int parse(ig_state *ig, tt_src **srcs, int n)
 {
     if (tt_prov_set(&ig->trace->prov.duration_unit, "steps"))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_gavel = {

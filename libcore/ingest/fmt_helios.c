@@ -8,13 +8,13 @@
 static const char header[] = "job_id,user,vc,gpu_num,cpu_num,node_num,state,submit_time,"
                              "start_time,end_time,duration,queue";
 
-static int detect(char *line) { return fc_detect_header(line, header); }
+static int detect(char *line) { return tt_fc_detect_header(line, header); }
 
-static int parse_one(ig_state *ig) { return fc_job_log(ig, 1, 0); }
+static int parse_one(ig_state *ig) { return tt_fc_job_log(ig, 1, 0); }
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_helios = {

@@ -13,61 +13,61 @@ static const char untimed[] = "name,cpu_milli,memory_mib,num_gpu,gpu_milli";
 
 static int detect(char *line)
 {
-    if (fc_detect_header(line, header))
+    if (tt_fc_detect_header(line, header))
         return 10;
     /* Still this format, so -f auto ends in the clear "no times" error. */
-    return fc_header_starts(line, untimed) ? 5 : 0;
+    return tt_fc_header_starts(line, untimed) ? 5 : 0;
 }
 
 static int parse_one(ig_state *ig)
 {
     fc_csv c;
-    int rc = fc_header(ig, &c);
+    int rc = tt_fc_header(ig, &c);
     if (rc)
         return rc;
     int cname, cngpu, cmilli, cphase, ccreate, cdel, csched;
-    if ((rc = ig_need_col(ig, c.f, c.n, "name", &cname)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "num_gpu", &cngpu)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "gpu_milli", &cmilli)))
+    if ((rc = tt_ig_need_col(ig, c.f, c.n, "name", &cname)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "num_gpu", &cngpu)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "gpu_milli", &cmilli)))
         return rc;
-    if (ig_col(c.f, c.n, "creation_time") < 0)
-        return ig_fail(ig, "header has no column 'creation_time': a pod list without times "
+    if (tt_ig_col(c.f, c.n, "creation_time") < 0)
+        return tt_ig_fail(ig, "header has no column 'creation_time': a pod list without times "
                            "(like the multigpu re-samplings) cannot be replayed");
-    if ((rc = ig_need_col(ig, c.f, c.n, "pod_phase", &cphase)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "creation_time", &ccreate)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "deletion_time", &cdel)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "scheduled_time", &csched)))
+    if ((rc = tt_ig_need_col(ig, c.f, c.n, "pod_phase", &cphase)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "creation_time", &ccreate)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "deletion_time", &cdel)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "scheduled_time", &csched)))
         return rc;
-    while ((rc = fc_row(ig, &c)) == 1) {
+    while ((rc = tt_fc_row(ig, &c)) == 1) {
         char **f = c.f;
         tt_job j = tt_job_empty();
         int64_t ngpu, milli;
-        if ((rc = ig_count(ig, "num_gpu", f[cngpu], &ngpu)) ||
-            (rc = ig_count(ig, "gpu_milli", f[cmilli], &milli)) ||
-            (rc = ig_time(ig, "creation_time", f[ccreate], &j.submit)) ||
-            (rc = ig_time(ig, "scheduled_time", f[csched], &j.start)) ||
-            (rc = ig_time(ig, "deletion_time", f[cdel], &j.end)))
+        if ((rc = tt_ig_count(ig, "num_gpu", f[cngpu], &ngpu)) ||
+            (rc = tt_ig_count(ig, "gpu_milli", f[cmilli], &milli)) ||
+            (rc = tt_ig_time(ig, "creation_time", f[ccreate], &j.submit)) ||
+            (rc = tt_ig_time(ig, "scheduled_time", f[csched], &j.start)) ||
+            (rc = tt_ig_time(ig, "deletion_time", f[cdel], &j.end)))
             return rc;
         if (j.submit == TT_TIME_NONE)
-            return ig_fail(ig, "field 'creation_time': value missing");
+            return tt_ig_fail(ig, "field 'creation_time': value missing");
         if (ngpu == 1 && (milli < 1 || milli > 1000))
-            return ig_fail(ig, "field 'gpu_milli': a one-GPU pod takes 1..1000 thousandths of "
+            return tt_ig_fail(ig, "field 'gpu_milli': a one-GPU pod takes 1..1000 thousandths of "
                                "it, got '%s'", f[cmilli]);
         if (ngpu == 0) {
-            ig_drop(ig, TT_DROP_CPU_ONLY);
+            tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
-        if ((rc = fc_gpus(ig, "num_gpu", ngpu, &j.gpus)))
+        if ((rc = tt_fc_gpus(ig, "num_gpu", ngpu, &j.gpus)))
             return rc;
         j.gpu_milli = ngpu == 1 ? (int32_t)milli : j.gpus * 1000;
-        int why = fc_observed_run(&j);
+        int why = tt_fc_observed_run(&j);
         if (why >= 0) {
-            ig_drop(ig, why);
+            tt_ig_drop(ig, why);
             continue;
         }
-        j.name = ig_str(f[cname]);
-        j.status = ig_str(f[cphase]);
-        if ((rc = ig_keep(ig, &j)))
+        j.name = tt_ig_str(f[cname]);
+        j.status = tt_ig_str(f[cphase]);
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     return rc;
@@ -75,7 +75,7 @@ static int parse_one(ig_state *ig)
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_openb = {

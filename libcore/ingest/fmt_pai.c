@@ -162,7 +162,7 @@ static int detect(char *line)
 /* A time where 0 also means missing. */
 static int pai_time(ig_state *ig, const char *field, const char *text, int64_t *out)
 {
-    int rc = ig_time(ig, field, text, out);
+    int rc = tt_ig_time(ig, field, text, out);
     if (!rc && *out == 0)
         *out = TT_TIME_NONE;
     return rc;
@@ -173,7 +173,7 @@ static int pai_time(ig_state *ig, const char *field, const char *text, int64_t *
 static int first_line_fields(ig_state *ig, int *count)
 {
     char *line, *f[MAXF];
-    int rc = ig_line(ig, &line);
+    int rc = tt_ig_line(ig, &line);
     if (rc <= 0) {
         *count = 0;
         return rc;
@@ -187,7 +187,7 @@ static int first_line_fields(ig_state *ig, int *count)
     free(copy);
     tt_src_ungetline(ig->src);
     if (*count < 0)
-        return ig_fail(ig, "unterminated quoted field");
+        return tt_ig_fail(ig, "unterminated quoted field");
     return 0;
 }
 
@@ -198,8 +198,8 @@ static int next_row(ig_state *ig, char **f, int want, int *first)
 {
     char *line;
     int rc;
-    while ((rc = ig_line(ig, &line)) == 1) {
-        if ((rc = ig_split(ig, line, ',', f, MAXF, want)) < 0)
+    while ((rc = tt_ig_line(ig, &line)) == 1) {
+        if ((rc = tt_ig_split(ig, line, ',', f, MAXF, want)) < 0)
             return rc;
         int header = *first && strcmp(f[0], "job_name") == 0;
         *first = 0;
@@ -216,18 +216,18 @@ static int read_tasks(ig_state *ig, pai_map *m)
     while ((rc = next_row(ig, f, TASK_FIELDS, &first)) == 1) {
         int64_t inst, plan, start;
         if (!*f[0])
-            return ig_fail(ig, "field 'job_name': value missing");
-        if ((rc = ig_milli(ig, "inst_num", f[2], &inst)) ||
+            return tt_ig_fail(ig, "field 'job_name': value missing");
+        if ((rc = tt_ig_milli(ig, "inst_num", f[2], &inst)) ||
             (rc = pai_time(ig, "start_time", f[4], &start)))
             return rc;
         if (tt_is_missing(f[8]))
             plan = 0; /* CPU-only task */
-        else if ((rc = ig_milli(ig, "plan_gpu", f[8], &plan)))
+        else if ((rc = tt_ig_milli(ig, "plan_gpu", f[8], &plan)))
             return rc;
         if (inst > MAX_MILLI)
-            return ig_fail(ig, "field 'inst_num': %s instances is out of range", f[2]);
+            return tt_ig_fail(ig, "field 'inst_num': %s instances is out of range", f[2]);
         if (plan > MAX_MILLI)
-            return ig_fail(ig, "field 'plan_gpu': %s%% of a GPU is out of range", f[8]);
+            return tt_ig_fail(ig, "field 'plan_gpu': %s%% of a GPU is out of range", f[8]);
         pai_agg *a = map_get(m, f[0]);
         if (!a)
             return tt_err(ig->ctx, TT_ENOMEM, "out of memory after %zu jobs' tasks", m->n);
@@ -235,7 +235,7 @@ static int read_tasks(ig_state *ig, pai_map *m)
          * both read in thousandths that is plan_m * inst_m / 100000, rounded */
         a->gpu_milli += (plan * inst + 50000) / 100000;
         if (a->gpu_milli > INT32_MAX)
-            return ig_fail(ig, "job '%s': GPU demand over %d thousandths is out of range", f[0],
+            return tt_ig_fail(ig, "job '%s': GPU demand over %d thousandths is out of range", f[0],
                            INT32_MAX);
         if (start != TT_TIME_NONE && (a->start == TT_TIME_NONE || start < a->start))
             a->start = start;
@@ -265,30 +265,30 @@ static int read_jobs(ig_state *ig, const pai_map *m)
     char *f[MAXF];
     int rc, first = 1;
     while ((rc = next_row(ig, f, JOB_FIELDS, &first)) == 1) {
-        ig_row(ig);
+        tt_ig_row(ig);
         int64_t submit, end;
         if (!*f[0])
-            return ig_fail(ig, "field 'job_name': value missing");
+            return tt_ig_fail(ig, "field 'job_name': value missing");
         if ((rc = pai_time(ig, "start_time", f[4], &submit)) ||
             (rc = pai_time(ig, "end_time", f[5], &end)))
             return rc;
         const pai_agg *a = map_find(m, f[0]);
         int why = drop_reason(a, f[3], submit, end);
         if (why >= 0) {
-            ig_drop(ig, why);
+            tt_ig_drop(ig, why);
             continue;
         }
         tt_job j = tt_job_empty();
         j.name = f[0];
-        j.user = ig_str(f[2]);
-        j.status = ig_str(f[3]);
+        j.user = tt_ig_str(f[2]);
+        j.status = tt_ig_str(f[3]);
         j.submit = submit;
         j.start = a->start;
         j.end = end;
         j.duration = end - a->start;
         j.gpu_milli = (int32_t)a->gpu_milli;
         j.gpus = (int32_t)((a->gpu_milli + 999) / 1000);
-        if ((rc = ig_keep(ig, &j)))
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     return rc;
@@ -314,7 +314,7 @@ static int parse(ig_state *ig, tt_src **srcs, int n)
                         tt_src_label(srcs[i]), (long long)(at ? at : 1), JOB_FIELDS, TASK_FIELDS);
         }
         else if (kind[i] != JOB_FIELDS && kind[i] != TASK_FIELDS)
-            rc = ig_fail(ig, "expected %d fields (PAI job table) or %d (task table), got %d",
+            rc = tt_ig_fail(ig, "expected %d fields (PAI job table) or %d (task table), got %d",
                          JOB_FIELDS, TASK_FIELDS, kind[i]);
         njobs += kind[i] == JOB_FIELDS;
     }

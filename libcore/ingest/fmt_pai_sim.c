@@ -9,53 +9,53 @@
 static const char header[] = "job_id,user,num_gpu,num_cpu,num_pod,duration,job_name,submit_time,"
                              "group,gpu_type,wait_time,user_dur,group_dur,group_gpu_dur";
 
-static int detect(char *line) { return fc_detect_header(line, header); }
+static int detect(char *line) { return tt_fc_detect_header(line, header); }
 
 static int parse_one(ig_state *ig)
 {
     fc_csv c;
-    int rc = fc_header(ig, &c);
+    int rc = tt_fc_header(ig, &c);
     if (rc)
         return rc;
     int cid, cuser, cgpu, cdur, csub, cwait;
-    if ((rc = ig_need_col(ig, c.f, c.n, "job_id", &cid)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "user", &cuser)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "num_gpu", &cgpu)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "duration", &cdur)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "submit_time", &csub)) ||
-        (rc = ig_need_col(ig, c.f, c.n, "wait_time", &cwait)))
+    if ((rc = tt_ig_need_col(ig, c.f, c.n, "job_id", &cid)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "user", &cuser)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "num_gpu", &cgpu)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "duration", &cdur)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "submit_time", &csub)) ||
+        (rc = tt_ig_need_col(ig, c.f, c.n, "wait_time", &cwait)))
         return rc;
-    while ((rc = fc_row(ig, &c)) == 1) {
+    while ((rc = tt_fc_row(ig, &c)) == 1) {
         char **f = c.f;
         tt_job j = tt_job_empty();
         int64_t milli, wait;
-        if ((rc = ig_milli(ig, "num_gpu", f[cgpu], &milli)) ||
-            (rc = ig_time(ig, "submit_time", f[csub], &j.submit)) ||
-            (rc = ig_count_opt(ig, "duration", f[cdur], &j.duration)) ||
-            (rc = ig_count_opt(ig, "wait_time", f[cwait], &wait)))
+        if ((rc = tt_ig_milli(ig, "num_gpu", f[cgpu], &milli)) ||
+            (rc = tt_ig_time(ig, "submit_time", f[csub], &j.submit)) ||
+            (rc = tt_ig_count_opt(ig, "duration", f[cdur], &j.duration)) ||
+            (rc = tt_ig_count_opt(ig, "wait_time", f[cwait], &wait)))
             return rc;
         if (j.submit == TT_TIME_NONE)
-            return ig_fail(ig, "field 'submit_time': value missing");
+            return tt_ig_fail(ig, "field 'submit_time': value missing");
         if (milli > INT32_MAX)
-            return ig_fail(ig, "field 'num_gpu': '%s' GPUs is out of range", f[cgpu]);
+            return tt_ig_fail(ig, "field 'num_gpu': '%s' GPUs is out of range", f[cgpu]);
         if (milli == 0) {
-            ig_drop(ig, TT_DROP_CPU_ONLY);
+            tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
         if (j.duration == TT_TIME_NONE) {
-            ig_drop(ig, TT_DROP_MISSING_TIME);
+            tt_ig_drop(ig, TT_DROP_MISSING_TIME);
             continue;
         }
         /* A share of a GPU still occupies a whole one for placement. */
         j.gpus = (int32_t)((milli + 999) / 1000);
         j.gpu_milli = (int32_t)milli;
         if (wait != TT_TIME_NONE &&
-            ((rc = fc_add(ig, "wait_time", j.submit, wait, &j.start)) ||
-             (rc = fc_add(ig, "duration", j.start, j.duration, &j.end))))
+            ((rc = tt_fc_add(ig, "wait_time", j.submit, wait, &j.start)) ||
+             (rc = tt_fc_add(ig, "duration", j.start, j.duration, &j.end))))
             return rc;
-        j.name = ig_str(f[cid]);
-        j.user = ig_str(f[cuser]);
-        if ((rc = ig_keep(ig, &j)))
+        j.name = tt_ig_str(f[cid]);
+        j.user = tt_ig_str(f[cuser]);
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     return rc;
@@ -63,7 +63,7 @@ static int parse_one(ig_state *ig)
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_pai_sim = {

@@ -16,41 +16,41 @@ static int detect(char *line)
 static int parse_one(ig_state *ig)
 {
     char *line, *f[MAXF];
-    int rc = ig_header(ig, &line);
+    int rc = tt_ig_header(ig, &line);
     if (rc < 0)
         return rc;
-    int nh = ig_split(ig, line, ',', f, MAXF, -5);
+    int nh = tt_ig_split(ig, line, ',', f, MAXF, -5);
     if (nh < 0)
         return nh;
     if (nh > MAXF)
-        return ig_fail(ig, "header has %d columns, at most %d expected", nh, MAXF);
+        return tt_ig_fail(ig, "header has %d columns, at most %d expected", nh, MAXF);
     int cts, cdur, cgpu, cvc;
-    if ((rc = ig_need_col(ig, f, nh, "timestamp", &cts)) ||
-        (rc = ig_need_col(ig, f, nh, "duration", &cdur)) ||
-        (rc = ig_need_col(ig, f, nh, "num_gpus", &cgpu)) ||
-        (rc = ig_need_col(ig, f, nh, "cluster", &cvc)))
+    if ((rc = tt_ig_need_col(ig, f, nh, "timestamp", &cts)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "duration", &cdur)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "num_gpus", &cgpu)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "cluster", &cvc)))
         return rc;
-    while ((rc = ig_line(ig, &line)) == 1) {
-        if ((rc = ig_split(ig, line, ',', f, MAXF, nh)) < 0)
+    while ((rc = tt_ig_line(ig, &line)) == 1) {
+        if ((rc = tt_ig_split(ig, line, ',', f, MAXF, nh)) < 0)
             return rc;
-        ig_row(ig);
+        tt_ig_row(ig);
         tt_job j = tt_job_empty();
         int64_t gpus;
-        if ((rc = ig_time(ig, "timestamp", f[cts], &j.submit)) ||
-            (rc = ig_count(ig, "duration", f[cdur], &j.duration)) ||
-            (rc = ig_count(ig, "num_gpus", f[cgpu], &gpus)))
+        if ((rc = tt_ig_time(ig, "timestamp", f[cts], &j.submit)) ||
+            (rc = tt_ig_count(ig, "duration", f[cdur], &j.duration)) ||
+            (rc = tt_ig_count(ig, "num_gpus", f[cgpu], &gpus)))
             return rc;
         if (j.submit == TT_TIME_NONE)
-            return ig_fail(ig, "field 'timestamp': value missing");
+            return tt_ig_fail(ig, "field 'timestamp': value missing");
         if (gpus > INT32_MAX / 1000)
-            return ig_fail(ig, "field 'num_gpus': %lld GPUs is out of range", (long long)gpus);
+            return tt_ig_fail(ig, "field 'num_gpus': %lld GPUs is out of range", (long long)gpus);
         if (gpus == 0) {
-            ig_drop(ig, TT_DROP_CPU_ONLY);
+            tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
         j.gpus = (int32_t)gpus;
-        j.vc = ig_str(f[cvc]);
-        if ((rc = ig_keep(ig, &j)))
+        j.vc = tt_ig_str(f[cvc]);
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     return rc;
@@ -58,7 +58,7 @@ static int parse_one(ig_state *ig)
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_philly_csv = {

@@ -62,7 +62,7 @@ static int read_str(pj *p, const char *field, pj_str *dst)
     if (type == TT_JSON_NULL)
         return 0;
     if (type != TT_JSON_STRING)
-        return ig_fail(p->ig, "field '%s': expected a string or null, got %s", field,
+        return tt_ig_fail(p->ig, "field '%s': expected a string or null, got %s", field,
                        tt_json_kind(type));
     return str_keep(p, dst, p->js.buf, p->js.len);
 }
@@ -77,9 +77,9 @@ static int read_time(pj *p, const char *field, int64_t *out)
     if (type == TT_JSON_NULL)
         return 0;
     if (type != TT_JSON_STRING)
-        return ig_fail(p->ig, "field '%s': expected a time string or null, got %s", field,
+        return tt_ig_fail(p->ig, "field '%s': expected a time string or null, got %s", field,
                        tt_json_kind(type));
-    return ig_time(p->ig, field, p->js.buf, out);
+    return tt_ig_time(p->ig, field, p->js.buf, out);
 }
 
 /* Expects the next value to be a container of the given kind, reading its
@@ -90,7 +90,7 @@ static int open_container(pj *p, const char *field, int want)
     if (rc)
         return rc;
     if (type != want)
-        return ig_fail(p->ig, "field '%s': expected %s, got %s", field, tt_json_kind(want),
+        return tt_ig_fail(p->ig, "field '%s': expected %s, got %s", field, tt_json_kind(want),
                        tt_json_kind(type));
     return 0;
 }
@@ -99,7 +99,7 @@ static int open_container(pj *p, const char *field, int want)
 static int once(pj *p, int *seen, int bit, const char *key)
 {
     if (*seen & bit)
-        return ig_fail(p->ig, "duplicate key '%s'", key);
+        return tt_ig_fail(p->ig, "duplicate key '%s'", key);
     *seen |= bit;
     return 0;
 }
@@ -256,7 +256,7 @@ static int read_job(pj *p)
                 (rc = read_time(p, "submitted_time", &jb->submit)))
                 return rc;
             if (jb->submit == TT_TIME_NONE)
-                return ig_fail(ig, "field 'submitted_time': value missing");
+                return tt_ig_fail(ig, "field 'submitted_time': value missing");
         } else if (strcmp(k, "attempts") == 0) {
             if ((rc = once(p, &jb->seen, K_ATTEMPTS, k)) ||
                 (rc = open_container(p, "attempts", TT_JSON_ARRAY)))
@@ -275,16 +275,16 @@ static int read_job(pj *p)
         return rc;
     const char *id = jb->name.set ? jb->name.s : "?";
     if (!(jb->seen & K_SUBMIT))
-        return ig_fail(ig, "field 'submitted_time': missing in job '%s' (ending here)", id);
+        return tt_ig_fail(ig, "field 'submitted_time': missing in job '%s' (ending here)", id);
     if (!(jb->seen & K_ATTEMPTS))
-        return ig_fail(ig, "field 'attempts': missing in job '%s' (ending here)", id);
+        return tt_ig_fail(ig, "field 'attempts': missing in job '%s' (ending here)", id);
     if (jb->gpus > INT32_MAX / 1000)
-        return ig_fail(ig, "field 'attempts[0].detail': %lld GPUs is out of range in job '%s'",
+        return tt_ig_fail(ig, "field 'attempts[0].detail': %lld GPUs is out of range in job '%s'",
                        (long long)jb->gpus, id);
-    ig_row(ig);
+    tt_ig_row(ig);
     int why = drop_reason(jb);
     if (why >= 0) {
-        ig_drop(ig, why);
+        tt_ig_drop(ig, why);
         return 0;
     }
     tt_job j = tt_job_empty();
@@ -298,7 +298,7 @@ static int read_job(pj *p)
     j.user = str_get(&jb->user);
     j.vc = str_get(&jb->vc);
     j.status = str_get(&jb->status);
-    return ig_keep(ig, &j);
+    return tt_ig_keep(ig, &j);
 }
 
 /* The byte after a JSON Lines object must end its line. */
@@ -357,7 +357,7 @@ static int parse_one(pj *p)
             int type;
             if ((rc = tt_json_read(&p->js, &type)))
                 return rc;
-            return ig_fail(p->ig, "element %lld of the top-level array is %s, not a job object",
+            return tt_ig_fail(p->ig, "element %lld of the top-level array is %s, not a job object",
                            (long long)n, tt_json_kind(type));
         }
         if ((rc = read_job(p)))

@@ -51,11 +51,11 @@ static int swf_int(ig_state *ig, int k, const char *text, int64_t *out)
 {
     int rc = tt_parse_round(text, out);
     if (rc == TT_ERANGE)
-        return ig_fail(ig, "field '%s': number out of range: '%s'", field_name[k], text);
+        return tt_ig_fail(ig, "field '%s': number out of range: '%s'", field_name[k], text);
     if (rc)
-        return ig_fail(ig, "field '%s': expected a number, got '%s'", field_name[k], text);
+        return tt_ig_fail(ig, "field '%s': expected a number, got '%s'", field_name[k], text);
     if (*out < MISSING)
-        return ig_fail(ig, "field '%s': negative value '%s' (only -1, missing, is allowed)",
+        return tt_ig_fail(ig, "field '%s': negative value '%s' (only -1, missing, is allowed)",
                        field_name[k], text);
     return 0;
 }
@@ -70,10 +70,10 @@ static int comment(ig_state *ig, char *text, int seen_job, int64_t *base)
         return 0;
     char *v = tt_trim(text + sizeof key - 1);
     if (seen_job)
-        return ig_fail(ig, "UnixStartTime header after the first job");
+        return tt_ig_fail(ig, "UnixStartTime header after the first job");
     int rc = tt_parse_i64(v, base);
     if (rc || *base < 0)
-        return ig_fail(ig, "field 'UnixStartTime': expected seconds since 1970, got '%s'", v);
+        return tt_ig_fail(ig, "field 'UnixStartTime': expected seconds since 1970, got '%s'", v);
     return 0;
 }
 
@@ -95,7 +95,7 @@ static int parse_one(ig_state *ig, int64_t *base)
     char *line, *f[NF + 1];
     int rc, seen_job = 0;
     *base = TT_TIME_NONE;
-    while ((rc = ig_line(ig, &line)) == 1) {
+    while ((rc = tt_ig_line(ig, &line)) == 1) {
         char *p = line;
         while (*p == ' ' || *p == '\t')
             p++;
@@ -107,14 +107,14 @@ static int parse_one(ig_state *ig, int64_t *base)
         seen_job = 1;
         int n = tt_ws_split(p, f, NF + 1);
         if (n != NF)
-            return ig_fail(ig, "expected %d whitespace-separated fields, got %d", NF, n);
+            return tt_ig_fail(ig, "expected %d whitespace-separated fields, got %d", NF, n);
         for (int k = 0; k < NF; k++) {
             double d;
             if (tt_parse_f64(f[k], &d))
-                return ig_fail(ig, "field '%s': expected a number, got '%s'", field_name[k],
+                return tt_ig_fail(ig, "field '%s': expected a number, got '%s'", field_name[k],
                                f[k]);
         }
-        ig_row(ig);
+        tt_ig_row(ig);
         int64_t v[NF];
         static const int used[] = {F_JOB,  F_SUBMIT, F_WAIT, F_RUN, F_ALLOC,
                                    F_REQ, F_STATUS, F_USER, F_QUEUE};
@@ -125,11 +125,11 @@ static int parse_one(ig_state *ig, int64_t *base)
         int64_t procs = v[F_ALLOC] > 0 ? v[F_ALLOC] : v[F_REQ];
         int why = drop_reason(v[F_SUBMIT], v[F_RUN], procs);
         if (why >= 0) {
-            ig_drop(ig, why);
+            tt_ig_drop(ig, why);
             continue;
         }
         if (procs > INT32_MAX / 1000)
-            return ig_fail(ig, "field '%s': %lld processors is out of range",
+            return tt_ig_fail(ig, "field '%s': %lld processors is out of range",
                            field_name[v[F_ALLOC] > 0 ? F_ALLOC : F_REQ], (long long)procs);
         int64_t off = *base == TT_TIME_NONE ? 0 : *base;
         tt_job j = tt_job_empty();
@@ -144,7 +144,7 @@ static int parse_one(ig_state *ig, int64_t *base)
         j.status = v[F_STATUS] == MISSING ? NULL : f[F_STATUS];
         j.user = v[F_USER] == MISSING ? NULL : f[F_USER];
         j.vc = v[F_QUEUE] == MISSING ? NULL : f[F_QUEUE];
-        if ((rc = ig_keep(ig, &j)))
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     return rc;

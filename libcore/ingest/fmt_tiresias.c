@@ -23,7 +23,7 @@ static int detect(char *line)
     if (n < NNEEDED || n > MAXF)
         return 0;
     for (int k = 0; k < NNEEDED; k++)
-        if (ig_col(f, n, needed[k]) < 0)
+        if (tt_ig_col(f, n, needed[k]) < 0)
             return 0;
     return 10;
 }
@@ -31,53 +31,53 @@ static int detect(char *line)
 static int parse_one(ig_state *ig)
 {
     char *line, *f[MAXF];
-    int rc = ig_header(ig, &line);
+    int rc = tt_ig_header(ig, &line);
     if (rc < 0)
         return rc;
-    int nh = ig_split(ig, line, ',', f, MAXF, -NNEEDED);
+    int nh = tt_ig_split(ig, line, ',', f, MAXF, -NNEEDED);
     if (nh < 0)
         return nh;
     if (nh > MAXF)
-        return ig_fail(ig, "header has %d columns, at most %d expected", nh, MAXF);
+        return tt_ig_fail(ig, "header has %d columns, at most %d expected", nh, MAXF);
     int cid, cgpu, csub, cmodel, cdur;
-    if ((rc = ig_need_col(ig, f, nh, "job_id", &cid)) ||
-        (rc = ig_need_col(ig, f, nh, "num_gpu", &cgpu)) ||
-        (rc = ig_need_col(ig, f, nh, "submit_time", &csub)) ||
-        (rc = ig_need_col(ig, f, nh, "model_name", &cmodel)) ||
-        (rc = ig_need_col(ig, f, nh, "duration", &cdur)))
+    if ((rc = tt_ig_need_col(ig, f, nh, "job_id", &cid)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "num_gpu", &cgpu)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "submit_time", &csub)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "model_name", &cmodel)) ||
+        (rc = tt_ig_need_col(ig, f, nh, "duration", &cdur)))
         return rc;
     int rows = 0;
-    while ((rc = ig_line(ig, &line)) == 1) {
-        if ((rc = ig_split(ig, line, ',', f, MAXF, nh)) < 0)
+    while ((rc = tt_ig_line(ig, &line)) == 1) {
+        if ((rc = tt_ig_split(ig, line, ',', f, MAXF, nh)) < 0)
             return rc;
         rows++;
-        ig_row(ig);
+        tt_ig_row(ig);
         tt_job j = tt_job_empty();
         int64_t gpus;
-        if ((rc = ig_count(ig, "submit_time", f[csub], &j.submit)) ||
-            (rc = ig_count(ig, "duration", f[cdur], &j.duration)) ||
-            (rc = ig_count(ig, "num_gpu", f[cgpu], &gpus)))
+        if ((rc = tt_ig_count(ig, "submit_time", f[csub], &j.submit)) ||
+            (rc = tt_ig_count(ig, "duration", f[cdur], &j.duration)) ||
+            (rc = tt_ig_count(ig, "num_gpu", f[cgpu], &gpus)))
             return rc;
         if (gpus > INT32_MAX / 1000)
-            return ig_fail(ig, "field 'num_gpu': %lld GPUs is out of range", (long long)gpus);
+            return tt_ig_fail(ig, "field 'num_gpu': %lld GPUs is out of range", (long long)gpus);
         if (gpus == 0) {
-            ig_drop(ig, TT_DROP_CPU_ONLY);
+            tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
         j.gpus = (int32_t)gpus;
-        j.name = ig_str(f[cid]);
-        j.model = ig_str(f[cmodel]);
-        if ((rc = ig_keep(ig, &j)))
+        j.name = tt_ig_str(f[cid]);
+        j.model = tt_ig_str(f[cmodel]);
+        if ((rc = tt_ig_keep(ig, &j)))
             return rc;
     }
     if (rc == 0 && rows == 0)
-        return ig_fail(ig, "header only: no job rows");
+        return tt_ig_fail(ig, "header only: no job rows");
     return rc;
 }
 
 static int parse(ig_state *ig, tt_src **srcs, int n)
 {
-    return ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, srcs, n, parse_one);
 }
 
 const tt_format tt_fmt_tiresias = {

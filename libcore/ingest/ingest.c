@@ -40,9 +40,9 @@ const char *tt_ingest_format_help(const char *name)
 
 /* ---- helpers for parsers ---- */
 
-void ig_row(ig_state *ig) { ig->trace->prov.rows_read++; }
+void tt_ig_row(ig_state *ig) { ig->trace->prov.rows_read++; }
 
-int ig_keep(ig_state *ig, const tt_job *j)
+int tt_ig_keep(ig_state *ig, const tt_job *j)
 {
     if (tt_trace_append(ig->trace, j))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory after %lld jobs",
@@ -51,9 +51,9 @@ int ig_keep(ig_state *ig, const tt_job *j)
     return 0;
 }
 
-void ig_drop(ig_state *ig, int reason) { ig->trace->prov.dropped[reason]++; }
+void tt_ig_drop(ig_state *ig, int reason) { ig->trace->prov.dropped[reason]++; }
 
-int ig_fail(ig_state *ig, const char *fmt, ...)
+int tt_ig_fail(ig_state *ig, const char *fmt, ...)
 {
     char msg[768];
     va_list ap;
@@ -64,7 +64,7 @@ int ig_fail(ig_state *ig, const char *fmt, ...)
                   (long long)tt_src_lineno(ig->src), msg);
 }
 
-int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
+int tt_ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
 {
     for (int i = 0; i < n; i++) {
         ig->src = srcs[i];
@@ -75,7 +75,7 @@ int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
     return 0;
 }
 
-int ig_line(ig_state *ig, char **line)
+int tt_ig_line(ig_state *ig, char **line)
 {
     for (;;) {
         int rc = tt_src_getline(ig->src, ig->ctx, line, NULL);
@@ -89,9 +89,9 @@ int ig_line(ig_state *ig, char **line)
     }
 }
 
-int ig_header(ig_state *ig, char **line)
+int tt_ig_header(ig_state *ig, char **line)
 {
-    int rc = ig_line(ig, line);
+    int rc = tt_ig_line(ig, line);
     if (rc != 0)
         return rc;
     int64_t at = tt_src_lineno(ig->src); /* 0 for no bytes: the header is line 1 */
@@ -99,15 +99,15 @@ int ig_header(ig_state *ig, char **line)
                   tt_src_label(ig->src), (long long)(at ? at : 1));
 }
 
-int ig_split(ig_state *ig, char *line, char delim, char **f, int max, int want)
+int tt_ig_split(ig_state *ig, char *line, char delim, char **f, int max, int want)
 {
     int n = tt_csv_split(line, delim, f, max);
     if (n < 0)
-        return ig_fail(ig, "unterminated quoted field");
+        return tt_ig_fail(ig, "unterminated quoted field");
     if (want >= 0 && n != want)
-        return ig_fail(ig, "expected %d fields, got %d", want, n);
+        return tt_ig_fail(ig, "expected %d fields, got %d", want, n);
     if (want < 0 && n < -want)
-        return ig_fail(ig, "expected at least %d fields, got %d", -want, n);
+        return tt_ig_fail(ig, "expected at least %d fields, got %d", -want, n);
     return n;
 }
 
@@ -126,46 +126,46 @@ static int bad_number(ig_state *ig, const char *field, const char *text, int rc,
 {
     char buf[64];
     if (rc == TT_ERANGE)
-        return ig_fail(ig, "field '%s': number out of range: '%s'", field,
+        return tt_ig_fail(ig, "field '%s': number out of range: '%s'", field,
                        shown(text, buf, sizeof buf));
-    return ig_fail(ig, "field '%s': expected %s, got '%s'", field, what,
+    return tt_ig_fail(ig, "field '%s': expected %s, got '%s'", field, what,
                    shown(text, buf, sizeof buf));
 }
 
-int ig_count(ig_state *ig, const char *field, const char *text, int64_t *out)
+int tt_ig_count(ig_state *ig, const char *field, const char *text, int64_t *out)
 {
     if (tt_is_missing(text))
-        return ig_fail(ig, "field '%s': value missing", field);
+        return tt_ig_fail(ig, "field '%s': value missing", field);
     int rc = tt_parse_round(text, out);
     if (rc)
         return bad_number(ig, field, text, rc, "a number");
     if (*out < 0)
-        return ig_fail(ig, "field '%s': negative value '%s'", field, text);
+        return tt_ig_fail(ig, "field '%s': negative value '%s'", field, text);
     return 0;
 }
 
-int ig_count_opt(ig_state *ig, const char *field, const char *text, int64_t *out)
+int tt_ig_count_opt(ig_state *ig, const char *field, const char *text, int64_t *out)
 {
     if (tt_is_missing(text)) {
         *out = TT_TIME_NONE;
         return 0;
     }
-    return ig_count(ig, field, text, out);
+    return tt_ig_count(ig, field, text, out);
 }
 
-int ig_milli(ig_state *ig, const char *field, const char *text, int64_t *out)
+int tt_ig_milli(ig_state *ig, const char *field, const char *text, int64_t *out)
 {
     if (tt_is_missing(text))
-        return ig_fail(ig, "field '%s': value missing", field);
+        return tt_ig_fail(ig, "field '%s': value missing", field);
     int rc = tt_parse_milli(text, out);
     if (rc)
         return bad_number(ig, field, text, rc, "a number");
     if (*out < 0)
-        return ig_fail(ig, "field '%s': negative value '%s'", field, text);
+        return tt_ig_fail(ig, "field '%s': negative value '%s'", field, text);
     return 0;
 }
 
-int ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
+int tt_ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
 {
     if (tt_is_missing(text)) {
         *out = TT_TIME_NONE;
@@ -175,7 +175,7 @@ int ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
         int flags = 0;
         if (tt_time_parse(text, ig->tz, out, &flags)) {
             char buf[64];
-            return ig_fail(ig, "field '%s': cannot parse time '%s'", field,
+            return tt_ig_fail(ig, "field '%s': cannot parse time '%s'", field,
                            shown(text, buf, sizeof buf));
         }
         if (flags & TT_TIME_AMBIGUOUS)
@@ -188,13 +188,13 @@ int ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
     if (rc)
         return bad_number(ig, field, text, rc, "a time (seconds or YYYY-MM-DD HH:MM:SS)");
     if (*out < 0)
-        return ig_fail(ig, "field '%s': negative time '%s'", field, text);
+        return tt_ig_fail(ig, "field '%s': negative time '%s'", field, text);
     return 0;
 }
 
-const char *ig_str(const char *text) { return tt_is_missing(text) ? NULL : text; }
+const char *tt_ig_str(const char *text) { return tt_is_missing(text) ? NULL : text; }
 
-int ig_col(char **hdr, int n, const char *name)
+int tt_ig_col(char **hdr, int n, const char *name)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(tt_trim(hdr[i]), name) == 0)
@@ -202,15 +202,15 @@ int ig_col(char **hdr, int n, const char *name)
     return -1;
 }
 
-int ig_need_col(ig_state *ig, char **hdr, int n, const char *name, int *idx)
+int tt_ig_need_col(ig_state *ig, char **hdr, int n, const char *name, int *idx)
 {
-    *idx = ig_col(hdr, n, name);
+    *idx = tt_ig_col(hdr, n, name);
     if (*idx < 0)
-        return ig_fail(ig, "header has no column '%s'", name);
+        return tt_ig_fail(ig, "header has no column '%s'", name);
     return 0;
 }
 
-void ig_stem(const char *path, char *buf, size_t size)
+void tt_ig_stem(const char *path, char *buf, size_t size)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;

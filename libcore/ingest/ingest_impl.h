@@ -38,13 +38,13 @@ extern const tt_format tt_fmt_philly_json, tt_fmt_philly_csv, tt_fmt_helios, tt_
     tt_fmt_csv;
 
 /* Counting and keeping rows. */
-void ig_row(ig_state *ig);                  /* one data row read */
-int ig_keep(ig_state *ig, const tt_job *j); /* appends; 0 or TT_ENOMEM */
-void ig_drop(ig_state *ig, int reason);     /* a well-formed row not kept */
+void tt_ig_row(ig_state *ig);                  /* one data row read */
+int tt_ig_keep(ig_state *ig, const tt_job *j); /* appends; 0 or TT_ENOMEM */
+void tt_ig_drop(ig_state *ig, int reason);     /* a well-formed row not kept */
 
 /* Sets a TT_EPARSE error prefixed with "LABEL:LINE: " of the current
  * input and returns TT_EPARSE. */
-int ig_fail(ig_state *ig, const char *fmt, ...)
+int tt_ig_fail(ig_state *ig, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
@@ -52,43 +52,43 @@ int ig_fail(ig_state *ig, const char *fmt, ...)
 
 /* Runs one(ig) on each input in turn with ig->src set; stops at the
  * first error. The parse of a format whose inputs are independent. */
-int ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig));
+int tt_ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig));
 
 /* The next non-empty line of the current input (ig->src): 1, 0 at the end,
  * or a negative code. Whitespace-only lines are skipped. */
-int ig_line(ig_state *ig, char **line);
+int tt_ig_line(ig_state *ig, char **line);
 
 /* The header: the first non-empty line of the current input. 1 with the
  * line, or TT_EEMPTY "LABEL:N: empty input: no header line" when there is
  * none, or another negative code. */
-int ig_header(ig_state *ig, char **line);
+int tt_ig_header(ig_state *ig, char **line);
 
 /* Splits a CSV line (delim ',' or '\t'); fails (field count, quotes) when
  * the count is not exactly want, or less than want when want < 0 (= at
  * least -want). Returns the count or TT_EPARSE. */
-int ig_split(ig_state *ig, char *line, char delim, char **f, int max, int want);
+int tt_ig_split(ig_state *ig, char *line, char delim, char **f, int max, int want);
 
 /* Field converters. Each names the field in its error. "missing" means
  * tt_is_missing(text). */
 /* Integer >= 0 (float-encoded integers like "66.0" accepted and rounded). */
-int ig_count(ig_state *ig, const char *field, const char *text, int64_t *out);
-/* As ig_count, but a missing value gives *out = TT_TIME_NONE. */
-int ig_count_opt(ig_state *ig, const char *field, const char *text, int64_t *out);
+int tt_ig_count(ig_state *ig, const char *field, const char *text, int64_t *out);
+/* As tt_ig_count, but a missing value gives *out = TT_TIME_NONE. */
+int tt_ig_count_opt(ig_state *ig, const char *field, const char *text, int64_t *out);
 /* Number >= 0 in thousandths: "0.25" -> 250. */
-int ig_milli(ig_state *ig, const char *field, const char *text, int64_t *out);
+int tt_ig_milli(ig_state *ig, const char *field, const char *text, int64_t *out);
 /* A time: "YYYY-MM-DD HH:MM:SS[+off]" (naive ones in ig->tz) or seconds
  * (integer or float, >= 0, rounded). Missing gives TT_TIME_NONE. */
-int ig_time(ig_state *ig, const char *field, const char *text, int64_t *out);
+int tt_ig_time(ig_state *ig, const char *field, const char *text, int64_t *out);
 /* Copies a string field, mapping missing tokens to NULL. */
-const char *ig_str(const char *text);
+const char *tt_ig_str(const char *text);
 
 /* Index of name in a header (exact match), or -1. */
-int ig_col(char **hdr, int n, const char *name);
-/* Like ig_col but fails with a message naming the missing column. */
-int ig_need_col(ig_state *ig, char **hdr, int n, const char *name, int *idx);
+int tt_ig_col(char **hdr, int n, const char *name);
+/* Like tt_ig_col but fails with a message naming the missing column. */
+int tt_ig_need_col(ig_state *ig, char **hdr, int n, const char *name, int *idx);
 
 /* Base name of a path without directories and extension (".trace",
  * ".csv", ".gz", ...), written to buf. */
-void ig_stem(const char *path, char *buf, size_t size);
+void tt_ig_stem(const char *path, char *buf, size_t size);
 
 #endif

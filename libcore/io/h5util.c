@@ -9,9 +9,9 @@
 
 #include "tt/tracefile.h"
 
-void h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
+void tt_h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
-hid_t h5u_vlen_utf8(void)
+hid_t tt_h5u_vlen_utf8(void)
 {
     hid_t type = H5Tcopy(H5T_C_S1);
     H5Tset_size(type, H5T_VARIABLE);
@@ -19,9 +19,9 @@ hid_t h5u_vlen_utf8(void)
     return type;
 }
 
-int h5u_attr_str(hid_t obj, const char *name, const char *value)
+int tt_h5u_attr_str(hid_t obj, const char *name, const char *value)
 {
-    hid_t type = h5u_vlen_utf8();
+    hid_t type = tt_h5u_vlen_utf8();
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(obj, name, type, space, H5P_DEFAULT, H5P_DEFAULT);
     herr_t rc = a < 0 ? -1 : H5Awrite(a, type, &value);
@@ -44,17 +44,17 @@ static int attr_scalar(hid_t obj, const char *name, hid_t ftype, hid_t mtype, co
     return rc < 0 ? -1 : 0;
 }
 
-int h5u_attr_i64(hid_t obj, const char *name, int64_t value)
+int tt_h5u_attr_i64(hid_t obj, const char *name, int64_t value)
 {
     return attr_scalar(obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &value);
 }
 
-int h5u_attr_f64(hid_t obj, const char *name, double value)
+int tt_h5u_attr_f64(hid_t obj, const char *name, double value)
 {
     return attr_scalar(obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
-int h5u_names_add(h5u_names *l, const char *prefix, const char *name)
+int tt_h5u_names_add(h5u_names *l, const char *prefix, const char *name)
 {
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 32;
@@ -71,7 +71,7 @@ int h5u_names_add(h5u_names *l, const char *prefix, const char *name)
     return 0;
 }
 
-void h5u_names_free(h5u_names *l)
+void tt_h5u_names_free(h5u_names *l)
 {
     for (int i = 0; i < l->n; i++)
         free(l->v[i]);
@@ -79,7 +79,7 @@ void h5u_names_free(h5u_names *l)
     memset(l, 0, sizeof *l);
 }
 
-int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
+int tt_h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
                   const void *data, const char *units, int64_t missing, int has_missing)
 {
     hsize_t dim = (hsize_t)n;
@@ -96,9 +96,9 @@ int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, in
     int rc = d < 0 ? -1 : 0;
     if (!rc && n > 0 && H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         rc = -1;
-    if (!rc && units && h5u_attr_str(d, "units", units))
+    if (!rc && units && tt_h5u_attr_str(d, "units", units))
         rc = -1;
-    if (!rc && has_missing && h5u_attr_i64(d, "missing", missing))
+    if (!rc && has_missing && tt_h5u_attr_i64(d, "missing", missing))
         rc = -1;
     if (d >= 0)
         H5Dclose(d);
@@ -107,13 +107,13 @@ int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, in
     return rc;
 }
 
-int h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
+int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
                const char *units)
 {
     hid_t space = H5Screate(H5S_SCALAR);
     hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = d < 0 || H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) < 0 ? -1 : 0;
-    if (!rc && units && h5u_attr_str(d, "units", units))
+    if (!rc && units && tt_h5u_attr_str(d, "units", units))
         rc = -1;
     if (d >= 0)
         H5Dclose(d);
@@ -121,15 +121,15 @@ int h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const
     return rc;
 }
 
-int h5u_scalar_str(hid_t grp, const char *name, const char *value)
+int tt_h5u_scalar_str(hid_t grp, const char *name, const char *value)
 {
-    hid_t type = h5u_vlen_utf8();
-    int rc = h5u_scalar(grp, name, type, type, &value, NULL);
+    hid_t type = tt_h5u_vlen_utf8();
+    int rc = tt_h5u_scalar(grp, name, type, type, &value, NULL);
     H5Tclose(type);
     return rc;
 }
 
-int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out)
+int tt_h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out)
 {
     if (H5Aexists(obj, name) <= 0)
         return -1;
@@ -140,15 +140,15 @@ int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out)
     return rc < 0 ? -1 : 0;
 }
 
-hid_t h5u_group(hid_t parent, const char *name)
+hid_t tt_h5u_group(hid_t parent, const char *name)
 {
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
-int h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
+int tt_h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
              void *arg)
 {
-    h5u_quiet();
+    tt_h5u_quiet();
     char tmp[4096];
     if (tt_tmp_name(path, tmp, sizeof tmp))
         return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);

@@ -13,41 +13,41 @@
 
 /* The HDF5 library prints its own error stack by default; a library must
  * not print, so callers switch it off before any HDF5 call. */
-void h5u_quiet(void);
+void tt_h5u_quiet(void);
 /* Variable-length UTF-8 (so h5py gives str rather than bytes); close it. */
-hid_t h5u_vlen_utf8(void);
-int h5u_attr_str(hid_t obj, const char *name, const char *value);
-int h5u_attr_i64(hid_t obj, const char *name, int64_t value);
-int h5u_attr_f64(hid_t obj, const char *name, double value);
+hid_t tt_h5u_vlen_utf8(void);
+int tt_h5u_attr_str(hid_t obj, const char *name, const char *value);
+int tt_h5u_attr_i64(hid_t obj, const char *name, int64_t value);
+int tt_h5u_attr_f64(hid_t obj, const char *name, double value);
 /* A growing list of names (of datasets, columns); zero-initialise. */
 typedef struct {
     char **v;
     int n, cap;
 } h5u_names;
 /* Appends prefix followed by name. 0 or -1 (out of memory). */
-int h5u_names_add(h5u_names *l, const char *prefix, const char *name);
+int tt_h5u_names_add(h5u_names *l, const char *prefix, const char *name);
 /* Frees the names and the array; the list is empty after. */
-void h5u_names_free(h5u_names *l);
+void tt_h5u_names_free(h5u_names *l);
 /* Reads an integer attribute as int64; -1 when absent or not readable so
  * (the HDF5 error stack must be quiet: it may be absent on purpose). */
-int h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out);
+int tt_h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out);
 /* A 1-D column of n values, chunked (H5U_CHUNK_ROWS) with shuffle + deflate
  * level 1 (the columns are small integers that repeat a lot, and level 1
  * keeps writing near I/O speed); units may be NULL; a "missing" attribute
  * when has_missing. */
-int h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
+int tt_h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
                   const void *data, const char *units, int64_t missing, int has_missing);
 /* A scalar dataset of one value; units may be NULL. */
-int h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
+int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
                const char *units);
-int h5u_scalar_str(hid_t grp, const char *name, const char *value);
-hid_t h5u_group(hid_t parent, const char *name);
+int tt_h5u_scalar_str(hid_t grp, const char *name, const char *value);
+hid_t tt_h5u_group(hid_t parent, const char *name);
 
 /* Writes a file whole or not at all: write(tmp, arg) fills the temporary
  * name beside path (tt_tmp_name), which is renamed to path on success and
  * removed on failure. Quiets HDF5 first. 0, or TT_EINVAL / TT_EIO with a
  * message naming path. */
-int h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
+int tt_h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
              void *arg);
 
 #endif

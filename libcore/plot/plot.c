@@ -31,7 +31,7 @@ static void sb_grow(pg_buf *b, size_t more)
     b->cap = cap;
 }
 
-void pg_add(pg_buf *b, const char *fmt, ...)
+void tt_pg_add(pg_buf *b, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -68,7 +68,7 @@ int tt_plot_quote(const char *s, char *buf, size_t size)
     return (int)k;
 }
 
-void pg_quoted(pg_buf *b, const char *s)
+void tt_pg_quoted(pg_buf *b, const char *s)
 {
     size_t need = 2 * strlen(s) + 3;
     sb_grow(b, need);
@@ -82,10 +82,10 @@ void pg_quoted(pg_buf *b, const char *s)
 static void sb_field(pg_buf *b, const char *s)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        pg_add(b, "%c", *p < 0x20 || *p == 0x7f ? ' ' : *p == '"' ? '\'' : (char)*p);
+        tt_pg_add(b, "%c", *p < 0x20 || *p == 0x7f ? ' ' : *p == '"' ? '\'' : (char)*p);
 }
 
-void pg_num(double v, char *buf, size_t size)
+void tt_pg_num(double v, char *buf, size_t size)
 {
     if (isinf(v))
         snprintf(buf, size, "%sinf", v < 0 ? "-" : "");
@@ -97,12 +97,12 @@ void pg_num(double v, char *buf, size_t size)
         snprintf(buf, size, "%.4g", v);
 }
 
-const char *pg_cell_text(const tt_table *t, int col, int64_t row, char *buf, size_t size)
+const char *tt_pg_cell_text(const tt_table *t, int col, int64_t row, char *buf, size_t size)
 {
     const char *s = tt_table_text(t, col, row);
     if (s)
         return s;
-    pg_num(tt_table_values(t, col)[row], buf, size);
+    tt_pg_num(tt_table_values(t, col)[row], buf, size);
     return buf;
 }
 
@@ -128,7 +128,7 @@ const char *tt_plot_unit(const char *units, double max, double *div, char *buf, 
     return buf;
 }
 
-void pg_axis_label(const char *name, const char *unit, char *buf, size_t size)
+void tt_pg_axis_label(const char *name, const char *unit, char *buf, size_t size)
 {
     if (*unit)
         snprintf(buf, size, "%s [%s]", name, unit);
@@ -278,28 +278,28 @@ int tt_plot_term_of(const char *path)
 
 /* ---- the parts every figure shares ---- */
 
-void pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h)
+void tt_pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h)
 {
     if (o->width > 0)
         w = o->width;
     if (o->height > 0)
         h = o->height;
-    pg_add(b, "# tracetune tt-plot: gnuplot 5.4 script; the data are the $datablocks below.\n"
+    tt_pg_add(b, "# tracetune tt-plot: gnuplot 5.4 script; the data are the $datablocks below.\n"
               "# Restyle freely: gnuplot THIS_FILE redraws the figure.\n");
     if (o->term == TT_PLOT_PNG)
-        pg_add(b, "set terminal pngcairo size %d,%d noenhanced font 'Sans,13' linewidth 1.5\n",
+        tt_pg_add(b, "set terminal pngcairo size %d,%d noenhanced font 'Sans,13' linewidth 1.5\n",
                w, h);
     else if (o->term == TT_PLOT_SVG)
-        pg_add(b, "set terminal svg size %d,%d noenhanced font 'Sans,13' linewidth 1.5 "
+        tt_pg_add(b, "set terminal svg size %d,%d noenhanced font 'Sans,13' linewidth 1.5 "
                   "background '#ffffff'\n",
                w, h);
     else
-        pg_add(b, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,10' "
+        tt_pg_add(b, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,10' "
                   "linewidth 1.5\n",
                w / 100.0, h / 100.0);
-    pg_add(b, "set output ");
-    pg_quoted(b, o->output);
-    pg_add(b, "\nset encoding utf8\nset datafile separator \"\\t\"\n"
+    tt_pg_add(b, "set output ");
+    tt_pg_quoted(b, o->output);
+    tt_pg_add(b, "\nset encoding utf8\nset datafile separator \"\\t\"\n"
               "set grid front lc rgb '#c0c0c0' lw 0.5\n"
               "set border lw 1\n"
               /* viridis, by hand: perceptually even, readable in grey */
@@ -307,14 +307,14 @@ void pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h)
               "4 '#26828e', 5 '#1f9e89', 6 '#35b779', 7 '#6ece58', 8 '#b5de2b', 9 '#fde725')\n");
 }
 
-void pg_title(pg_buf *b, const char *cmd, const char *text)
+void tt_pg_title(pg_buf *b, const char *cmd, const char *text)
 {
-    pg_add(b, "%s ", cmd);
-    pg_quoted(b, text);
-    pg_add(b, "\n");
+    tt_pg_add(b, "%s ", cmd);
+    tt_pg_quoted(b, text);
+    tt_pg_add(b, "\n");
 }
 
-int pg_finish(tt_ctx *ctx, pg_buf *b, char **script)
+int tt_pg_finish(tt_ctx *ctx, pg_buf *b, char **script)
 {
     if (b->oom) {
         free(b->s);
@@ -324,7 +324,7 @@ int pg_finish(tt_ctx *ctx, pg_buf *b, char **script)
     return 0;
 }
 
-int pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char *what, int *col)
+int tt_pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char *what, int *col)
 {
     *col = tt_table_find(t, name);
     if (*col >= 0 && tt_table_values(t, *col))
@@ -343,7 +343,7 @@ int pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char *wh
                   tt_table_source(t), cols);
 }
 
-int pg_is_param(const char *name)
+int tt_pg_is_param(const char *name)
 {
     for (int i = 0; i < TT_NPARAMS; i++)
         if (strcmp(name, tt_param_names[i]) == 0)
@@ -351,7 +351,7 @@ int pg_is_param(const char *name)
     return 0;
 }
 
-int pg_varies(const tt_table *t, int c)
+int tt_pg_varies(const tt_table *t, int c)
 {
     const double *v = tt_table_values(t, c);
     for (int64_t r = 1; r < tt_table_rows(t); r++) {
@@ -371,12 +371,12 @@ static void row_params(const tt_table *t, int64_t r, const char *skip1, const ch
     buf[0] = '\0';
     for (int c = 0; c < tt_table_cols(t) && k + 1 < size; c++) {
         const char *name = tt_table_name(t, c);
-        if (!pg_is_param(name) || !pg_varies(t, c) || (skip1 && strcmp(name, skip1) == 0) ||
+        if (!tt_pg_is_param(name) || !tt_pg_varies(t, c) || (skip1 && strcmp(name, skip1) == 0) ||
             (skip2 && strcmp(name, skip2) == 0))
             continue;
         char num[64];
         int n = snprintf(buf + k, size - k, "%s%s=%s", k ? ", " : "", name,
-                         pg_cell_text(t, c, r, num, sizeof num));
+                         tt_pg_cell_text(t, c, r, num, sizeof num));
         k = n < 0 ? size : k + (size_t)n;
     }
     if (k >= size && size > 4)
@@ -395,12 +395,12 @@ static void fixed_params(const tt_table *t, const char *skip1, const char *skip2
     for (int i = 0; i < TT_NPARAMS && k + 1 < size; i++) {
         const char *name = tt_param_names[i];
         int c = tt_table_find(t, name);
-        if (c < 0 || pg_varies(t, c) || strcmp(name, "seed") == 0 || strcmp(name, "mix") == 0 ||
+        if (c < 0 || tt_pg_varies(t, c) || strcmp(name, "seed") == 0 || strcmp(name, "mix") == 0 ||
             (skip1 && strcmp(name, skip1) == 0) || (skip2 && strcmp(name, skip2) == 0))
             continue;
         char dv[64], num[64];
         tt_params_format(&d, NULL, i, dv, sizeof dv);
-        const char *v = pg_cell_text(t, c, 0, num, sizeof num);
+        const char *v = tt_pg_cell_text(t, c, 0, num, sizeof num);
         if (strcmp(v, dv) == 0)
             continue;
         int n = snprintf(buf + k, size - k, "%s%s=%s", k ? ", " : "", name, v);
@@ -410,7 +410,7 @@ static void fixed_params(const tt_table *t, const char *skip1, const char *skip2
         strcpy(buf + size - 4, "...");
 }
 
-double pg_max_abs(const double *v, int64_t n)
+double tt_pg_max_abs(const double *v, int64_t n)
 {
     double m = 0;
     for (int64_t i = 0; i < n; i++)
@@ -421,7 +421,7 @@ double pg_max_abs(const double *v, int64_t n)
 
 /* ---- axes of a grid ---- */
 
-void pg_axis_free(pg_axis *a)
+void tt_pg_axis_free(pg_axis *a)
 {
     free(a->vals);
     free(a->lo);
@@ -430,7 +430,7 @@ void pg_axis_free(pg_axis *a)
 
 static double to_plot(const pg_axis *a, double v) { return a->log ? log10(v) : v; }
 
-int pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, const double *v,
+int tt_pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, const double *v,
                  int64_t n, int scale)
 {
     a->name = name;
@@ -486,7 +486,7 @@ int pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, c
     return 0;
 }
 
-int pg_swept(tt_ctx *ctx, const tt_table *t, int col)
+int tt_pg_swept(tt_ctx *ctx, const tt_table *t, int col)
 {
     const double *v = tt_table_values(t, col);
     const char *name = tt_table_name(t, col);
@@ -494,9 +494,9 @@ int pg_swept(tt_ctx *ctx, const tt_table *t, int col)
         if (isnan(v[r]))
             return tt_err(ctx, TT_EINVAL, "'%s': row %lld has no value of '%s'",
                           tt_table_source(t), (long long)r + 1, name);
-    if (!pg_varies(t, col)) {
+    if (!tt_pg_varies(t, col)) {
         char one[64];
-        pg_num(v[0], one, sizeof one);
+        tt_pg_num(v[0], one, sizeof one);
         return tt_err(ctx, TT_EINVAL, "parameter '%s' was not swept in '%s' (one value: %s)",
                       name, tt_table_source(t), one);
     }
@@ -506,13 +506,13 @@ int pg_swept(tt_ctx *ctx, const tt_table *t, int col)
 /* The axis of a swept parameter: column col of t. */
 static int axis_build(tt_ctx *ctx, const tt_table *t, int col, pg_axis *a)
 {
-    int rc = pg_swept(ctx, t, col);
+    int rc = tt_pg_swept(ctx, t, col);
     return rc ? rc
-              : pg_axis_init(ctx, a, tt_table_name(t, col), tt_table_units(t, col),
+              : tt_pg_axis_init(ctx, a, tt_table_name(t, col), tt_table_units(t, col),
                              tt_table_values(t, col), tt_table_rows(t), PG_AUTO);
 }
 
-int64_t pg_axis_cell(const pg_axis *a, double v)
+int64_t tt_pg_axis_cell(const pg_axis *a, double v)
 {
     if (v == INFINITY)
         return a->ncell - 1;
@@ -529,27 +529,27 @@ int64_t pg_axis_cell(const pg_axis *a, double v)
     return a->zero_edge + lo;
 }
 
-double pg_cell_mid(const pg_axis *a, int64_t k) { return (a->lo[k] + a->hi[k]) / 2; }
+double tt_pg_cell_mid(const pg_axis *a, int64_t k) { return (a->lo[k] + a->hi[k]) / 2; }
 
-double pg_axis_pos(const pg_axis *a, double v)
+double tt_pg_axis_pos(const pg_axis *a, double v)
 {
     if (v == INFINITY || (a->zero_edge && v == 0))
-        return pg_cell_mid(a, pg_axis_cell(a, v));
+        return tt_pg_cell_mid(a, tt_pg_axis_cell(a, v));
     return to_plot(a, v);
 }
 
 /* Tic marks: every grid value when there are few, else round values
  * (time steps for seconds on a log axis); the edges labelled. */
-void pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
+void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
 {
     int64_t z = a->zero_edge, m = a->m;
-    pg_add(b, "set %stics out nomirror (", ax);
+    tt_pg_add(b, "set %stics out nomirror (", ax);
     int first = 1;
     if (m <= 8) {
         for (int64_t k = 0; k < m; k++) {
             char num[64];
-            pg_num(a->vals[k], num, sizeof num);
-            pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, to_plot(a, a->vals[k]));
+            tt_pg_num(a->vals[k], num, sizeof num);
+            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, to_plot(a, a->vals[k]));
             first = 0;
         }
     } else if (a->log) {
@@ -568,14 +568,14 @@ void pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
                     for (size_t j = 0; j < sizeof times / sizeof times[0]; j++)
                         if (times[j].v >= dec && times[j].v < dec * 10 && times[j].v >= lo &&
                             times[j].v <= hi) {
-                            pg_add(b, "%s'%s' %.10g", first ? "" : ", ", times[j].label,
+                            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", times[j].label,
                                    log10(times[j].v));
                             first = 0;
                         }
                 } else if (v >= lo && v <= hi) {
                     char num[64];
-                    pg_num(v, num, sizeof num);
-                    pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, log10(v));
+                    tt_pg_num(v, num, sizeof num);
+                    tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, log10(v));
                     first = 0;
                 }
             }
@@ -586,16 +586,16 @@ void pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
         step = raw / mag > 5 ? 10 * mag : raw / mag > 2 ? 5 * mag : raw / mag > 1 ? 2 * mag : mag;
         for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
             char num[64];
-            pg_num(v, num, sizeof num);
-            pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, v);
+            tt_pg_num(v, num, sizeof num);
+            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, v);
             first = 0;
         }
     }
     if (z)
-        pg_add(b, "%s'0' %.10g", first ? "" : ", ", pg_cell_mid(a, 0));
+        tt_pg_add(b, "%s'0' %.10g", first ? "" : ", ", tt_pg_cell_mid(a, 0));
     if (a->has_inf)
-        pg_add(b, "%s'inf' %.10g", first && !z ? "" : ", ", pg_cell_mid(a, a->ncell - 1));
-    pg_add(b, ")\nset %srange [%.10g:%.10g]\n", ax, a->lo[0], a->hi[a->ncell - 1]);
+        tt_pg_add(b, "%s'inf' %.10g", first && !z ? "" : ", ", tt_pg_cell_mid(a, a->ncell - 1));
+    tt_pg_add(b, ")\nset %srange [%.10g:%.10g]\n", ax, a->lo[0], a->hi[a->ncell - 1]);
     char label[160];
     snprintf(label, sizeof label, "%s%s%s%s", a->name,
              *a->units && !(a->log && m > 8 && strcmp(a->units, "s") == 0) ? " [" : "",
@@ -603,21 +603,21 @@ void pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
              *a->units && !(a->log && m > 8 && strcmp(a->units, "s") == 0) ? "]" : "");
     if (a->log)
         snprintf(label + strlen(label), sizeof label - strlen(label), " (log scale)");
-    pg_add(b, "set %slabel ", ax);
-    pg_quoted(b, label);
-    pg_add(b, "\n");
+    tt_pg_add(b, "set %slabel ", ax);
+    tt_pg_quoted(b, label);
+    tt_pg_add(b, "\n");
 }
 
 /* ---- surface ---- */
 
-void pg_grid_free(pg_grid *g)
+void tt_pg_grid_free(pg_grid *g)
 {
-    pg_axis_free(&g->x);
-    pg_axis_free(&g->y);
+    tt_pg_axis_free(&g->x);
+    tt_pg_axis_free(&g->y);
     free(g->cell);
 }
 
-int pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy)
+int tt_pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy)
 {
     g->t = t;
     g->cx = cx;
@@ -629,7 +629,7 @@ int pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy)
         g->cell[k] = -1;
     const double *xv = tt_table_values(t, cx), *yv = tt_table_values(t, cy);
     for (int64_t r = 0; r < tt_table_rows(t); r++) {
-        int64_t k = pg_axis_cell(&g->x, xv[r]) * g->y.ncell + pg_axis_cell(&g->y, yv[r]);
+        int64_t k = tt_pg_axis_cell(&g->x, xv[r]) * g->y.ncell + tt_pg_axis_cell(&g->y, yv[r]);
         if (g->cell[k] < 0) {
             g->cell[k] = r;
             continue;
@@ -638,10 +638,10 @@ int pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy)
         for (int c = 0; c < tt_table_cols(t); c++) {
             char a[64], b[64];
             const char *name = tt_table_name(t, c);
-            if (!pg_is_param(name) || c == cx || c == cy)
+            if (!tt_pg_is_param(name) || c == cx || c == cy)
                 continue;
-            const char *va = pg_cell_text(t, c, q, a, sizeof a);
-            const char *vb = pg_cell_text(t, c, r, b, sizeof b);
+            const char *va = tt_pg_cell_text(t, c, q, a, sizeof a);
+            const char *vb = tt_pg_cell_text(t, c, r, b, sizeof b);
             if (strcmp(va, vb) != 0)
                 return tt_err(ctx, TT_EINVAL,
                               "rows %lld and %lld of '%s' fall on one cell of %s x %s: "
@@ -661,7 +661,7 @@ static int grid_build(tt_ctx *ctx, const tt_table *t, int cx, int cy, pg_grid *g
     int rc = axis_build(ctx, t, cx, &g->x);
     if (!rc)
         rc = axis_build(ctx, t, cy, &g->y);
-    return rc ? rc : pg_grid_fill(ctx, g, t, cx, cy);
+    return rc ? rc : tt_pg_grid_fill(ctx, g, t, cx, cy);
 }
 
 /* The cells as boxes ($cells: xlo xhi ylo yhi xmid ymid z) and, over the
@@ -669,16 +669,16 @@ static int grid_build(tt_ctx *ctx, const tt_table *t, int cx, int cy, pg_grid *g
 static int surface_data(pg_buf *b, const pg_grid *g, const double *z, double div, int id)
 {
     const pg_axis *x = &g->x, *y = &g->y;
-    pg_add(b, "$cells%d << EOD\n", id);
+    tt_pg_add(b, "$cells%d << EOD\n", id);
     for (int64_t i = 0; i < x->ncell; i++)
         for (int64_t j = 0; j < y->ncell; j++) {
             int64_t r = g->cell[i * y->ncell + j];
             if (r >= 0 && !isnan(z[r]))
-                pg_add(b, "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\n", x->lo[i],
-                       x->hi[i], y->lo[j], y->hi[j], pg_cell_mid(x, i), pg_cell_mid(y, j),
+                tt_pg_add(b, "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\n", x->lo[i],
+                       x->hi[i], y->lo[j], y->hi[j], tt_pg_cell_mid(x, i), tt_pg_cell_mid(y, j),
                        z[r] / div);
         }
-    pg_add(b, "EOD\n");
+    tt_pg_add(b, "EOD\n");
     int64_t x0 = x->zero_edge, x1 = x0 + x->m, y0 = y->zero_edge, y1 = y0 + y->m;
     int complete = x->m >= 2 && y->m >= 2;
     for (int64_t i = x0; i < x1 && complete; i++)
@@ -688,26 +688,26 @@ static int surface_data(pg_buf *b, const pg_grid *g, const double *z, double div
         }
     if (!complete)
         return 0;
-    pg_add(b, "$grid%d << EOD\n", id);
+    tt_pg_add(b, "$grid%d << EOD\n", id);
     for (int64_t i = x0; i < x1; i++) {
         for (int64_t j = y0; j < y1; j++)
-            pg_add(b, "%.10g\t%.10g\t%.10g\n", pg_cell_mid(x, i), pg_cell_mid(y, j),
+            tt_pg_add(b, "%.10g\t%.10g\t%.10g\n", tt_pg_cell_mid(x, i), tt_pg_cell_mid(y, j),
                    z[g->cell[i * y->ncell + j]] / div);
-        pg_add(b, "\n");
+        tt_pg_add(b, "\n");
     }
-    pg_add(b, "EOD\n");
+    tt_pg_add(b, "EOD\n");
     return 1;
 }
 
-void pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, int cblabel,
+void tt_pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, int cblabel,
                    pg_heat *h)
 {
     const tt_table *t = g->t;
     const double *z = tt_table_values(t, zc);
     int64_t n = tt_table_rows(t);
     h->zc = zc;
-    tt_plot_unit(tt_table_units(t, zc), pg_max_abs(z, n), &h->div, h->unit, sizeof h->unit);
-    pg_axis_label(tt_table_name(t, zc), h->unit, h->label, sizeof h->label);
+    tt_plot_unit(tt_table_units(t, zc), tt_pg_max_abs(z, n), &h->div, h->unit, sizeof h->unit);
+    tt_pg_axis_label(tt_table_name(t, zc), h->unit, h->label, sizeof h->label);
     h->contour = surface_data(b, g, z, h->div, id);
     h->best = tt_plot_best(z, n);
     /* a metric that does not vary: no contour, a colour range around it */
@@ -719,32 +719,32 @@ void pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, int 
         }
     if (zlo == zhi) {
         double v = zlo / h->div, d = v != 0 ? fabs(v) * 0.1 : 1;
-        pg_add(b, "set cbrange [%.10g:%.10g]\nset zrange [%.10g:%.10g]\n", v - d, v + d, v - d,
+        tt_pg_add(b, "set cbrange [%.10g:%.10g]\nset zrange [%.10g:%.10g]\n", v - d, v + d, v - d,
                v + d);
         h->contour = 0;
     } else {
-        pg_add(b, "set cbrange [*:*]\nset zrange [*:*]\n");
+        tt_pg_add(b, "set cbrange [*:*]\nset zrange [*:*]\n");
     }
     if (h->contour && !view3d)
-        pg_add(b, "set contour base\nset cntrparam levels auto 6\nunset surface\n"
+        tt_pg_add(b, "set contour base\nset cntrparam levels auto 6\nunset surface\n"
                   "set table $contour%d\nsplot $grid%d using 1:2:3 with lines\nunset table\n"
                   "unset contour\nset surface\n",
                id, id);
-    pg_axis_tics(b, &g->x, "x");
-    pg_axis_tics(b, &g->y, "y");
-    pg_add(b, "set cblabel ");
-    pg_quoted(b, cblabel ? h->label : "");
+    tt_pg_axis_tics(b, &g->x, "x");
+    tt_pg_axis_tics(b, &g->y, "y");
+    tt_pg_add(b, "set cblabel ");
+    tt_pg_quoted(b, cblabel ? h->label : "");
     /* no offset: gnuplot's margin then holds the label (an offset clips it) */
-    pg_add(b, "\nset colorbox\nset cbtics out\n");
+    tt_pg_add(b, "\nset colorbox\nset cbtics out\n");
 }
 
-void pg_heat_layers(pg_buf *b, int id, const pg_heat *h)
+void tt_pg_heat_layers(pg_buf *b, int id, const pg_heat *h)
 {
-    pg_add(b, "$cells%d using 5:6:1:2:3:4:7 with boxxyerror fs solid 1.0 noborder fc palette z "
+    tt_pg_add(b, "$cells%d using 5:6:1:2:3:4:7 with boxxyerror fs solid 1.0 noborder fc palette z "
               "notitle",
            id);
     if (h->contour)
-        pg_add(b, ", $contour%d using 1:2 with lines lc rgb '#60ffffff' lw 1.2 notitle", id);
+        tt_pg_add(b, ", $contour%d using 1:2 with lines lc rgb '#60ffffff' lw 1.2 notitle", id);
 }
 
 /* One panel: metric zc over the grid; its title is head over a line that
@@ -758,11 +758,11 @@ static void surface_panel(pg_buf *b, const pg_grid *g, int zc, int id, const tt_
     int64_t n = tt_table_rows(t);
     pg_heat h;
     char best[2048], params[400], num[64];
-    pg_heat_setup(b, g, zc, id, o->view3d, !facet, &h);
+    tt_pg_heat_setup(b, g, zc, id, o->view3d, !facet, &h);
     const char *zlabel = h.label;
     int64_t br = h.best;
     double div = h.div;
-    pg_num(z[br] / div == floor(z[br] / div) ? z[br] / div : round(z[br] / div * 1000) / 1000,
+    tt_pg_num(z[br] / div == floor(z[br] / div) ? z[br] / div : round(z[br] / div * 1000) / 1000,
            num, sizeof num);
     row_params(t, br, NULL, NULL, params, sizeof params);
     int64_t ties = 0;
@@ -773,36 +773,36 @@ static void surface_panel(pg_buf *b, const pg_grid *g, int zc, int id, const tt_
     if (ties)
         snprintf(best + strlen(best), sizeof best - strlen(best), " (1st of %lld equal)",
                  (long long)ties + 1);
-    pg_add(b, "set title ");
-    pg_quoted(b, facet ? zlabel : head);
-    pg_add(b, ".\"\\n\".");
-    pg_quoted(b, best);
-    pg_add(b, "\nunset key\n");
-    int64_t bx = pg_axis_cell(&g->x, tt_table_values(t, g->cx)[br]);
-    int64_t by = pg_axis_cell(&g->y, tt_table_values(t, g->cy)[br]);
+    tt_pg_add(b, "set title ");
+    tt_pg_quoted(b, facet ? zlabel : head);
+    tt_pg_add(b, ".\"\\n\".");
+    tt_pg_quoted(b, best);
+    tt_pg_add(b, "\nunset key\n");
+    int64_t bx = tt_pg_axis_cell(&g->x, tt_table_values(t, g->cx)[br]);
+    int64_t by = tt_pg_axis_cell(&g->y, tt_table_values(t, g->cy)[br]);
     if (o->view3d) {
-        pg_title(b, "set zlabel", zlabel);
+        tt_pg_title(b, "set zlabel", zlabel);
         /* the floor's labels along their axes and clear of the tick labels */
-        pg_add(b, "set xlabel rotate parallel offset 0,-0.5\nset ylabel rotate parallel offset "
+        tt_pg_add(b, "set xlabel rotate parallel offset 0,-0.5\nset ylabel rotate parallel offset "
                   "2,-1\n");
-        pg_add(b, "set zlabel rotate parallel\nset view 55,35\nset pm3d depthorder border "
+        tt_pg_add(b, "set zlabel rotate parallel\nset view 55,35\nset pm3d depthorder border "
                   "lc rgb '#404040' lw 0.5\nset ticslevel 0\nsplot $cells%d using 5:6:7 with "
                   "points pt 7 ps 0.6 lc palette z, ",
                id);
         if (h.contour)
-            pg_add(b, "$grid%d using 1:2:3 with pm3d, ", id);
-        pg_add(b, "'-' using 1:2:3 with points pt 6 ps 3 lw 3 lc rgb '#d01010'\n"
+            tt_pg_add(b, "$grid%d using 1:2:3 with pm3d, ", id);
+        tt_pg_add(b, "'-' using 1:2:3 with points pt 6 ps 3 lw 3 lc rgb '#d01010'\n"
                   "%.10g %.10g %.10g\ne\n",
-               pg_cell_mid(&g->x, bx), pg_cell_mid(&g->y, by), z[br] / div);
+               tt_pg_cell_mid(&g->x, bx), tt_pg_cell_mid(&g->y, by), z[br] / div);
         return;
     }
-    pg_add(b, "plot ");
-    pg_heat_layers(b, id, &h);
-    pg_add(b, ", '-' using 1:2 with points pt 7 ps 2.2 lc rgb '#ffffff'"
+    tt_pg_add(b, "plot ");
+    tt_pg_heat_layers(b, id, &h);
+    tt_pg_add(b, ", '-' using 1:2 with points pt 7 ps 2.2 lc rgb '#ffffff'"
               ", '-' using 1:2 with points pt 6 ps 2.2 lw 2.5 lc rgb '#d01010'");
     for (int k = 0; k < 2; k++)
-        pg_add(b, "\n%.10g\t%.10g\ne", pg_cell_mid(&g->x, bx), pg_cell_mid(&g->y, by));
-    pg_add(b, "\n");
+        tt_pg_add(b, "\n%.10g\t%.10g\ne", tt_pg_cell_mid(&g->x, bx), tt_pg_cell_mid(&g->y, by));
+    tt_pg_add(b, "\n");
 }
 
 int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script)
@@ -811,10 +811,10 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
     const char *xn = o->x ? o->x : "w0", *yn = o->y ? o->y : "theta";
     const char *zn = o->z ? o->z : "jct_mean";
     int cx, cy, cz, cf = -1, rc;
-    if ((rc = pg_need_col(ctx, t, xn, "parameter", &cx)) ||
-        (rc = pg_need_col(ctx, t, yn, "parameter", &cy)) ||
-        (rc = pg_need_col(ctx, t, zn, "metric", &cz)) ||
-        (o->facet && (rc = pg_need_col(ctx, t, o->facet, "metric", &cf))))
+    if ((rc = tt_pg_need_col(ctx, t, xn, "parameter", &cx)) ||
+        (rc = tt_pg_need_col(ctx, t, yn, "parameter", &cy)) ||
+        (rc = tt_pg_need_col(ctx, t, zn, "metric", &cz)) ||
+        (o->facet && (rc = tt_pg_need_col(ctx, t, o->facet, "metric", &cf))))
         return rc;
     if (cx == cy)
         return tt_err(ctx, TT_EINVAL, "the two axes are both '%s'", xn);
@@ -825,11 +825,11 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
     memset(&g, 0, sizeof g);
     rc = grid_build(ctx, t, cx, cy, &g);
     if (rc) {
-        pg_grid_free(&g);
+        tt_pg_grid_free(&g);
         return rc;
     }
     pg_buf b = {0};
-    pg_preamble(&b, o, cf >= 0 ? 1500 : 1000, cf >= 0 ? 650 : 750);
+    tt_pg_preamble(&b, o, cf >= 0 ? 1500 : 1000, cf >= 0 ? 650 : 750);
     char title[512], fixed[256];
     fixed_params(t, xn, yn, fixed, sizeof fixed);
     if (o->title)
@@ -839,19 +839,19 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
                  cf >= 0 ? " and " : "", cf >= 0 ? o->facet : "", xn, yn,
                  (long long)tt_table_rows(t), *fixed ? "; " : "", fixed);
     /* numbers only, and contour tables come out space-separated */
-    pg_add(&b, "set datafile separator whitespace\nunset grid\n");
+    tt_pg_add(&b, "set datafile separator whitespace\nunset grid\n");
     if (cf >= 0) {
-        pg_add(&b, "set multiplot layout 1,2 title ");
-        pg_quoted(&b, title);
-        pg_add(&b, " font ',15'\n");
+        tt_pg_add(&b, "set multiplot layout 1,2 title ");
+        tt_pg_quoted(&b, title);
+        tt_pg_add(&b, " font ',15'\n");
         surface_panel(&b, &g, cz, 1, o, NULL, 1);
         surface_panel(&b, &g, cf, 2, o, NULL, 1);
-        pg_add(&b, "unset multiplot\n");
+        tt_pg_add(&b, "unset multiplot\n");
     } else {
         surface_panel(&b, &g, cz, 1, o, title, 0);
     }
-    pg_grid_free(&g);
-    return pg_finish(ctx, &b, script);
+    tt_pg_grid_free(&g);
+    return tt_pg_finish(ctx, &b, script);
 }
 
 /* ---- pareto ---- */
@@ -880,7 +880,7 @@ static const char *baseline_name(const tt_table *t, int64_t r, char *buf, size_t
         snprintf(buf, size, "no-wait");
     else if (w0 == 0 && w1 == 0) {
         char num[64];
-        pg_num(th, num, sizeof num);
+        tt_pg_num(th, num, sizeof num);
         snprintf(buf, size, "no-wait, theta=%s", num);
     } else
         return NULL;
@@ -894,7 +894,7 @@ static int64_t points_block(pg_buf *b, const char *name, const tt_table *t, int 
 {
     const double *x = tt_table_values(t, cx), *y = tt_table_values(t, cy);
     int64_t k = 0;
-    pg_add(b, "%s << EOD\n", name);
+    tt_pg_add(b, "%s << EOD\n", name);
     for (int64_t r = 0; r < tt_table_rows(t); r++) {
         char nb[128], params[256];
         const char *bn = which ? baseline_name(t, r, nb, sizeof nb) : NULL;
@@ -902,7 +902,7 @@ static int64_t points_block(pg_buf *b, const char *name, const tt_table *t, int 
             (which == 1 && (!bn || strcmp(bn, "strict consolidation") != 0)) ||
             (which == 2 && (!bn || strcmp(bn, "no-wait") != 0)))
             continue;
-        pg_add(b, "%.10g\t%.10g", x[r] / dx, y[r] / dy);
+        tt_pg_add(b, "%.10g\t%.10g", x[r] / dx, y[r] / dy);
         if (which == 3) {
             if (!bn) { /* its timers, whether or not they vary */
                 size_t len = 0;
@@ -913,18 +913,18 @@ static int64_t points_block(pg_buf *b, const char *name, const tt_table *t, int 
                         continue;
                     char num[64];
                     int w = snprintf(params + len, sizeof params - len, "%s%s=%s", len ? ", " : "",
-                                     pn, pg_cell_text(t, c, r, num, sizeof num));
+                                     pn, tt_pg_cell_text(t, c, r, num, sizeof num));
                     len = w < 0 ? sizeof params : len + (size_t)w;
                 }
                 bn = params;
             }
-            pg_add(b, "\t");
+            tt_pg_add(b, "\t");
             sb_field(b, bn);
         }
-        pg_add(b, "\n");
+        tt_pg_add(b, "\n");
         k++;
     }
-    pg_add(b, "EOD\n");
+    tt_pg_add(b, "EOD\n");
     return k;
 }
 
@@ -934,20 +934,20 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     *script = NULL;
     const char *xn = o->x ? o->x : "makespan", *yn = o->y ? o->y : "jct_mean";
     int cx, cy, rc;
-    if ((rc = pg_need_col(ctx, t, xn, "metric", &cx)) ||
-        (rc = pg_need_col(ctx, t, yn, "metric", &cy)))
+    if ((rc = tt_pg_need_col(ctx, t, xn, "metric", &cx)) ||
+        (rc = tt_pg_need_col(ctx, t, yn, "metric", &cy)))
         return rc;
     int bx[64], by[64];
     if (nb > 64)
         return tt_err(ctx, TT_EINVAL, "at most 64 baseline files");
-    double mx = pg_max_abs(tt_table_values(t, cx), tt_table_rows(t));
-    double my = pg_max_abs(tt_table_values(t, cy), tt_table_rows(t));
+    double mx = tt_pg_max_abs(tt_table_values(t, cx), tt_table_rows(t));
+    double my = tt_pg_max_abs(tt_table_values(t, cy), tt_table_rows(t));
     for (int i = 0; i < nb; i++) {
-        if ((rc = pg_need_col(ctx, base[i], xn, "metric", &bx[i])) ||
-            (rc = pg_need_col(ctx, base[i], yn, "metric", &by[i])))
+        if ((rc = tt_pg_need_col(ctx, base[i], xn, "metric", &bx[i])) ||
+            (rc = tt_pg_need_col(ctx, base[i], yn, "metric", &by[i])))
             return rc;
-        double a = pg_max_abs(tt_table_values(base[i], bx[i]), tt_table_rows(base[i]));
-        double c = pg_max_abs(tt_table_values(base[i], by[i]), tt_table_rows(base[i]));
+        double a = tt_pg_max_abs(tt_table_values(base[i], bx[i]), tt_table_rows(base[i]));
+        double c = tt_pg_max_abs(tt_table_values(base[i], by[i]), tt_table_rows(base[i]));
         mx = a > mx ? a : mx;
         my = c > my ? c : my;
     }
@@ -966,20 +966,20 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     char ux[64], uy[64], lx[160], ly[160], title[512], fixed[256];
     tt_plot_unit(tt_table_units(t, cx), mx, &dx, ux, sizeof ux);
     tt_plot_unit(tt_table_units(t, cy), my, &dy, uy, sizeof uy);
-    pg_axis_label(xn, ux, lx, sizeof lx);
-    pg_axis_label(yn, uy, ly, sizeof ly);
+    tt_pg_axis_label(xn, ux, lx, sizeof lx);
+    tt_pg_axis_label(yn, uy, ly, sizeof ly);
     pg_buf b = {0};
-    pg_preamble(&b, o, 1000, 750);
+    tt_pg_preamble(&b, o, 1000, 750);
     fixed_params(t, NULL, NULL, fixed, sizeof fixed);
     if (o->title)
         snprintf(title, sizeof title, "%s", o->title);
     else
         snprintf(title, sizeof title, "%s against %s, both minimised (%lld configurations%s%s)",
                  yn, xn, (long long)n, *fixed ? "; " : "", fixed);
-    pg_title(&b, "set title", title);
-    pg_title(&b, "set xlabel", lx);
-    pg_title(&b, "set ylabel", ly);
-    pg_add(&b, "set key below left Left reverse samplen 1.5 font ',12' maxrows 3\n"
+    tt_pg_title(&b, "set title", title);
+    tt_pg_title(&b, "set xlabel", lx);
+    tt_pg_title(&b, "set ylabel", ly);
+    tt_pg_add(&b, "set key below left Left reverse samplen 1.5 font ',12' maxrows 3\n"
                "set offsets graph 0.22, graph 0.22, graph 0.08, graph 0.05\n");
     /* one value on an axis (all points alike): a range around it */
     const double *av[2] = {tt_table_values(t, cx), tt_table_values(t, cy)};
@@ -999,12 +999,12 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
                 }
         }
         if (lo == hi)
-            pg_add(&b, "set %srange [%.10g:%.10g]\n", a ? "y" : "x",
+            tt_pg_add(&b, "set %srange [%.10g:%.10g]\n", a ? "y" : "x",
                    lo == 0 ? -1 : (lo - fabs(lo) * 0.1) / d, lo == 0 ? 1 : (lo + fabs(lo) * 0.1) / d);
     }
     int64_t all = points_block(&b, "$all", t, cx, cy, dx, dy, 0);
     /* the front, each point labelled with the parameters that vary */
-    pg_add(&b, "$front << EOD\n");
+    tt_pg_add(&b, "$front << EOD\n");
     const double *x = tt_table_values(t, cx), *y = tt_table_values(t, cy);
     int64_t npts = 0;
     for (int64_t i = 0, j; i < k; i = j) {
@@ -1013,14 +1013,14 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
             ;
         char params[256];
         row_params(t, front[i], NULL, NULL, params, sizeof params);
-        pg_add(&b, "%.10g\t%.10g\t", x[front[i]] / dx, y[front[i]] / dy);
+        tt_pg_add(&b, "%.10g\t%.10g\t", x[front[i]] / dx, y[front[i]] / dy);
         sb_field(&b, params);
         if (j - i > 1)
-            pg_add(&b, " (+%lld more)", (long long)(j - i - 1));
-        pg_add(&b, "\n");
+            tt_pg_add(&b, " (+%lld more)", (long long)(j - i - 1));
+        tt_pg_add(&b, "\n");
         npts++;
     }
-    pg_add(&b, "EOD\n");
+    tt_pg_add(&b, "EOD\n");
     int64_t ns = points_block(&b, "$strict", t, cx, cy, dx, dy, 1);
     int64_t nw = points_block(&b, "$nowait", t, cx, cy, dx, dy, 2);
     for (int i = 0; i < nb; i++) {
@@ -1028,7 +1028,7 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
         snprintf(name, sizeof name, "$base%d", i);
         points_block(&b, name, base[i], bx[i], by[i], dx, dy, 3);
     }
-    pg_add(&b, "plot $all using 1:2 with points pt 7 ps 0.9 lc rgb '#9a9a9a' title "
+    tt_pg_add(&b, "plot $all using 1:2 with points pt 7 ps 0.9 lc rgb '#9a9a9a' title "
                "'configurations (%lld)', \\\n"
                "  $front using 1:2 with linespoints pt 7 ps 1.4 lw 2 lc rgb '#c0102a' title "
                "'non-dominated (%lld configurations)', \\\n"
@@ -1037,27 +1037,27 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
                "'#700010' notitle",
            (long long)all, (long long)k);
     if (npts > 1)
-        pg_add(&b, ", \\\n  $front every 2::1 using 1:2:3 with labels right offset -1,-0.6 "
+        tt_pg_add(&b, ", \\\n  $front every 2::1 using 1:2:3 with labels right offset -1,-0.6 "
                    "font ',10' tc rgb '#700010' notitle");
     if (ns)
-        pg_add(&b, ", \\\n  $strict using 1:2 with points pt 5 ps 2 lc rgb '#1f4e9e' title "
+        tt_pg_add(&b, ", \\\n  $strict using 1:2 with points pt 5 ps 2 lc rgb '#1f4e9e' title "
                    "'strict consolidation (w0=theta=inf)'");
     if (nw)
-        pg_add(&b, ", \\\n  $nowait using 1:2 with points pt 9 ps 2.4 lc rgb '#e08000' title "
+        tt_pg_add(&b, ", \\\n  $nowait using 1:2 with points pt 9 ps 2.4 lc rgb '#e08000' title "
                    "'no-wait (w0=w1=0)'");
     for (int i = 0; i < nb; i++) {
         char key[300];
         snprintf(key, sizeof key, "baseline: %s", base_name(tt_table_source(base[i])));
-        pg_add(&b, ", \\\n  $base%d using 1:2 with points pt 13 ps 2.2 lc rgb '#208040' title ",
+        tt_pg_add(&b, ", \\\n  $base%d using 1:2 with points pt 13 ps 2.2 lc rgb '#208040' title ",
                i);
-        pg_quoted(&b, key);
-        pg_add(&b, ", $base%d using 1:2:3 with labels right offset -1,-0.6 font ',10' tc rgb "
+        tt_pg_quoted(&b, key);
+        tt_pg_add(&b, ", $base%d using 1:2:3 with labels right offset -1,-0.6 font ',10' tc rgb "
                    "'#105020' notitle",
                i);
     }
-    pg_add(&b, "\n");
+    tt_pg_add(&b, "\n");
     free(front);
-    return pg_finish(ctx, &b, script);
+    return tt_pg_finish(ctx, &b, script);
 }
 
 /* Okabe-Ito: told apart by colour-blind readers too */
@@ -1089,7 +1089,7 @@ static int64_t sorted_values(const tt_table *t, int c, double **out)
  * them (evenly by rank) plus the extremes. */
 static void cdf_block(pg_buf *b, const char *name, const double *s, int64_t m, double div)
 {
-    pg_add(b, "%s << EOD\n", name);
+    tt_pg_add(b, "%s << EOD\n", name);
     int64_t last = -1;
     for (int64_t r = 0; r < m; r++) {
         if (s[r] <= 0 || (r + 1 < m && s[r + 1] == s[r]))
@@ -1098,9 +1098,9 @@ static void cdf_block(pg_buf *b, const char *name, const double *s, int64_t m, d
         if (bucket == last && r + 1 < m)
             continue;
         last = bucket;
-        pg_add(b, "%.10g\t%.10g\n", s[r] / div, (double)(r + 1) / (double)m);
+        tt_pg_add(b, "%.10g\t%.10g\n", s[r] / div, (double)(r + 1) / (double)m);
     }
-    pg_add(b, "EOD\n");
+    tt_pg_add(b, "EOD\n");
 }
 
 int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *labels, int n,
@@ -1111,10 +1111,10 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
     double mx = 0, mn = INFINITY;
     int rc, c;
     for (int i = 0; i < n; i++) {
-        if ((rc = pg_need_col(ctx, runs[i], xn, "column", &c)))
+        if ((rc = tt_pg_need_col(ctx, runs[i], xn, "column", &c)))
             return rc;
         const double *v = tt_table_values(runs[i], c);
-        double m = pg_max_abs(v, tt_table_rows(runs[i]));
+        double m = tt_pg_max_abs(v, tt_table_rows(runs[i]));
         mx = m > mx ? m : mx;
         for (int64_t r = 0; r < tt_table_rows(runs[i]); r++)
             mn = v[r] > 0 && v[r] < mn ? v[r] : mn;
@@ -1128,16 +1128,16 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
     tt_plot_unit(tt_table_units(runs[0], tt_table_find(runs[0], xn)), m0 > 0 ? s0[m0 / 2] : mx,
                  &div, unit, sizeof unit);
     free(s0);
-    pg_axis_label(xn, unit, lx, sizeof lx);
+    tt_pg_axis_label(xn, unit, lx, sizeof lx);
     snprintf(lx + strlen(lx), sizeof lx - strlen(lx), " (log scale)");
     pg_buf b = {0};
-    pg_preamble(&b, o, 1000, 700);
+    tt_pg_preamble(&b, o, 1000, 700);
     snprintf(title, sizeof title, "%s", o->title ? o->title : "");
     if (!o->title)
         snprintf(title, sizeof title, "CDF of %s per job", xn);
-    pg_title(&b, "set title", title);
-    pg_title(&b, "set xlabel", lx);
-    pg_add(&b, "set ylabel 'fraction of jobs'\nset logscale x\nset format x '%%g'\n"
+    tt_pg_title(&b, "set title", title);
+    tt_pg_title(&b, "set xlabel", lx);
+    tt_pg_add(&b, "set ylabel 'fraction of jobs'\nset logscale x\nset format x '%%g'\n"
                "set yrange [0:1]\nset xrange [%.10g:%.10g]\nset mxtics 10\n"
                "set key bottom right Left reverse samplen 2 font ',12'\n",
            mn / div, mx / div * 1.05);
@@ -1153,7 +1153,7 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
         cdf_block(&b, name, s, m, div);
         free(s);
     }
-    pg_add(&b, "plot");
+    tt_pg_add(&b, "plot");
     for (int i = 0; i < n; i++) {
         const tt_table *t = runs[i];
         int64_t rows = tt_table_rows(t), m = 0, zeros = 0;
@@ -1172,13 +1172,13 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
             snprintf(key + strlen(key), sizeof key - strlen(key), ", %lld not run",
                      (long long)(rows - m));
         snprintf(key + strlen(key), sizeof key - strlen(key), ")");
-        pg_add(&b, "%s $cdf%d using 1:2 with steps lw 2 lc rgb '%s' title ", i ? ", \\\n "
+        tt_pg_add(&b, "%s $cdf%d using 1:2 with steps lw 2 lc rgb '%s' title ", i ? ", \\\n "
                                                                               : "",
                i, series_colours[i % NCOLOURS]);
-        pg_quoted(&b, key);
+        tt_pg_quoted(&b, key);
     }
-    pg_add(&b, "\n");
-    return pg_finish(ctx, &b, script);
+    tt_pg_add(&b, "\n");
+    return tt_pg_finish(ctx, &b, script);
 }
 
 /* ---- timeline ---- */
@@ -1193,13 +1193,13 @@ static void timeline_block(pg_buf *b, const tt_table *t, const int *cols, int nc
     const double *tv = tt_table_values(t, tt_table_find(t, "t"));
     int64_t n = tt_table_rows(t);
     double t0 = tv[0], span = tv[n - 1] - t0;
-    pg_add(b, "$timeline << EOD\n");
+    tt_pg_add(b, "$timeline << EOD\n");
     if (n <= TIMELINE_BINS || !(span > 0)) {
         for (int64_t r = 0; r < n; r++) {
-            pg_add(b, "%.10g", (tv[r] - t0) / tdiv);
+            tt_pg_add(b, "%.10g", (tv[r] - t0) / tdiv);
             for (int c = 0; c < nc; c++)
-                pg_add(b, "\t%.10g", tt_table_values(t, cols[c])[r]);
-            pg_add(b, "\n");
+                tt_pg_add(b, "\t%.10g", tt_table_values(t, cols[c])[r]);
+            tt_pg_add(b, "\n");
         }
     } else {
         double w = span / TIMELINE_BINS, acc[8] = {0};
@@ -1217,13 +1217,13 @@ static void timeline_block(pg_buf *b, const tt_table *t, const int *cols, int nc
                 for (int c = 0; c < nc; c++)
                     acc[c] += tt_table_values(t, cols[c])[q] * (e - a);
             }
-            pg_add(b, "%.10g", (lo - t0) / tdiv);
+            tt_pg_add(b, "%.10g", (lo - t0) / tdiv);
             for (int c = 0; c < nc; c++)
-                pg_add(b, "\t%.10g", acc[c] / w);
-            pg_add(b, "\n");
+                tt_pg_add(b, "\t%.10g", acc[c] / w);
+            tt_pg_add(b, "\n");
         }
     }
-    pg_add(b, "EOD\n");
+    tt_pg_add(b, "EOD\n");
 }
 
 int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script)
@@ -1232,10 +1232,10 @@ int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char
     static const char *const names[] = {"waiting", "busy_gpus", "running_l0", "running_l1",
                                         "running_l2"};
     int cols[5], ct, rc;
-    if ((rc = pg_need_col(ctx, t, "t", "column", &ct)))
+    if ((rc = tt_pg_need_col(ctx, t, "t", "column", &ct)))
         return rc;
     for (int c = 0; c < 5; c++)
-        if ((rc = pg_need_col(ctx, t, names[c], "column", &cols[c])))
+        if ((rc = tt_pg_need_col(ctx, t, names[c], "column", &cols[c])))
             return rc;
     int64_t n = tt_table_rows(t);
     const double *tv = tt_table_values(t, ct);
@@ -1244,28 +1244,28 @@ int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char
     tt_plot_unit("s", span, &div, unit, sizeof unit);
     snprintf(lx, sizeof lx, "time since the first event [%s]", unit);
     pg_buf b = {0};
-    pg_preamble(&b, o, 1000, 800);
+    tt_pg_preamble(&b, o, 1000, 800);
     timeline_block(&b, t, cols, 5, div);
     snprintf(title, sizeof title, "%s",
              o->title ? o->title
                       : n > TIMELINE_BINS ? "simulated cluster over time (means over equal bins)"
                                           : "simulated cluster over time");
-    pg_add(&b, "set multiplot layout 3,1 title ");
-    pg_quoted(&b, title);
-    pg_add(&b, " font ',15' margins 0.1,0.97,0.09,0.92 spacing 0,0.045\n"
+    tt_pg_add(&b, "set multiplot layout 3,1 title ");
+    tt_pg_quoted(&b, title);
+    tt_pg_add(&b, " font ',15' margins 0.1,0.97,0.09,0.92 spacing 0,0.045\n"
                "set key top right Left reverse samplen 2 font ',12'\nset format x ''\n"
                "set ylabel 'jobs waiting'\nset yrange [0:*]\n"
                "plot $timeline using 1:2 with steps lw 1.5 lc rgb '#d55e00' notitle\n"
                "set ylabel 'busy GPUs'\n"
                "plot $timeline using 1:3 with steps lw 1.5 lc rgb '#0072b2' notitle\n"
                "set format x '%%g'\n");
-    pg_title(&b, "set xlabel", lx);
-    pg_add(&b, "set ylabel 'jobs running'\n"
+    tt_pg_title(&b, "set xlabel", lx);
+    tt_pg_add(&b, "set ylabel 'jobs running'\n"
                "plot $timeline using 1:4 with steps lw 1.5 lc rgb '#009e73' title 'L0 packed', \\\n"
                "  $timeline using 1:5 with steps lw 1.5 lc rgb '#e69f00' title 'L1 rack', \\\n"
                "  $timeline using 1:6 with steps lw 1.5 lc rgb '#cc79a7' title 'L2 spread'\n"
                "unset multiplot\n");
-    return pg_finish(ctx, &b, script);
+    return tt_pg_finish(ctx, &b, script);
 }
 
 /* ---- trace ---- */
@@ -1275,15 +1275,15 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
 {
     *script = NULL;
     int cg, cj, cs, cd, ct, cl, rc;
-    if ((rc = pg_need_col(ctx, gpus, "gpus", "column", &cg)) ||
-        (rc = pg_need_col(ctx, gpus, "jobs", "column", &cj)) ||
-        (rc = pg_need_col(ctx, gpus, "gpu_s", "column", &cs)) ||
-        (rc = pg_need_col(ctx, duration, "duration", "column", &cd)) ||
-        (rc = pg_need_col(ctx, load, "t", "column", &ct)) ||
-        (rc = pg_need_col(ctx, load, "gpus", "column", &cl)))
+    if ((rc = tt_pg_need_col(ctx, gpus, "gpus", "column", &cg)) ||
+        (rc = tt_pg_need_col(ctx, gpus, "jobs", "column", &cj)) ||
+        (rc = tt_pg_need_col(ctx, gpus, "gpu_s", "column", &cs)) ||
+        (rc = tt_pg_need_col(ctx, duration, "duration", "column", &cd)) ||
+        (rc = tt_pg_need_col(ctx, load, "t", "column", &ct)) ||
+        (rc = tt_pg_need_col(ctx, load, "gpus", "column", &cl)))
         return rc;
     pg_buf b = {0};
-    pg_preamble(&b, o, 1200, 800);
+    tt_pg_preamble(&b, o, 1200, 800);
     /* job-size mix: shares of jobs and of GPU time per GPU count */
     const double *g = tt_table_values(gpus, cg), *j = tt_table_values(gpus, cj);
     const double *gs = tt_table_values(gpus, cs);
@@ -1293,11 +1293,11 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
         tj += j[i];
         ts += gs[i];
     }
-    pg_add(&b, "$mix << EOD\n");
+    tt_pg_add(&b, "$mix << EOD\n");
     for (int64_t i = 0; i < ng; i++)
-        pg_add(&b, "%lld\t%.0f\t%.10g\t%.10g\n", (long long)i, g[i], 100 * j[i] / tj,
+        tt_pg_add(&b, "%lld\t%.0f\t%.10g\t%.10g\n", (long long)i, g[i], 100 * j[i] / tj,
                ts > 0 ? 100 * gs[i] / ts : 0.0);
-    pg_add(&b, "EOD\n");
+    tt_pg_add(&b, "EOD\n");
     double *s = NULL, div, ldiv;
     int64_t m = sorted_values(duration, cd, &s);
     if (m < 0) {
@@ -1311,15 +1311,15 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
     const double *lt = tt_table_values(load, ct), *lg = tt_table_values(load, cl);
     int64_t nl = tt_table_rows(load);
     tt_plot_unit("s", lt[nl - 1], &ldiv, lunit, sizeof lunit);
-    pg_add(&b, "$load << EOD\n");
+    tt_pg_add(&b, "$load << EOD\n");
     for (int64_t i = 0; i < nl; i++)
-        pg_add(&b, "%.10g\t%.10g\n", lt[i] / ldiv, lg[i]);
-    pg_add(&b, "EOD\n");
+        tt_pg_add(&b, "%.10g\t%.10g\n", lt[i] / ldiv, lg[i]);
+    tt_pg_add(&b, "EOD\n");
     snprintf(title, sizeof title, "%s",
              o->title ? o->title : "trace: job sizes, durations and offered load");
-    pg_add(&b, "set multiplot title ");
-    pg_quoted(&b, title);
-    pg_add(&b, " font ',15'\n"
+    tt_pg_add(&b, "set multiplot title ");
+    tt_pg_quoted(&b, title);
+    tt_pg_add(&b, " font ',15'\n"
                "set size 0.5,0.5\nset origin 0,0.45\n"
                "set title 'job-size mix'\nset style data histograms\n"
                "set style histogram clustered gap 1\nset style fill solid 0.85 noborder\n"
@@ -1330,16 +1330,16 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
                "set size 0.5,0.5\nset origin 0.5,0.45\nset title 'duration CDF'\n"
                "set style data lines\nset logscale x\nset format x '%%g'\nset yrange [0:1]\n"
                "set ylabel 'fraction of jobs'\nunset key\n");
-    pg_axis_label("duration", unit, lx, sizeof lx);
+    tt_pg_axis_label("duration", unit, lx, sizeof lx);
     snprintf(lx + strlen(lx), sizeof lx - strlen(lx), " (log scale)");
-    pg_title(&b, "set xlabel", lx);
-    pg_add(&b, "plot $duration using 1:2 with steps lw 2 lc rgb '#009e73'\n"
+    tt_pg_title(&b, "set xlabel", lx);
+    tt_pg_add(&b, "plot $duration using 1:2 with steps lw 2 lc rgb '#009e73'\n"
                "set size 1,0.45\nset origin 0,0\nunset logscale x\n"
                "set title 'offered load: GPUs the submitted jobs ask for, as if each ran "
                "from its submit'\nset yrange [0:*]\nset ylabel 'GPUs (bin mean)'\n");
     snprintf(lx, sizeof lx, "time since the first submit [%s]", lunit);
-    pg_title(&b, "set xlabel", lx);
-    pg_add(&b, "plot $load using 1:2 with steps lw 1.5 lc rgb '#cc79a7'\n"
+    tt_pg_title(&b, "set xlabel", lx);
+    tt_pg_add(&b, "plot $load using 1:2 with steps lw 1.5 lc rgb '#cc79a7'\n"
                "unset multiplot\n");
-    return pg_finish(ctx, &b, script);
+    return tt_pg_finish(ctx, &b, script);
 }

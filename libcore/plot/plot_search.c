@@ -103,8 +103,8 @@ static int varies_on(const tt_table *t, int c, const int64_t *rows, int64_t n)
 {
     char a[64], b[64];
     for (int64_t i = 1; i < n; i++)
-        if (strcmp(pg_cell_text(t, c, rows[0], a, sizeof a),
-                   pg_cell_text(t, c, rows[i], b, sizeof b)) != 0)
+        if (strcmp(tt_pg_cell_text(t, c, rows[0], a, sizeof a),
+                   tt_pg_cell_text(t, c, rows[i], b, sizeof b)) != 0)
             return 1;
     return 0;
 }
@@ -142,18 +142,18 @@ static int check_surface(tt_ctx *ctx, const search *s, const tt_table *sw, const
     }
     for (int c = 0; c < tt_table_cols(sw); c++) {
         const char *name = tt_table_name(sw, c);
-        if (!pg_is_param(name) || strcmp(name, xn) == 0 || strcmp(name, yn) == 0)
+        if (!tt_pg_is_param(name) || strcmp(name, xn) == 0 || strcmp(name, yn) == 0)
             continue;
         char a[64], b[64];
         int hc = tt_table_find(s->h, name);
-        if (pg_varies(sw, c))
+        if (tt_pg_varies(sw, c))
             return tt_err(ctx, TT_EINVAL, "'%s' also varies '%s': the surface beneath the "
                           "search must be of %s x %s alone", ss, name, xn, yn);
         /* a projected dimension: the surface is one slice of it */
         if (hc < 0 || varies_on(s->h, hc, s->search, s->ns))
             continue;
-        const char *va = pg_cell_text(sw, c, 0, a, sizeof a);
-        const char *vb = pg_cell_text(s->h, hc, s->search[0], b, sizeof b);
+        const char *va = tt_pg_cell_text(sw, c, 0, a, sizeof a);
+        const char *vb = tt_pg_cell_text(s->h, hc, s->search[0], b, sizeof b);
         if (strcmp(va, vb) != 0)
             return tt_err(ctx, TT_EINVAL, "'%s' simulated %s=%s where '%s' searched with "
                           "%s=%s: the surface is of other configurations", ss, name, va, hs,
@@ -175,7 +175,7 @@ static double value_at(const search *s, int a, int64_t r)
 /* Where row r is drawn on axis a. */
 static double coord(const search *s, const pg_axis *axis, int a, int64_t r)
 {
-    return a && s->one_d ? value_at(s, 1, r) / s->div : pg_axis_pos(axis, value_at(s, a, r));
+    return a && s->one_d ? value_at(s, 1, r) / s->div : tt_pg_axis_pos(axis, value_at(s, a, r));
 }
 
 /* Values of axis a: the space's (dimension k), the sweep's (column sc of
@@ -264,19 +264,19 @@ static void notes(const search *s, const dims *d, const char *xn, const char *yn
 static void points(pg_buf *b, const search *s, const pg_axis *ax, const pg_axis *ay)
 {
     const double *rd = tt_table_values(s->h, s->cround), *fe = tt_table_values(s->h, s->cfeas);
-    pg_add(b, "$search << EOD\n");
+    tt_pg_add(b, "$search << EOD\n");
     for (int64_t i = 0; i < s->ns; i++) {
         int64_t r = s->search[i];
-        pg_add(b, "%.10g\t%.10g\t%.0f\t%d\n", coord(s, ax, 0, r), coord(s, ay, 1, r), rd[r],
+        tt_pg_add(b, "%.10g\t%.10g\t%.0f\t%d\n", coord(s, ax, 0, r), coord(s, ay, 1, r), rd[r],
                fe[r] != 0);
     }
-    pg_add(b, "EOD\n");
+    tt_pg_add(b, "EOD\n");
     if (s->ng) {
-        pg_add(b, "$gridbase << EOD\n");
+        tt_pg_add(b, "$gridbase << EOD\n");
         for (int64_t i = 0; i < s->ng; i++)
-            pg_add(b, "%.10g\t%.10g\n", coord(s, ax, 0, s->gridr[i]),
+            tt_pg_add(b, "%.10g\t%.10g\n", coord(s, ax, 0, s->gridr[i]),
                    coord(s, ay, 1, s->gridr[i]));
-        pg_add(b, "EOD\n");
+        tt_pg_add(b, "EOD\n");
     }
 }
 
@@ -294,7 +294,7 @@ static void marks(pg_buf *b, const search *s, const pg_axis *ax, const pg_axis *
         ylo = v < ylo ? v : ylo;
         yhi = v > yhi ? v : yhi;
     }
-    pg_add(b, "set style textbox opaque fc rgb '#ffffff' noborder\n");
+    tt_pg_add(b, "set style textbox opaque fc rgb '#ffffff' noborder\n");
     for (int m = 0; m < NMARKS; m++) {
         int64_t r = s->mark[m];
         if (r < 0)
@@ -308,9 +308,9 @@ static void marks(pg_buf *b, const search *s, const pg_axis *ax, const pg_axis *
         char v[64], label[400];
         value_text(obj[r], s->div, s->unit, v, sizeof v);
         snprintf(label, sizeof label, "%s: %s = %s", mark_names[m], s->objname, v);
-        pg_add(b, "$mark%d << EOD\n%.10g\t%.10g\nEOD\nset label %d ", m, px[m], py[m], m + 1);
-        pg_quoted(b, label);
-        pg_add(b, " at %.10g,%.10g %s offset %s1.6,%s%.1f front boxed font ',11'\n", px[m], py[m],
+        tt_pg_add(b, "$mark%d << EOD\n%.10g\t%.10g\nEOD\nset label %d ", m, px[m], py[m], m + 1);
+        tt_pg_quoted(b, label);
+        tt_pg_add(b, " at %.10g,%.10g %s offset %s1.6,%s%.1f front boxed font ',11'\n", px[m], py[m],
                right ? "right" : "left", right ? "-" : "", up[m] ? "" : "-", 1.3 + 1.3 * stack);
     }
 }
@@ -323,14 +323,14 @@ static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat
     int infeasible = 0;
     for (int64_t i = 0; i < s->ns; i++)
         infeasible |= fe[s->search[i]] == 0;
-    pg_add(b, "plot ");
+    tt_pg_add(b, "plot ");
     const char *sep = "";
     if (sw) {
-        pg_heat_layers(b, 1, heat);
+        tt_pg_heat_layers(b, 1, heat);
         sep = ", \\\n  ";
     }
     if (s->ng) {
-        pg_add(b, "%s$gridbase using 1:2 with points pt 7 ps 0.6 lc rgb '#8c8c8c' title "
+        tt_pg_add(b, "%s$gridbase using 1:2 with points pt 7 ps 0.6 lc rgb '#8c8c8c' title "
                   "'grid baseline (%lld)'",
                sep, (long long)s->ng);
         sep = ", \\\n  ";
@@ -343,7 +343,7 @@ static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat
             continue;
         char col[16];
         round_colour(k, s->rounds, col, sizeof col);
-        pg_add(b, "%s$search using 1:(($3 == %d && $4 != 0) ? $2 : NaN) with points pt 7 ps 1.5 "
+        tt_pg_add(b, "%s$search using 1:(($3 == %d && $4 != 0) ? $2 : NaN) with points pt 7 ps 1.5 "
                   "lc rgb '%s' title 'round %d (%lld)', \\\n"
                   "  $search using 1:(($3 == %d && $4 == 0) ? $2 : NaN) with points pt 6 ps 1.5 "
                   "lw 2.5 lc rgb '%s' notitle",
@@ -351,10 +351,10 @@ static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat
         sep = ", \\\n  ";
     }
     /* a dark ring around the filled points keeps light colours visible */
-    pg_add(b, ", \\\n  $search using 1:($4 != 0 ? $2 : NaN) with points pt 6 ps 1.5 lw 0.8 lc rgb "
+    tt_pg_add(b, ", \\\n  $search using 1:($4 != 0 ? $2 : NaN) with points pt 6 ps 1.5 lw 0.8 lc rgb "
               "'#202020' notitle");
     if (infeasible)
-        pg_add(b, ", \\\n  NaN with points pt 6 ps 1.5 lw 2.5 lc rgb '#202020' title "
+        tt_pg_add(b, ", \\\n  NaN with points pt 6 ps 1.5 lw 2.5 lc rgb '#202020' title "
                   "'infeasible (hollow)'");
     static const char *const style[NMARKS] = {
         "pt 6 ps 3.2 lw 5 lc rgb '#ffffff' notitle, $mark0 using 1:2 with points pt 6 ps 3.2 "
@@ -363,24 +363,24 @@ static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat
     for (int m = 0; m < NMARKS; m++) {
         if (s->mark[m] < 0)
             continue;
-        pg_add(b, ", \\\n  $mark%d using 1:2 with points %s title ", m, style[m]);
-        pg_quoted(b, mark_names[m]);
+        tt_pg_add(b, ", \\\n  $mark%d using 1:2 with points %s title ", m, style[m]);
+        tt_pg_quoted(b, mark_names[m]);
     }
     if (sw) {
         const tt_table *t = g->t;
         int64_t br = heat->best;
-        double px = pg_axis_pos(&g->x, tt_table_values(t, g->cx)[br]);
-        double py = pg_axis_pos(&g->y, tt_table_values(t, g->cy)[br]);
+        double px = tt_pg_axis_pos(&g->x, tt_table_values(t, g->cx)[br]);
+        double py = tt_pg_axis_pos(&g->y, tt_table_values(t, g->cy)[br]);
         char key[300], v[64];
         value_text(tt_table_values(t, heat->zc)[br], heat->div, heat->unit, v, sizeof v);
         snprintf(key, sizeof key, "least %s of the sweep: %s", tt_table_name(t, heat->zc), v);
-        pg_add(b, ", \\\n  '-' using 1:2 with points pt 4 ps 2.6 lw 5 lc rgb '#ffffff' notitle, "
+        tt_pg_add(b, ", \\\n  '-' using 1:2 with points pt 4 ps 2.6 lw 5 lc rgb '#ffffff' notitle, "
                   "'-' using 1:2 with points pt 4 ps 2.6 lw 1.8 lc rgb '#000000' title ");
-        pg_quoted(b, key);
+        tt_pg_quoted(b, key);
         for (int k = 0; k < 2; k++)
-            pg_add(b, "\n%.10g\t%.10g\ne", px, py);
+            tt_pg_add(b, "\n%.10g\t%.10g\ne", px, py);
     }
-    pg_add(b, "\n");
+    tt_pg_add(b, "\n");
 }
 
 /* Rows, marks, objective unit. */
@@ -448,7 +448,7 @@ static int setup(tt_ctx *ctx, search *s, const dims *d, const tt_plot_opts *o, c
     static const char *const cols[] = {"part", "phase", "round", "objective", "feasible"};
     int *at[] = {&s->cpart, &s->cphase, &s->cround, &s->cobj, &s->cfeas};
     for (int i = 0; i < 5; i++) {
-        int rc = pg_need_col(ctx, h, cols[i], "column", at[i]);
+        int rc = tt_pg_need_col(ctx, h, cols[i], "column", at[i]);
         if (rc)
             return rc;
     }
@@ -465,11 +465,11 @@ static int setup(tt_ctx *ctx, search *s, const dims *d, const tt_plot_opts *o, c
         return unknown_axis(ctx, h, d, *xn);
     if (!s->one_d && dim_index(d, *yn) < 0)
         return unknown_axis(ctx, h, d, *yn);
-    int rc = pg_need_col(ctx, h, *xn, "dimension", &s->cx);
+    int rc = tt_pg_need_col(ctx, h, *xn, "dimension", &s->cx);
     if (!rc && s->one_d)
         s->cy = s->cobj;
     else if (!rc)
-        rc = pg_need_col(ctx, h, *yn, "dimension", &s->cy);
+        rc = tt_pg_need_col(ctx, h, *yn, "dimension", &s->cy);
     s->gx = global_col(h, *xn);
     s->gy = s->one_d ? -1 : global_col(h, *yn);
     return rc ? rc : gather(ctx, s);
@@ -523,10 +523,10 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
         rc = tt_err(ctx, TT_EINVAL, "a surface beneath needs two dimensions on the axes, not "
                     "'%s' and the objective", xn);
     if (!rc && sw &&
-        !(rc = pg_need_col(ctx, sw, xn, "parameter", &sx)) &&
-        !(rc = pg_need_col(ctx, sw, yn, "parameter", &sy)) &&
-        !(rc = pg_need_col(ctx, sw, zn, "metric", &sz)) && !(rc = pg_swept(ctx, sw, sx)) &&
-        !(rc = pg_swept(ctx, sw, sy))) {
+        !(rc = tt_pg_need_col(ctx, sw, xn, "parameter", &sx)) &&
+        !(rc = tt_pg_need_col(ctx, sw, yn, "parameter", &sy)) &&
+        !(rc = tt_pg_need_col(ctx, sw, zn, "metric", &sz)) && !(rc = tt_pg_swept(ctx, sw, sx)) &&
+        !(rc = tt_pg_swept(ctx, sw, sy))) {
         if (tt_plot_best(tt_table_values(sw, sz), tt_table_rows(sw)) < 0)
             rc = tt_err(ctx, TT_EEMPTY, "'%s': no value of %s", tt_table_source(sw), zn);
         if (!rc)
@@ -538,34 +538,34 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
         int cu = tt_table_find(space, "units");
         rc = axis_values(ctx, &s, space, &d, kx, 0, sw, sx, &vx, &nx);
         if (!rc)
-            rc = pg_axis_init(ctx, &g.x, xn, cu >= 0 ? tt_table_text(space, cu, d.first[kx]) : "",
+            rc = tt_pg_axis_init(ctx, &g.x, xn, cu >= 0 ? tt_table_text(space, cu, d.first[kx]) : "",
                               vx, nx, d.scale[kx]);
         if (!rc && ky >= 0)
             rc = axis_values(ctx, &s, space, &d, ky, 1, sw, sy, &vy, &ny);
         if (!rc && ky >= 0)
-            rc = pg_axis_init(ctx, &g.y, yn, cu >= 0 ? tt_table_text(space, cu, d.first[ky]) : "",
+            rc = tt_pg_axis_init(ctx, &g.y, yn, cu >= 0 ? tt_table_text(space, cu, d.first[ky]) : "",
                               vy, ny, d.scale[ky]);
     }
     if (!rc && sw)
-        rc = pg_grid_fill(ctx, &g, sw, sx, sy);
+        rc = tt_pg_grid_fill(ctx, &g, sw, sx, sy);
     pg_buf b = {0};
     if (!rc) {
-        pg_preamble(&b, o, 1000, 800);
+        tt_pg_preamble(&b, o, 1000, 800);
         pg_heat heat;
         memset(&heat, 0, sizeof heat);
         if (sw) {
-            pg_add(&b, "set datafile separator whitespace\nunset grid\n");
-            pg_heat_setup(&b, &g, sz, 1, 0, 1, &heat);
+            tt_pg_add(&b, "set datafile separator whitespace\nunset grid\n");
+            tt_pg_heat_setup(&b, &g, sz, 1, 0, 1, &heat);
         } else {
-            pg_axis_tics(&b, &g.x, "x");
+            tt_pg_axis_tics(&b, &g.x, "x");
             if (!s.one_d)
-                pg_axis_tics(&b, &g.y, "y");
+                tt_pg_axis_tics(&b, &g.y, "y");
         }
         if (s.one_d) {
             char label[400];
-            pg_axis_label(s.objname, s.unit, label, sizeof label);
-            pg_title(&b, "set ylabel", label);
-            pg_add(&b, "set ytics out nomirror\nset offsets 0, 0, graph 0.08, graph 0.08\n");
+            tt_pg_axis_label(s.objname, s.unit, label, sizeof label);
+            tt_pg_title(&b, "set ylabel", label);
+            tt_pg_add(&b, "set ytics out nomirror\nset offsets 0, 0, graph 0.08, graph 0.08\n");
         }
         char title[1024], note[1024];
         const char *strat = tt_table_attr(h, "strategy");
@@ -577,18 +577,18 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
                  strat && *strat ? strat : "", strat && *strat ? ": " : "", (long long)s.ns,
                  s.rounds, s.rounds == 1 ? "" : "s", grid);
         notes(&s, &d, xn, yn, sw, note, sizeof note);
-        pg_add(&b, "set title ");
-        pg_quoted(&b, o->title ? o->title : title);
+        tt_pg_add(&b, "set title ");
+        tt_pg_quoted(&b, o->title ? o->title : title);
         if (*note) {
-            pg_add(&b, ".\"\\n\".");
-            pg_quoted(&b, note);
+            tt_pg_add(&b, ".\"\\n\".");
+            tt_pg_quoted(&b, note);
         }
-        pg_add(&b, "\nset key below left Left reverse samplen 1.5 font ',11' maxcols 3\n");
+        tt_pg_add(&b, "\nset key below left Left reverse samplen 1.5 font ',11' maxcols 3\n");
         points(&b, &s, &g.x, &g.y);
         marks(&b, &s, &g.x, &g.y);
         layers(&b, &s, sw, &heat, &g);
     }
-    pg_grid_free(&g);
+    tt_pg_grid_free(&g);
     free(vx);
     free(vy);
     free(s.search);
@@ -597,5 +597,5 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
         free(b.s);
         return rc;
     }
-    return pg_finish(ctx, &b, script);
+    return tt_pg_finish(ctx, &b, script);
 }

@@ -15,47 +15,47 @@
 /* ---- the script ---- */
 
 /* A growing string; oom once an allocation failed (later adds do
- * nothing, pg_finish reports it). */
+ * nothing, tt_pg_finish reports it). */
 typedef struct {
     char *s;
     size_t len, cap;
     int oom;
 } pg_buf;
 
-void pg_add(pg_buf *b, const char *fmt, ...)
+void tt_pg_add(pg_buf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* s as a quoted gnuplot string (tt_plot_quote). */
-void pg_quoted(pg_buf *b, const char *s);
+void tt_pg_quoted(pg_buf *b, const char *s);
 /* "cmd 'text'\n" */
-void pg_title(pg_buf *b, const char *cmd, const char *text);
+void tt_pg_title(pg_buf *b, const char *cmd, const char *text);
 /* The terminal, the output, the palette: the first lines of every script;
  * w x h unless the options say otherwise. */
-void pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h);
+void tt_pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h);
 /* *script = the text, or TT_ENOMEM when an add failed. */
-int pg_finish(tt_ctx *ctx, pg_buf *b, char **script);
+int tt_pg_finish(tt_ctx *ctx, pg_buf *b, char **script);
 
 /* ---- values ---- */
 
 /* inf, an integer exactly, or 4 significant digits. */
-void pg_num(double v, char *buf, size_t size);
+void tt_pg_num(double v, char *buf, size_t size);
 /* The text of cell (col, row): a text column's string or the number. */
-const char *pg_cell_text(const tt_table *t, int col, int64_t row, char *buf, size_t size);
+const char *tt_pg_cell_text(const tt_table *t, int col, int64_t row, char *buf, size_t size);
 /* "name [unit]", or "name" without a unit. */
-void pg_axis_label(const char *name, const char *unit, char *buf, size_t size);
+void tt_pg_axis_label(const char *name, const char *unit, char *buf, size_t size);
 /* The largest finite magnitude of v (0 if none). */
-double pg_max_abs(const double *v, int64_t n);
+double tt_pg_max_abs(const double *v, int64_t n);
 /* 1 for a name of tt_param_names. */
-int pg_is_param(const char *name);
+int tt_pg_is_param(const char *name);
 /* 1 when column c takes more than one value over t's rows. */
-int pg_varies(const tt_table *t, int c);
+int tt_pg_varies(const tt_table *t, int c);
 /* 0 when numeric column col of t is valued in every row and takes two
  * values at least, else TT_EINVAL saying which. */
-int pg_swept(tt_ctx *ctx, const tt_table *t, int col);
+int tt_pg_swept(tt_ctx *ctx, const tt_table *t, int col);
 /* The numeric column name of t, or TT_EINVAL naming what t has. */
-int pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char *what, int *col);
+int tt_pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char *what, int *col);
 
 /* ---- grid axes ---- */
 
@@ -77,17 +77,17 @@ typedef struct {
 /* The axis of the n values v (repeats allowed, no NAN, at least one
  * finite); scale PG_LOG, PG_LINEAR or PG_AUTO (tt_plot_is_log). name
  * must outlive the axis. 0 or TT_ENOMEM / TT_EINVAL. */
-int pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, const double *v,
+int tt_pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, const double *v,
                  int64_t n, int scale);
-void pg_axis_free(pg_axis *a);
+void tt_pg_axis_free(pg_axis *a);
 /* The cell of v, a value of the axis. */
-int64_t pg_axis_cell(const pg_axis *a, double v);
-double pg_cell_mid(const pg_axis *a, int64_t k);
+int64_t tt_pg_axis_cell(const pg_axis *a, double v);
+double tt_pg_cell_mid(const pg_axis *a, int64_t k);
 /* Where value v of the axis is drawn: at its tic (inside its cell, not
  * always its middle), an edge value in the middle of its column. */
-double pg_axis_pos(const pg_axis *a, double v);
+double tt_pg_axis_pos(const pg_axis *a, double v);
 /* Tics, range and label of axis ax ("x" or "y"). */
-void pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax);
+void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax);
 
 /* ---- the heat map ---- */
 
@@ -102,8 +102,8 @@ typedef struct {
 /* Places every row of t (columns cx, cy: values of g's axes, built by the
  * caller) on its cell. TT_EINVAL when two rows share one (the message
  * names a parameter that also varies), TT_ENOMEM. */
-int pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy);
-void pg_grid_free(pg_grid *g);
+int tt_pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy);
+void tt_pg_grid_free(pg_grid *g);
 
 typedef struct {
     int zc;          /* the metric's column */
@@ -116,9 +116,9 @@ typedef struct {
 
 /* The data, colour range, contours and axes of metric zc over g as panel
  * id, its label beside the colour bar when cblabel; fills h. Then "plot "
- * and pg_heat_layers draw it, other layers after. */
-void pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, int cblabel,
+ * and tt_pg_heat_layers draw it, other layers after. */
+void tt_pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, int cblabel,
                    pg_heat *h);
-void pg_heat_layers(pg_buf *b, int id, const pg_heat *h);
+void tt_pg_heat_layers(pg_buf *b, int id, const pg_heat *h);
 
 #endif

@@ -134,10 +134,10 @@ static const char *units_of(const char *name)
 {
     for (int i = 0; i < TT_NPARAMS; i++)
         if (strcmp(name, tt_param_names[i]) == 0)
-            return sd_params[i].units ? sd_params[i].units : "";
+            return tt_sd_params[i].units ? tt_sd_params[i].units : "";
     for (int i = 0; i < TT_NMETRICS; i++)
         if (strcmp(name, tt_metric_names[i]) == 0)
-            return sd_metrics[i].units;
+            return tt_sd_metrics[i].units;
     for (size_t i = 0; i < sizeof other_units / sizeof other_units[0]; i++)
         if (strcmp(name, other_units[i].name) == 0)
             return other_units[i].units;
@@ -375,7 +375,7 @@ static void attr_text(hid_t d, const char *name, char *buf, size_t size)
     hid_t a = H5Aopen(d, name, H5P_DEFAULT);
     hid_t ft = a < 0 ? -1 : H5Aget_type(a);
     if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0) {
-        hid_t mt = h5u_vlen_utf8();
+        hid_t mt = tt_h5u_vlen_utf8();
         char *v = NULL;
         if (H5Aread(a, mt, &v) >= 0 && v) {
             snprintf(buf, size, "%s", v);
@@ -408,7 +408,7 @@ static int read_dataset(tt_ctx *ctx, const char *path, const char *where, hid_t 
                     name, (long long)H5Sget_simple_extent_npoints(space), (long long)t->n);
     } else if (cls == H5T_STRING) {
         column *col = add_col(t, name, units, 1);
-        hid_t mt = h5u_vlen_utf8();
+        hid_t mt = tt_h5u_vlen_utf8();
         if (!col)
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
         else if (H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, col->s) < 0)
@@ -440,8 +440,8 @@ static int read_dataset(tt_ctx *ctx, const char *path, const char *where, hid_t 
         int64_t *iv = (int64_t *)malloc((size_t)t->n * sizeof *iv);
         column *col = iv ? add_col(t, name, units, 0) : NULL;
         int64_t inf, missing;
-        int has_inf = h5u_attr_read_i64(d, "infinite", &inf) == 0;
-        int has_missing = h5u_attr_read_i64(d, "missing", &missing) == 0;
+        int has_inf = tt_h5u_attr_read_i64(d, "infinite", &inf) == 0;
+        int has_missing = tt_h5u_attr_read_i64(d, "missing", &missing) == 0;
         if (!col)
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
         else if (H5Dread(d, H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, iv) < 0)
@@ -477,7 +477,7 @@ static herr_t add_dataset(hid_t g, const char *name, const H5L_info_t *info, voi
         H5Oclose(o);
     if (!dataset)
         return 0; /* a subgroup: params/, metrics/ */
-    return h5u_names_add(l, "", name) ? -1 : 0;
+    return tt_h5u_names_add(l, "", name) ? -1 : 0;
 }
 
 /* The datasets of g by index (H5_INDEX_CRT_ORDER fails where the group
@@ -487,7 +487,7 @@ static int list_datasets(hid_t g, H5_index_t index, h5u_names *l)
     memset(l, 0, sizeof *l);
     if (H5Literate(g, index, H5_ITER_INC, NULL, add_dataset, l) >= 0)
         return 0;
-    h5u_names_free(l);
+    tt_h5u_names_free(l);
     return -1;
 }
 
@@ -530,7 +530,7 @@ static int read_group(tt_ctx *ctx, const char *path, hid_t f, const char *where,
     }
     if (!rc && t->ncols == 0)
         rc = tt_err(ctx, TT_EFORMAT, "'%s': no dataset %s/%s", path, where, n ? names[0] : "");
-    h5u_names_free(&all);
+    tt_h5u_names_free(&all);
     H5Gclose(g);
     return rc;
 }
@@ -727,7 +727,7 @@ static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
         tt_table_free(dims[i]);
     free(dims);
     free(scale);
-    h5u_names_free(&l);
+    tt_h5u_names_free(&l);
     H5Gclose(g);
     return rc;
 }
@@ -835,7 +835,7 @@ int tt_table_read_mem(tt_ctx *ctx, const char *name, const void *data, size_t le
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     int rc;
     if (len >= 8 && memcmp(data, h5_sig, 8) == 0) {
-        h5u_quiet();
+        tt_h5u_quiet();
         hid_t f = open_image(data, len);
         rc = f < 0 ? tt_err(ctx, TT_EFORMAT, "'%s': cannot open as HDF5", name)
                    : read_h5(ctx, name, f, part, t);
@@ -860,7 +860,7 @@ int tt_table_load(tt_ctx *ctx, const char *path, tt_table_part part, tt_table **
     size_t got = fread(sig, 1, 8, fp);
     if (got == 8 && memcmp(sig, h5_sig, 8) == 0) {
         fclose(fp);
-        h5u_quiet();
+        tt_h5u_quiet();
         tt_table *t = table_new(path);
         if (!t)
             return tt_err(ctx, TT_ENOMEM, "out of memory");

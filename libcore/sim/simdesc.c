@@ -7,7 +7,7 @@
 #include "io/h5util.h"
 
 #define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
-const sd_param sd_params[TT_NPARAMS] = {
+const sd_param tt_sd_params[TT_NPARAMS] = {
     PAR(SD_TEXT, order, NULL, 0),       PAR(SD_I64, w0, "s", 1),
     PAR(SD_I64, w1, "s", 1),            PAR(SD_I64, theta, "permille", 1),
     PAR(SD_I64, restart, "s", 0),       PAR(SD_I64, congestion, "permille", 0),
@@ -18,7 +18,7 @@ const sd_param sd_params[TT_NPARAMS] = {
 };
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
-const sd_metric sd_metrics[TT_NMETRICS] = {
+const sd_metric tt_sd_metrics[TT_NMETRICS] = {
     MET(makespan, 0, "s"),
     MET(jct_mean, 1, "s"),
     MET(jct_p50, 0, "s"),
@@ -37,10 +37,10 @@ const sd_metric sd_metrics[TT_NMETRICS] = {
     MET(rejected, 0, "jobs"),
 };
 
-int sd_mark_inf(hid_t grp, const char *name)
+int tt_sd_mark_inf(hid_t grp, const char *name)
 {
     hid_t d = H5Dopen2(grp, name, H5P_DEFAULT);
-    int rc = d < 0 || h5u_attr_i64(d, "infinite", TT_INF);
+    int rc = d < 0 || tt_h5u_attr_i64(d, "infinite", TT_INF);
     if (d >= 0)
         H5Dclose(d);
     return rc ? -1 : 0;
@@ -56,9 +56,9 @@ static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *c
         tt_params_format(p[r], models, i, one, sizeof one);
         rc = (text[r] = strdup(one)) ? 0 : -1;
     }
-    hid_t type = h5u_vlen_utf8();
+    hid_t type = tt_h5u_vlen_utf8();
     if (!rc)
-        rc = h5u_write_col(gp, tt_param_names[i], type, type, n, text, NULL, 0, 0);
+        rc = tt_h5u_write_col(gp, tt_param_names[i], type, type, n, text, NULL, 0, 0);
     H5Tclose(type);
     for (int64_t r = 0; text && r < n; r++)
         free(text[r]);
@@ -66,11 +66,11 @@ static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *c
     return rc;
 }
 
-int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
+int tt_sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
                         void *buf)
 {
     for (int i = 0; i < TT_NPARAMS; i++) {
-        const sd_param *d = &sd_params[i];
+        const sd_param *d = &tt_sd_params[i];
         if (d->kind == SD_TEXT) {
             if (text_col(gp, i, models, p, n))
                 return -1;
@@ -84,38 +84,38 @@ int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *cons
                 memcpy((char *)buf + r * 8, at, 8);
         }
         int u = d->kind == SD_U64;
-        if (h5u_write_col(gp, tt_param_names[i], u ? H5T_STD_U64LE : H5T_STD_I64LE,
+        if (tt_h5u_write_col(gp, tt_param_names[i], u ? H5T_STD_U64LE : H5T_STD_I64LE,
                           u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, n, buf, d->units, 0, 0) ||
-            (d->inf && sd_mark_inf(gp, tt_param_names[i])))
+            (d->inf && tt_sd_mark_inf(gp, tt_param_names[i])))
             return -1;
     }
     return 0;
 }
 
-int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf)
+int tt_sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf)
 {
     for (int i = 0; i < TT_NMETRICS; i++) {
-        int real = sd_metrics[i].real;
+        int real = tt_sd_metrics[i].real;
         for (int64_t r = 0; r < n; r++)
-            memcpy((char *)buf + r * 8, (const char *)m[r] + sd_metrics[i].off, 8);
-        if (h5u_write_col(gm, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+            memcpy((char *)buf + r * 8, (const char *)m[r] + tt_sd_metrics[i].off, 8);
+        if (tt_h5u_write_col(gm, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
                           real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
-                          sd_metrics[i].units, 0, 0))
+                          tt_sd_metrics[i].units, 0, 0))
             return -1;
     }
     return 0;
 }
 
-int sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
+int tt_sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
                     const tt_cluster *c, const tt_models *models)
 {
     char cluster[64];
     tt_cluster_format(c, cluster, sizeof cluster);
-    return h5u_attr_str(g, "tracetune_layout", layout) ||
-           h5u_attr_str(g, "trace_file", trace_path ? trace_path : "") ||
-           h5u_attr_str(g, "trace_format", p ? p->format : "") ||
-           h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
-           h5u_attr_str(g, "cluster", cluster) ||
-           h5u_attr_str(g, "models_source", tt_models_source(models)) ||
-           h5u_attr_str(g, "models_sha256", tt_models_sha256(models));
+    return tt_h5u_attr_str(g, "tracetune_layout", layout) ||
+           tt_h5u_attr_str(g, "trace_file", trace_path ? trace_path : "") ||
+           tt_h5u_attr_str(g, "trace_format", p ? p->format : "") ||
+           tt_h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
+           tt_h5u_attr_str(g, "cluster", cluster) ||
+           tt_h5u_attr_str(g, "models_source", tt_models_source(models)) ||
+           tt_h5u_attr_str(g, "models_sha256", tt_models_sha256(models));
 }

@@ -28,22 +28,22 @@ typedef struct {
     const char *units;
 } sd_metric;
 
-extern const sd_param sd_params[TT_NPARAMS];
-extern const sd_metric sd_metrics[TT_NMETRICS];
+extern const sd_param tt_sd_params[TT_NPARAMS];
+extern const sd_metric tt_sd_metrics[TT_NMETRICS];
 
 /* The "infinite" attribute (INT64_MAX) on the dataset name of grp. 0 or -1. */
-int sd_mark_inf(hid_t grp, const char *name);
+int tt_sd_mark_inf(hid_t grp, const char *name);
 /* One 1-D column per parameter into gp, row r from *p[r] (text as
  * tt_params_format writes it); buf: n * 8 bytes of scratch. 0 or -1 (HDF5
  * or out of memory). */
-int sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
+int tt_sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
                         void *buf);
 /* The attributes every result file (simulation, sweep, tune) opens with:
  * tracetune_layout, trace_file, trace_format, trace_source_sha256 (p may
  * be NULL), cluster, models_source and models_sha256. 0 or -1. */
-int sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
+int tt_sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
                     const tt_cluster *c, const tt_models *models);
 /* One 1-D column per metric into gm, row r from *m[r]. 0 or -1. */
-int sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf);
+int tt_sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf);
 
 #endif

@@ -30,7 +30,7 @@ static int struct_col(hid_t grp, const char *name, int is64, const void *rows, s
         else
             memcpy((int32_t *)buf + i, p, sizeof(int32_t));
     }
-    return h5u_write_col(grp, name, is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
+    return tt_h5u_write_col(grp, name, is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
                      is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, n, buf, units,
                      is64 ? INT64_MIN : -1, has_missing);
 }
@@ -40,35 +40,35 @@ static int struct_col(hid_t grp, const char *name, int is64, const void *rows, s
 static int write_prov(hid_t g, const tt_sim_save_args *a)
 {
     const tt_provenance *p = a->trace_prov;
-    return sd_write_origin(g, LAYOUT, a->trace_path, p, a->cluster, a->models) ||
-           h5u_attr_str(g, "trace_source_files", p ? p->source_files : "") ||
-           h5u_attr_i64(g, "racks", a->cluster->racks) ||
-           h5u_attr_i64(g, "nodes_per_rack", a->cluster->nodes_per_rack) ||
-           h5u_attr_i64(g, "gpus_per_node", a->cluster->gpus_per_node) ||
-           h5u_attr_str(g, "tool_version", TT_VERSION) || h5u_attr_i64(g, "jobs", a->input->n) ||
-           h5u_attr_i64(g, "unknown_models", a->input->unknown_models);
+    return tt_sd_write_origin(g, LAYOUT, a->trace_path, p, a->cluster, a->models) ||
+           tt_h5u_attr_str(g, "trace_source_files", p ? p->source_files : "") ||
+           tt_h5u_attr_i64(g, "racks", a->cluster->racks) ||
+           tt_h5u_attr_i64(g, "nodes_per_rack", a->cluster->nodes_per_rack) ||
+           tt_h5u_attr_i64(g, "gpus_per_node", a->cluster->gpus_per_node) ||
+           tt_h5u_attr_str(g, "tool_version", TT_VERSION) || tt_h5u_attr_i64(g, "jobs", a->input->n) ||
+           tt_h5u_attr_i64(g, "unknown_models", a->input->unknown_models);
 }
 
 static int write_params(hid_t g, const tt_sim_save_args *a)
 {
     for (int i = 0; i < TT_NPARAMS; i++) {
-        const char *name = tt_param_names[i], *units = sd_params[i].units;
-        const char *at = (const char *)a->params + sd_params[i].off;
+        const char *name = tt_param_names[i], *units = tt_sd_params[i].units;
+        const char *at = (const char *)a->params + tt_sd_params[i].off;
         int rc;
-        if (sd_params[i].kind == SD_TEXT) {
+        if (tt_sd_params[i].kind == SD_TEXT) {
             char text[TT_PARAM_TEXT_MAX];
             rc = tt_params_format(a->params, a->models, i, text, sizeof text) ||
-                 h5u_scalar_str(g, name, text);
-        } else if (sd_params[i].kind == SD_U64) {
-            rc = h5u_scalar(g, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, at, units);
+                 tt_h5u_scalar_str(g, name, text);
+        } else if (tt_sd_params[i].kind == SD_U64) {
+            rc = tt_h5u_scalar(g, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, at, units);
         } else {
             /* int32 fields (backfill) are stored as int64 like the rest */
-            int64_t v = sd_params[i].kind == SD_I32 ? *(const int32_t *)at
+            int64_t v = tt_sd_params[i].kind == SD_I32 ? *(const int32_t *)at
                                                   : *(const int64_t *)at;
-            rc = h5u_scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, units);
+            rc = tt_h5u_scalar(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, units);
         }
-        if (!rc && sd_params[i].inf)
-            rc = sd_mark_inf(g, name);
+        if (!rc && tt_sd_params[i].inf)
+            rc = tt_sd_mark_inf(g, name);
         if (rc)
             return -1;
     }
@@ -78,10 +78,10 @@ static int write_params(hid_t g, const tt_sim_save_args *a)
 static int write_metrics(hid_t g, const tt_metrics *m)
 {
     for (int i = 0; i < TT_NMETRICS; i++) {
-        const void *at = (const char *)m + sd_metrics[i].off;
-        int real = sd_metrics[i].real;
-        if (h5u_scalar(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
-                       real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at, sd_metrics[i].units))
+        const void *at = (const char *)m + tt_sd_metrics[i].off;
+        int real = tt_sd_metrics[i].real;
+        if (tt_h5u_scalar(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
+                       real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at, tt_sd_metrics[i].units))
             return -1;
     }
     return 0;
@@ -129,11 +129,11 @@ static int write_jobs(hid_t g, const tt_sim_save_args *a, void *buf)
     int64_t n = in->n, *idx = (int64_t *)buf;
     for (int64_t i = 0; i < n; i++)
         idx[i] = i;
-    int rc = h5u_write_col(g, "job", H5T_STD_I64LE, H5T_NATIVE_INT64, n, idx,
+    int rc = tt_h5u_write_col(g, "job", H5T_STD_I64LE, H5T_NATIVE_INT64, n, idx,
                        "index into the trace's /jobs", 0, 0) ||
-             h5u_write_col(g, "duration", H5T_STD_I64LE, H5T_NATIVE_INT64, n, in->duration, "s",
+             tt_h5u_write_col(g, "duration", H5T_STD_I64LE, H5T_NATIVE_INT64, n, in->duration, "s",
                        0, 0) ||
-             h5u_write_col(g, "gpus", H5T_STD_I32LE, H5T_NATIVE_INT32, n, in->gpus, "GPUs", 0, 0);
+             tt_h5u_write_col(g, "gpus", H5T_STD_I32LE, H5T_NATIVE_INT32, n, in->gpus, "GPUs", 0, 0);
     for (size_t c = 0; c < sizeof job_cols / sizeof job_cols[0] && !rc; c++)
         rc = struct_col(g, job_cols[c].name, job_cols[c].is64, a->results,
                         sizeof *a->results, job_cols[c].off, n, buf, job_cols[c].units,
@@ -151,11 +151,11 @@ static int write_models(hid_t g, const tt_models *m)
         l1[c] = tt_models_slow_l1(m, c);
         l2[c] = tt_models_slow_l2(m, c);
     }
-    hid_t type = h5u_vlen_utf8();
-    int rc = h5u_write_col(g, "name", type, type, n, names, NULL, 0, 0) ||
-             h5u_write_col(g, "slow_l1", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l1, "permille", 0,
+    hid_t type = tt_h5u_vlen_utf8();
+    int rc = tt_h5u_write_col(g, "name", type, type, n, names, NULL, 0, 0) ||
+             tt_h5u_write_col(g, "slow_l1", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l1, "permille", 0,
                        0) ||
-             h5u_write_col(g, "slow_l2", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l2, "permille", 0, 0);
+             tt_h5u_write_col(g, "slow_l2", H5T_STD_I64LE, H5T_NATIVE_INT64, n, l2, "permille", 0, 0);
     H5Tclose(type);
     return rc;
 }
@@ -182,13 +182,13 @@ static int write_file(const tt_sim_save_args *a, const char *path)
         free(buf);
         return -1;
     }
-    hid_t sim = h5u_group(f, "sim");
+    hid_t sim = tt_h5u_group(f, "sim");
     hid_t sub[4] = {-1, -1, -1, -1};
     static const char *const names[4] = {"summary", "jobs", "models", "timeline"};
     int rc = sim < 0 ? -1 : write_prov(sim, a);
     for (int i = 0; i < 4 && !rc; i++)
         if (i < 3 || a->timeline)
-            rc = (sub[i] = h5u_group(sim, names[i])) < 0;
+            rc = (sub[i] = tt_h5u_group(sim, names[i])) < 0;
     if (!rc)
         rc = write_params(sub[0], a) || write_metrics(sub[0], a->metrics) ||
              write_jobs(sub[1], a, buf) || write_models(sub[2], a->models) ||
@@ -214,5 +214,5 @@ int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a)
     if (!a || !a->cluster || !a->params || !a->models || !a->input || !a->metrics ||
         (a->input->n > 0 && !a->results))
         return tt_err(ctx, TT_EINVAL, "tt_sim_save: a required argument is NULL");
-    return h5u_save(ctx, path, write_sim, (void *)a);
+    return tt_h5u_save(ctx, path, write_sim, (void *)a);
 }

@@ -22,13 +22,13 @@ static int write_prov(hid_t g, const tt_sweep_save_args *a)
 {
     char shard[64];
     snprintf(shard, sizeof shard, "%lld/%lld", (long long)a->shard_k, (long long)a->shard_n);
-    return sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
-           h5u_attr_str(g, "device", a->device ? a->device : "") ||
-           h5u_attr_f64(g, "elapsed_s", a->elapsed_s) ||
-           h5u_attr_f64(g, "sims_per_s", a->sims_per_s) ||
-           h5u_attr_str(g, "shard", shard) ||
-           h5u_attr_i64(g, "configurations", tt_sweep_count(a->sweep)) ||
-           h5u_attr_i64(g, "rows", a->rows) || h5u_attr_str(g, "tool_version", TT_VERSION);
+    return tt_sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
+           tt_h5u_attr_str(g, "device", a->device ? a->device : "") ||
+           tt_h5u_attr_f64(g, "elapsed_s", a->elapsed_s) ||
+           tt_h5u_attr_f64(g, "sims_per_s", a->sims_per_s) ||
+           tt_h5u_attr_str(g, "shard", shard) ||
+           tt_h5u_attr_i64(g, "configurations", tt_sweep_count(a->sweep)) ||
+           tt_h5u_attr_i64(g, "rows", a->rows) || tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
 static int write_file(const tt_sweep_save_args *a, const tt_params *params, const char *digest,
@@ -45,15 +45,15 @@ static int write_file(const tt_sweep_save_args *a, const tt_params *params, cons
             pp[r] = &params[r];
             mp[r] = &a->metrics[r];
         }
-        hid_t sw = h5u_group(f, "sweep");
-        hid_t gp = sw >= 0 ? h5u_group(sw, "params") : -1;
-        hid_t gm = sw >= 0 ? h5u_group(sw, "metrics") : -1;
+        hid_t sw = tt_h5u_group(f, "sweep");
+        hid_t gp = sw >= 0 ? tt_h5u_group(sw, "params") : -1;
+        hid_t gm = sw >= 0 ? tt_h5u_group(sw, "metrics") : -1;
         rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
-             h5u_attr_str(sw, "configs_sha256", digest) ||
-             h5u_write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
+             tt_h5u_attr_str(sw, "configs_sha256", digest) ||
+             tt_h5u_write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
                            "position in the full sweep, from 0", 0, 0) ||
-             sd_write_param_cols(gp, a->models, pp, a->rows, buf) ||
-             sd_write_metric_cols(gm, mp, a->rows, buf);
+             tt_sd_write_param_cols(gp, a->models, pp, a->rows, buf) ||
+             tt_sd_write_metric_cols(gm, mp, a->rows, buf);
         if (gp >= 0)
             H5Gclose(gp);
         if (gm >= 0)
@@ -98,7 +98,7 @@ int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
     struct sweep_write w = {a, params, ""};
     int rc = tt_sweep_digest(ctx, a->sweep, w.digest);
     if (rc == 0)
-        rc = h5u_save(ctx, path, write_sweep, &w);
+        rc = tt_h5u_save(ctx, path, write_sweep, &w);
     free(params);
     return rc;
 }

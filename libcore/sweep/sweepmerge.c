@@ -1,7 +1,7 @@
 /* Joins the shard files of one sweep (tt/sweepmerge.h). Every input is
  * checked before anything is written; then each column is read shard by
  * shard, scattered to its configurations' positions and written whole with
- * the writer's own helper (h5u_write_col), so the output has the chunking
+ * the writer's own helper (tt_h5u_write_col), so the output has the chunking
  * and filters of an unsharded sweep file. */
 #include "tt/sweepmerge.h"
 
@@ -45,7 +45,7 @@ typedef struct {
     char *device, *from;
     double elapsed, sims_per_s;
     hid_t str_type;
-    /* a failure to read an input while writing (h5u_save's own message
+    /* a failure to read an input while writing (tt_h5u_save's own message
      * would name only the output) */
     char err[1024];
 } merge;
@@ -375,14 +375,14 @@ static herr_t add_name(hid_t grp, const char *name, const H5L_info_t *info, void
     (void)grp;
     (void)info;
     const col_lister *c = (const col_lister *)arg;
-    return h5u_names_add(c->list, c->prefix, name) ? -1 : 0;
+    return tt_h5u_names_add(c->list, c->prefix, name) ? -1 : 0;
 }
 
 /* The columns of s in name order: index, metrics/..., params/... */
 static int list_cols(tt_ctx *ctx, const shard *s, h5u_names *l)
 {
     static const char *const groups[] = {"metrics", "params"};
-    if (h5u_names_add(l, "", "index"))
+    if (tt_h5u_names_add(l, "", "index"))
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     for (int i = 0; i < 2; i++) {
         char prefix[16];
@@ -441,7 +441,7 @@ static int check_cols(tt_ctx *ctx, const merge *m, const shard *s)
         i++;
         j++;
     }
-    h5u_names_free(&l);
+    tt_h5u_names_free(&l);
     return rc;
 }
 
@@ -471,7 +471,7 @@ static int merge_col(merge *m, hid_t dst, const char *col)
             H5Dclose(d);
     }
     if (!rc)
-        rc = h5u_write_col(dst, col, ft, mt, m->total, all, NULL, 0, 0);
+        rc = tt_h5u_write_col(dst, col, ft, mt, m->total, all, NULL, 0, 0);
     hid_t d = rc ? -1 : H5Dopen2(dst, col, H5P_DEFAULT);
     if (!rc)
         rc = d < 0 || copy_attrs(d0, d, NULL) ? -1 : 0;
@@ -489,11 +489,11 @@ static int write_merged(const char *tmp, void *arg)
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return -1;
-    hid_t g = h5u_group(f, "sweep");
-    hid_t gp = g >= 0 ? h5u_group(g, "params") : -1;
-    hid_t gm = g >= 0 ? h5u_group(g, "metrics") : -1;
+    hid_t g = tt_h5u_group(f, "sweep");
+    hid_t gp = g >= 0 ? tt_h5u_group(g, "params") : -1;
+    hid_t gm = g >= 0 ? tt_h5u_group(g, "metrics") : -1;
     int rc = g < 0 || gp < 0 || gm < 0 || copy_attrs(m->sh[0].g, g, m) ||
-             h5u_attr_str(g, "merged_from", m->from);
+             tt_h5u_attr_str(g, "merged_from", m->from);
     for (int i = 0; !rc && i < m->cols.n; i++)
         rc = merge_col(m, g, m->cols.v[i]);
     close_ids(3, gp, gm, g);
@@ -565,7 +565,7 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
             return tt_err(ctx, TT_EINVAL,
                           "output '%s' is also the input '%s': refusing to overwrite it", out,
                           paths[i]);
-    h5u_quiet();
+    tt_h5u_quiet();
     merge m;
     memset(&m, 0, sizeof m);
     if (!(m.sh = (shard *)calloc((size_t)n, sizeof *m.sh)))
@@ -576,9 +576,9 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
         m.sh[i].arg = i;
         m.sh[i].f = m.sh[i].g = -1;
     }
-    m.str_type = h5u_vlen_utf8();
+    m.str_type = tt_h5u_vlen_utf8();
     int rc = check_all(ctx, &m);
-    if (!rc && (rc = h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
+    if (!rc && (rc = tt_h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
         rc = tt_err(ctx, TT_EFORMAT, "%s", m.err);
     if (!rc && info) {
         info->shards = m.sh[0].n;
@@ -589,7 +589,7 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
         free(m.sh[i].device);
     }
     H5Tclose(m.str_type);
-    h5u_names_free(&m.cols);
+    tt_h5u_names_free(&m.cols);
     free(m.device);
     free(m.from);
     free(m.sh);

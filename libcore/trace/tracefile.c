@@ -80,28 +80,28 @@ static const col_desc cols[] = {
 static int write_prov(hid_t g, const tt_trace *t)
 {
     const tt_provenance *p = &t->prov;
-    int rc = h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
-             h5u_attr_str(g, "format", p->format) ||
-             h5u_attr_str(g, "source_files", p->source_files) ||
-             h5u_attr_str(g, "source_sha256", p->source_sha256) ||
-             h5u_attr_str(g, "time_base", p->time_base) ||
-             h5u_attr_str(g, "timezone", p->timezone) ||
-             h5u_attr_str(g, "duration_unit", p->duration_unit) ||
-             h5u_attr_str(g, "tool_version", p->tool_version) ||
-             h5u_attr_str(g, "notes", p->notes) || h5u_attr_i64(g, "jobs", t->n) ||
-             h5u_attr_i64(g, "rows_read", p->rows_read) ||
-             h5u_attr_i64(g, "rows_kept", p->rows_kept) ||
-             h5u_attr_i64(g, "duplicates", p->duplicates) ||
-             h5u_attr_i64(g, "ambiguous_times", p->ambiguous_times) ||
-             h5u_attr_i64(g, "shifted_times", p->shifted_times);
+    int rc = tt_h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
+             tt_h5u_attr_str(g, "format", p->format) ||
+             tt_h5u_attr_str(g, "source_files", p->source_files) ||
+             tt_h5u_attr_str(g, "source_sha256", p->source_sha256) ||
+             tt_h5u_attr_str(g, "time_base", p->time_base) ||
+             tt_h5u_attr_str(g, "timezone", p->timezone) ||
+             tt_h5u_attr_str(g, "duration_unit", p->duration_unit) ||
+             tt_h5u_attr_str(g, "tool_version", p->tool_version) ||
+             tt_h5u_attr_str(g, "notes", p->notes) || tt_h5u_attr_i64(g, "jobs", t->n) ||
+             tt_h5u_attr_i64(g, "rows_read", p->rows_read) ||
+             tt_h5u_attr_i64(g, "rows_kept", p->rows_kept) ||
+             tt_h5u_attr_i64(g, "duplicates", p->duplicates) ||
+             tt_h5u_attr_i64(g, "ambiguous_times", p->ambiguous_times) ||
+             tt_h5u_attr_i64(g, "shifted_times", p->shifted_times);
     int64_t total = 0;
     for (int r = 0; r < TT_DROP_COUNT && !rc; r++) {
         char name[64];
         snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
-        rc = h5u_attr_i64(g, name, p->dropped[r]);
+        rc = tt_h5u_attr_i64(g, name, p->dropped[r]);
         total += p->dropped[r];
     }
-    return rc || h5u_attr_i64(g, "rows_dropped", total);
+    return rc || tt_h5u_attr_i64(g, "rows_dropped", total);
 }
 
 static int write_file(const tt_trace *t, const char *path)
@@ -115,7 +115,7 @@ static int write_file(const tt_trace *t, const char *path)
     for (size_t i = 0; i < NCOLS && !rc; i++) {
         const col_desc *c = &cols[i];
         const void *data = *(void *const *)((const char *)t + c->off);
-        rc = h5u_write_col(g, c->name, c->is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
+        rc = tt_h5u_write_col(g, c->name, c->is64 ? H5T_STD_I64LE : H5T_STD_I32LE,
                        c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, t->n, data, c->units,
                        c->is64 ? INT64_MIN : -1, c->has_missing);
         if (!rc && c->tab)
@@ -134,7 +134,7 @@ static int write_trace(const char *tmp, void *t) { return write_file((const tt_t
 
 int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path)
 {
-    return h5u_save(ctx, path, write_trace, (void *)t);
+    return tt_h5u_save(ctx, path, write_trace, (void *)t);
 }
 
 /* ---- reading ---- */
@@ -247,7 +247,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
                     layout, LAYOUT);
     free(layout);
     int64_t n = 0;
-    if (!rc && (h5u_attr_read_i64(g, "jobs", &n) || n < 0))
+    if (!rc && (tt_h5u_attr_read_i64(g, "jobs", &n) || n < 0))
         rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs has no valid 'jobs' attribute", path);
     if (!rc && tt_trace_reserve(t, n > 0 ? n : 1))
         rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)n);
@@ -264,15 +264,15 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
         read_attr_str(g, "duration_unit", &p->duration_unit);
         read_attr_str(g, "tool_version", &p->tool_version);
         read_attr_str(g, "notes", &p->notes);
-        h5u_attr_read_i64(g, "rows_read", &p->rows_read);
-        h5u_attr_read_i64(g, "rows_kept", &p->rows_kept);
-        h5u_attr_read_i64(g, "duplicates", &p->duplicates);
-        h5u_attr_read_i64(g, "ambiguous_times", &p->ambiguous_times);
-        h5u_attr_read_i64(g, "shifted_times", &p->shifted_times);
+        tt_h5u_attr_read_i64(g, "rows_read", &p->rows_read);
+        tt_h5u_attr_read_i64(g, "rows_kept", &p->rows_kept);
+        tt_h5u_attr_read_i64(g, "duplicates", &p->duplicates);
+        tt_h5u_attr_read_i64(g, "ambiguous_times", &p->ambiguous_times);
+        tt_h5u_attr_read_i64(g, "shifted_times", &p->shifted_times);
         for (int r = 0; r < TT_DROP_COUNT; r++) {
             char name[64];
             snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
-            h5u_attr_read_i64(g, name, &p->dropped[r]);
+            tt_h5u_attr_read_i64(g, name, &p->dropped[r]);
         }
     }
     hid_t tables = rc ? -1 : H5Gopen2(g, "tables", H5P_DEFAULT);
@@ -306,7 +306,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
 {
     *out = NULL;
-    h5u_quiet();
+    tt_h5u_quiet();
     if (access(path, R_OK) != 0)
         return tt_err(ctx, TT_EIO, "cannot read '%s': %s", path, strerror(errno));
     if (H5Fis_hdf5(path) <= 0)

@@ -24,12 +24,12 @@ typedef struct {
 
 static int col_i64(hid_t g, const char *name, int64_t n, const int64_t *v, const char *units)
 {
-    return h5u_write_col(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, n, v, units, 0, 0);
+    return tt_h5u_write_col(g, name, H5T_STD_I64LE, H5T_NATIVE_INT64, n, v, units, 0, 0);
 }
 
 static int col_f64(hid_t g, const char *name, int64_t n, const double *v)
 {
-    return h5u_write_col(g, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, n, v, NULL, 0, 0);
+    return tt_h5u_write_col(g, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, n, v, NULL, 0, 0);
 }
 
 static int write_attrs(hid_t g, const tune_write *w)
@@ -37,19 +37,19 @@ static int write_attrs(hid_t g, const tune_write *w)
     const tt_tune_save_args *a = w->a;
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)a->seed);
-    return sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
-           h5u_attr_str(g, "objective", tt_objective_text(a->objective)) ||
-           h5u_attr_str(g, "strategy", a->strategy ? a->strategy : "") ||
-           h5u_attr_str(g, "seed", seed) || h5u_attr_i64(g, "budget", a->budget) ||
-           h5u_attr_i64(g, "batch", a->batch) ||
-           h5u_attr_i64(g, "grid_size", tt_tune_grid_size(a->train)) ||
-           h5u_attr_i64(g, "sims_train", tt_tune_rows(a->train)) ||
-           h5u_attr_i64(g, "sims_test", a->test ? tt_tune_rows(a->test) : 0) ||
-           h5u_attr_str(g, "device", a->device ? a->device : "") ||
-           h5u_attr_str(g, "linalg", a->linalg ? a->linalg : "") ||
-           h5u_attr_str(g, "split", a->split ? a->split : "") ||
-           h5u_attr_str(g, "recommended", a->recommended ? a->recommended : "") ||
-           h5u_attr_str(g, "tool_version", TT_VERSION);
+    return tt_sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
+           tt_h5u_attr_str(g, "objective", tt_objective_text(a->objective)) ||
+           tt_h5u_attr_str(g, "strategy", a->strategy ? a->strategy : "") ||
+           tt_h5u_attr_str(g, "seed", seed) || tt_h5u_attr_i64(g, "budget", a->budget) ||
+           tt_h5u_attr_i64(g, "batch", a->batch) ||
+           tt_h5u_attr_i64(g, "grid_size", tt_tune_grid_size(a->train)) ||
+           tt_h5u_attr_i64(g, "sims_train", tt_tune_rows(a->train)) ||
+           tt_h5u_attr_i64(g, "sims_test", a->test ? tt_tune_rows(a->test) : 0) ||
+           tt_h5u_attr_str(g, "device", a->device ? a->device : "") ||
+           tt_h5u_attr_str(g, "linalg", a->linalg ? a->linalg : "") ||
+           tt_h5u_attr_str(g, "split", a->split ? a->split : "") ||
+           tt_h5u_attr_str(g, "recommended", a->recommended ? a->recommended : "") ||
+           tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
 static int write_space(hid_t g, const tt_tune_save_args *a)
@@ -58,11 +58,11 @@ static int write_space(hid_t g, const tt_tune_save_args *a)
     for (int d = 0; d < a->ndims; d++) {
         const tt_tune_dim *s = &a->dims[d];
         const char *name = s->name;
-        if (col_i64(g, name, s->n, s->v, sd_params[s->param].units) ||
-            (sd_params[s->param].inf && sd_mark_inf(g, name)))
+        if (col_i64(g, name, s->n, s->v, tt_sd_params[s->param].units) ||
+            (tt_sd_params[s->param].inf && tt_sd_mark_inf(g, name)))
             return -1;
         hid_t ds = H5Dopen2(g, name, H5P_DEFAULT);
-        int rc = ds < 0 || h5u_attr_str(ds, "scale", scales[s->scale]);
+        int rc = ds < 0 || tt_h5u_attr_str(ds, "scale", scales[s->scale]);
         if (ds >= 0)
             H5Dclose(ds);
         if (rc)
@@ -82,8 +82,8 @@ static int write_table(hid_t gp, hid_t gm, const tune_write *w, void *buf)
         pp[r] = &w->rows[r]->params;
         mp[r] = &w->rows[r]->metrics;
     }
-    rc = rc || sd_write_param_cols(gp, w->a->models, pp, w->n, buf) ||
-         sd_write_metric_cols(gm, mp, w->n, buf);
+    rc = rc || tt_sd_write_param_cols(gp, w->a->models, pp, w->n, buf) ||
+         tt_sd_write_metric_cols(gm, mp, w->n, buf);
     /* a class's own timer is also a number column of its own (w0.CLASS),
      * beside the timers text, so the history reads like any sweep axis */
     for (int d = 0; !rc && d < w->a->ndims; d++) {
@@ -95,7 +95,7 @@ static int write_table(hid_t gp, hid_t gm, const tune_write *w, void *buf)
             const tt_params *q = &w->rows[r]->params;
             v[r] = (s->param == 1 ? q->class_w0 : q->class_w1)[s->cls];
         }
-        rc = col_i64(gp, s->name, w->n, v, "s") || sd_mark_inf(gp, s->name);
+        rc = col_i64(gp, s->name, w->n, v, "s") || tt_sd_mark_inf(gp, s->name);
     }
     free(pp);
     free(mp);
@@ -120,7 +120,7 @@ static int write_history(hid_t g, const tune_write *w, void *buf)
     for (int64_t r = 0; r < n; r++)
         f[r] = w->rows[r]->predicted;
     rc = rc || col_f64(g, "predicted", n, f);
-    hid_t gp = rc ? -1 : h5u_group(g, "params"), gm = gp < 0 ? -1 : h5u_group(g, "metrics");
+    hid_t gp = rc ? -1 : tt_h5u_group(g, "params"), gm = gp < 0 ? -1 : tt_h5u_group(g, "metrics");
     rc = rc || gp < 0 || gm < 0 || write_table(gp, gm, w, buf);
     if (gp >= 0)
         H5Gclose(gp);
@@ -137,8 +137,8 @@ static int write_result(hid_t g, const tt_tune_save_args *a)
         return -1;
     for (int64_t i = 0; i < k; i++) /* test rows follow the train rows */
         test[i] = a->test_rows && a->test_rows[i] >= 0 ? ntrain + a->test_rows[i] : -1;
-    hid_t type = h5u_vlen_utf8();
-    int rc = h5u_write_col(g, "role", type, type, k, a->roles, NULL, 0, 0) ||
+    hid_t type = tt_h5u_vlen_utf8();
+    int rc = tt_h5u_write_col(g, "role", type, type, k, a->roles, NULL, 0, 0) ||
              col_i64(g, "train_row", k, a->train_rows, NULL) || col_i64(g, "test_row", k, test, NULL);
     H5Tclose(type);
     free(test);
@@ -166,10 +166,10 @@ static int write_file(const char *path, void *arg)
     hid_t f = buf ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
     int rc = -1;
     if (f >= 0) {
-        hid_t g = h5u_group(f, "tune");
+        hid_t g = tt_h5u_group(f, "tune");
         hid_t gs = g >= 0 ? ordered_group(g, "space") : -1;
-        hid_t gh = g >= 0 ? h5u_group(g, "history") : -1;
-        hid_t gr = g >= 0 ? h5u_group(g, "result") : -1;
+        hid_t gh = g >= 0 ? tt_h5u_group(g, "history") : -1;
+        hid_t gr = g >= 0 ? tt_h5u_group(g, "result") : -1;
         rc = g < 0 || gs < 0 || gh < 0 || gr < 0 || write_attrs(g, w) ||
              write_space(gs, w->a) || write_history(gh, w, buf) || write_result(gr, w->a);
         hid_t gg[] = {gs, gh, gr, g};
@@ -211,7 +211,7 @@ int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a)
         gather(a->train, 0, w.rows, w.part, w.feasible);
         if (a->test)
             gather(a->test, 1, w.rows + ntr, w.part + ntr, w.feasible + ntr);
-        rc = h5u_save(ctx, path, write_file, &w);
+        rc = tt_h5u_save(ctx, path, write_file, &w);
     }
     free(w.rows);
     free(w.part);
