@@ -1,5 +1,7 @@
 /* Interned strings: an array of copies plus an open-addressing hash index. */
-#include "tt/trace.h"
+#include "tt/strtab.h"
+
+#include "tt/error.h"
 
 #include <stdlib.h>
 #include <string.h>

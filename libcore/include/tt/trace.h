@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "tt/error.h"
+#include "tt/strtab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -22,18 +23,6 @@ extern "C" {
 
 #define TT_TIME_NONE INT64_MIN /* an absent time or duration */
 #define TT_NONE32 (-1)         /* an absent count or string code */
-
-/* Interned strings: code i is the i-th distinct string added. */
-typedef struct tt_strtab tt_strtab;
-tt_strtab *tt_strtab_create(void);
-void tt_strtab_free(tt_strtab *t);
-/* The code of s (added if new); s is copied. Returns >= 0, or TT_ENOMEM. */
-int32_t tt_strtab_intern(tt_strtab *t, const char *s);
-/* The code of s, or -1 when s is not in the table. */
-int32_t tt_strtab_find(const tt_strtab *t, const char *s);
-/* The string with code i (NULL for i out of range). Owned by the table. */
-const char *tt_strtab_get(const tt_strtab *t, int32_t i);
-int32_t tt_strtab_count(const tt_strtab *t);
 
 /* Why an input row was not kept. Names (tt_drop_name) are the attribute
  * suffixes in the HDF5 file and the words in tt-ingest's report. */
