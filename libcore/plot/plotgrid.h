@@ -1,7 +1,7 @@
-/* What the figures of tt-plot share (libcore/plot.c, plot_search.c): the
- * script buffer, quoting, number formats, the preamble, and the grid
- * axes and heat map of the surface kind, which the search kind draws
- * beneath its points. */
+/* What the figures of tt-plot share: the script buffer, quoting, number
+ * formats, the preamble, sorted values (common.c), and the grid axes and
+ * heat map of the surface kind (surface.c), which the search kind
+ * (search.c) draws beneath its points. */
 #ifndef TT_PLOTGRID_H
 #define TT_PLOTGRID_H
 
@@ -51,11 +51,29 @@ double tt_pg_max_abs(const double *v, int64_t n);
 int tt_pg_is_param(const char *name);
 /* 1 when column c takes more than one value over t's rows. */
 int tt_pg_varies(const tt_table *t, int c);
-/* 0 when numeric column col of t is valued in every row and takes two
- * values at least, else TT_EINVAL saying which. */
-int tt_pg_swept(tt_ctx *ctx, const tt_table *t, int col);
 /* The numeric column name of t, or TT_EINVAL naming what t has. */
 int tt_pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char *what, int *col);
+/* "w0=600, theta=1500": the parameters of row r that vary over t but
+ * skip1, skip2 (either may be NULL), "..." at the end when cut short. */
+void tt_pg_row_params(const tt_table *t, int64_t r, const char *skip1, const char *skip2,
+                      char *buf, size_t size);
+/* The parameters every row of t shares that differ from the defaults, for
+ * a title ("load=2000, w1=inf"); seed, mix, skip1 and skip2 left out. */
+void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2, char *buf,
+                        size_t size);
+
+/* ---- sorted values ---- */
+
+/* The distinct finite values of v, ascending, into out (n entries
+ * suffice); their count. */
+int64_t tt_pg_distinct_finite(const double *v, int64_t n, double *out);
+/* The non-NAN values of column c of t, ascending, in *out (the caller
+ * frees it); their count, or -1 when out of memory. */
+int64_t tt_pg_sorted_values(const tt_table *t, int c, double **out);
+/* Datablock name: the empirical CDF of s (m sorted values) as steps
+ * "x F", x > 0 only (a log axis): the last rank of each distinct value, at
+ * most 1500 of them (evenly by rank) plus the extremes; x divided by div. */
+void tt_pg_cdf_block(pg_buf *b, const char *name, const double *s, int64_t m, double div);
 
 /* ---- grid axes ---- */
 
@@ -80,6 +98,9 @@ typedef struct {
 int tt_pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, const double *v,
                  int64_t n, int scale);
 void tt_pg_axis_free(pg_axis *a);
+/* 0 when numeric column col of t is valued in every row and takes two
+ * values at least, else TT_EINVAL saying which. */
+int tt_pg_swept(tt_ctx *ctx, const tt_table *t, int col);
 /* The cell of v, a value of the axis. */
 int64_t tt_pg_axis_cell(const pg_axis *a, double v);
 double tt_pg_cell_mid(const pg_axis *a, int64_t k);

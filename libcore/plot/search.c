@@ -1,6 +1,6 @@
 /* The search kind of tt-plot (tt/plot.h): the configurations a tuner
  * evaluated, over two of its searched dimensions, on the grid axes of the
- * surface kind (internal/plotgrid.h), optionally above a sweep's heat
+ * surface kind (plotgrid.h), optionally above a sweep's heat
  * map. */
 #include <math.h>
 #include <stdio.h>

@@ -1,0 +1,482 @@
+/* The surface kind of tt-plot (tt/plot.h): a metric over two swept
+ * parameters as a heat map with contours, or a 3-D view. Its grid axes
+ * and heat map are shared with the search kind (plotgrid.h). */
+#include "tt/plot.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot/plotgrid.h"
+
+/* ---- the scale of an axis ---- */
+
+/* The spread of consecutive steps: (largest - smallest) / mean. */
+static double unevenness(const double *v, int64_t m, int ratio)
+{
+    double lo = INFINITY, hi = 0, sum = 0;
+    for (int64_t i = 1; i < m; i++) {
+        double d = ratio ? log(v[i] / v[i - 1]) : v[i] - v[i - 1];
+        lo = d < lo ? d : lo;
+        hi = d > hi ? d : hi;
+        sum += d;
+    }
+    return (hi - lo) / (sum / (double)(m - 1));
+}
+
+static int is_log_sorted(const double *d, int64_t m)
+{
+    /* a log axis helps only over a decade or more */
+    return m >= 3 && d[0] > 0 && d[m - 1] >= 10 * d[0] &&
+           unevenness(d, m, 1) < unevenness(d, m, 0);
+}
+
+int tt_plot_is_log(const double *v, int64_t n)
+{
+    double *d = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof *d);
+    if (!d)
+        return 0;
+    int64_t m = tt_pg_distinct_finite(v, n, d);
+    int r = is_log_sorted(d, m);
+    free(d);
+    return r;
+}
+
+/* ---- axes of a grid ---- */
+
+void tt_pg_axis_free(pg_axis *a)
+{
+    free(a->vals);
+    free(a->lo);
+    free(a->hi);
+}
+
+static double to_plot(const pg_axis *a, double v) { return a->log ? log10(v) : v; }
+
+int tt_pg_axis_init(tt_ctx *ctx, pg_axis *a, const char *name, const char *units, const double *v,
+                 int64_t n, int scale)
+{
+    a->name = name;
+    snprintf(a->units, sizeof a->units, "%s", units);
+    a->vals = (double *)malloc((size_t)(n > 0 ? n : 1) * sizeof *a->vals);
+    a->lo = (double *)malloc((size_t)(n + 2) * sizeof *a->lo);
+    a->hi = (double *)malloc((size_t)(n + 2) * sizeof *a->hi);
+    if (!a->vals || !a->lo || !a->hi)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int64_t r = 0; r < n; r++)
+        a->has_inf |= v[r] == INFINITY;
+    a->m = tt_pg_distinct_finite(v, n, a->vals);
+    if (a->m == 0)
+        return tt_err(ctx, TT_EINVAL, "'%s' has no finite value to draw", name);
+    /* a log axis with 0 in the grid (no-wait) shows 0 as an edge column */
+    int from, m1 = (int)(a->m >= 2 && a->vals[0] == 0);
+    if (scale == PG_AUTO) {
+        from = m1 && a->m >= 4 && is_log_sorted(a->vals + 1, a->m - 1);
+        a->log = from || is_log_sorted(a->vals, a->m);
+    } else {
+        from = scale == PG_LOG && m1 && a->vals[1] > 0;
+        a->log = scale == PG_LOG && a->vals[from] > 0;
+    }
+    if (from) {
+        memmove(a->vals, a->vals + 1, (size_t)(a->m - 1) * sizeof *a->vals);
+        a->m--;
+        a->zero_edge = 1;
+    }
+    double *u = a->vals; /* bounds of the finite cells, then the edges */
+    int64_t m = a->m, z = a->zero_edge;
+    double step;
+    if (m >= 2)
+        step = (to_plot(a, u[m - 1]) - to_plot(a, u[0])) / (double)(m - 1);
+    else
+        step = a->log ? 0.5 : (u[0] != 0 ? fabs(u[0]) * 0.5 : 1);
+    for (int64_t k = 0; k < m; k++) {
+        double c = to_plot(a, u[k]);
+        a->lo[z + k] = k > 0 ? (to_plot(a, u[k - 1]) + c) / 2
+                             : c - (m >= 2 ? (to_plot(a, u[1]) - c) / 2 : step / 2);
+        a->hi[z + k] = k + 1 < m ? (to_plot(a, u[k + 1]) + c) / 2
+                                 : c + (m >= 2 ? (c - to_plot(a, u[k - 1])) / 2 : step / 2);
+    }
+    double gap = step * 0.3;
+    if (z) {
+        a->hi[0] = a->lo[1] - gap;
+        a->lo[0] = a->hi[0] - step;
+    }
+    a->ncell = z + m + a->has_inf;
+    if (a->has_inf) {
+        a->lo[a->ncell - 1] = a->hi[z + m - 1] + gap;
+        a->hi[a->ncell - 1] = a->lo[a->ncell - 1] + step;
+    }
+    return 0;
+}
+
+int tt_pg_swept(tt_ctx *ctx, const tt_table *t, int col)
+{
+    const double *v = tt_table_values(t, col);
+    const char *name = tt_table_name(t, col);
+    for (int64_t r = 0; r < tt_table_rows(t); r++)
+        if (isnan(v[r]))
+            return tt_err(ctx, TT_EINVAL, "'%s': row %lld has no value of '%s'",
+                          tt_table_source(t), (long long)r + 1, name);
+    if (!tt_pg_varies(t, col)) {
+        char one[64];
+        tt_pg_num(v[0], one, sizeof one);
+        return tt_err(ctx, TT_EINVAL, "parameter '%s' was not swept in '%s' (one value: %s)",
+                      name, tt_table_source(t), one);
+    }
+    return 0;
+}
+
+/* The axis of a swept parameter: column col of t. */
+static int axis_build(tt_ctx *ctx, const tt_table *t, int col, pg_axis *a)
+{
+    int rc = tt_pg_swept(ctx, t, col);
+    return rc ? rc
+              : tt_pg_axis_init(ctx, a, tt_table_name(t, col), tt_table_units(t, col),
+                             tt_table_values(t, col), tt_table_rows(t), PG_AUTO);
+}
+
+int64_t tt_pg_axis_cell(const pg_axis *a, double v)
+{
+    if (v == INFINITY)
+        return a->ncell - 1;
+    if (a->zero_edge && v == 0)
+        return 0;
+    int64_t lo = 0, hi = a->m - 1;
+    while (lo < hi) {
+        int64_t mid = (lo + hi) / 2;
+        if (a->vals[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return a->zero_edge + lo;
+}
+
+double tt_pg_cell_mid(const pg_axis *a, int64_t k) { return (a->lo[k] + a->hi[k]) / 2; }
+
+double tt_pg_axis_pos(const pg_axis *a, double v)
+{
+    if (v == INFINITY || (a->zero_edge && v == 0))
+        return tt_pg_cell_mid(a, tt_pg_axis_cell(a, v));
+    return to_plot(a, v);
+}
+
+/* Tic marks: every grid value when there are few, else round values
+ * (time steps for seconds on a log axis); the edges labelled. */
+void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
+{
+    int64_t z = a->zero_edge, m = a->m;
+    tt_pg_add(b, "set %stics out nomirror (", ax);
+    int first = 1;
+    if (m <= 8) {
+        for (int64_t k = 0; k < m; k++) {
+            char num[64];
+            tt_pg_num(a->vals[k], num, sizeof num);
+            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, to_plot(a, a->vals[k]));
+            first = 0;
+        }
+    } else if (a->log) {
+        static const struct {
+            double v;
+            const char *label;
+        } times[] = {{1, "1 s"},       {10, "10 s"},     {60, "1 min"},     {600, "10 min"},
+                     {3600, "1 h"},    {21600, "6 h"},   {86400, "1 d"},    {604800, "1 w"},
+                     {2592000, "30 d"}};
+        int secs = strcmp(a->units, "s") == 0;
+        double lo = a->vals[0], hi = a->vals[m - 1];
+        for (double dec = pow(10, floor(log10(lo))); dec <= hi; dec *= 10) {
+            for (int i = 0; i < (secs ? 1 : 3); i++) {
+                double v = secs ? 0 : dec * (i == 0 ? 1 : i == 1 ? 2 : 5);
+                if (secs) {
+                    for (size_t j = 0; j < sizeof times / sizeof times[0]; j++)
+                        if (times[j].v >= dec && times[j].v < dec * 10 && times[j].v >= lo &&
+                            times[j].v <= hi) {
+                            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", times[j].label,
+                                   log10(times[j].v));
+                            first = 0;
+                        }
+                } else if (v >= lo && v <= hi) {
+                    char num[64];
+                    tt_pg_num(v, num, sizeof num);
+                    tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, log10(v));
+                    first = 0;
+                }
+            }
+        }
+    } else {
+        double lo = a->vals[0], hi = a->vals[m - 1], raw = (hi - lo) / 6;
+        double mag = pow(10, floor(log10(raw))), step = mag;
+        step = raw / mag > 5 ? 10 * mag : raw / mag > 2 ? 5 * mag : raw / mag > 1 ? 2 * mag : mag;
+        for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
+            char num[64];
+            tt_pg_num(v, num, sizeof num);
+            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, v);
+            first = 0;
+        }
+    }
+    if (z)
+        tt_pg_add(b, "%s'0' %.10g", first ? "" : ", ", tt_pg_cell_mid(a, 0));
+    if (a->has_inf)
+        tt_pg_add(b, "%s'inf' %.10g", first && !z ? "" : ", ", tt_pg_cell_mid(a, a->ncell - 1));
+    tt_pg_add(b, ")\nset %srange [%.10g:%.10g]\n", ax, a->lo[0], a->hi[a->ncell - 1]);
+    char label[160];
+    snprintf(label, sizeof label, "%s%s%s%s", a->name,
+             *a->units && !(a->log && m > 8 && strcmp(a->units, "s") == 0) ? " [" : "",
+             *a->units && !(a->log && m > 8 && strcmp(a->units, "s") == 0) ? a->units : "",
+             *a->units && !(a->log && m > 8 && strcmp(a->units, "s") == 0) ? "]" : "");
+    if (a->log)
+        snprintf(label + strlen(label), sizeof label - strlen(label), " (log scale)");
+    tt_pg_add(b, "set %slabel ", ax);
+    tt_pg_quoted(b, label);
+    tt_pg_add(b, "\n");
+}
+
+/* ---- the heat map ---- */
+
+void tt_pg_grid_free(pg_grid *g)
+{
+    tt_pg_axis_free(&g->x);
+    tt_pg_axis_free(&g->y);
+    free(g->cell);
+}
+
+int tt_pg_grid_fill(tt_ctx *ctx, pg_grid *g, const tt_table *t, int cx, int cy)
+{
+    g->t = t;
+    g->cx = cx;
+    g->cy = cy;
+    size_t cells = (size_t)(g->x.ncell * g->y.ncell);
+    if (!(g->cell = (int64_t *)malloc(cells * sizeof *g->cell)))
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (size_t k = 0; k < cells; k++)
+        g->cell[k] = -1;
+    const double *xv = tt_table_values(t, cx), *yv = tt_table_values(t, cy);
+    for (int64_t r = 0; r < tt_table_rows(t); r++) {
+        int64_t k = tt_pg_axis_cell(&g->x, xv[r]) * g->y.ncell + tt_pg_axis_cell(&g->y, yv[r]);
+        if (g->cell[k] < 0) {
+            g->cell[k] = r;
+            continue;
+        }
+        int64_t q = g->cell[k];
+        for (int c = 0; c < tt_table_cols(t); c++) {
+            char a[64], b[64];
+            const char *name = tt_table_name(t, c);
+            if (!tt_pg_is_param(name) || c == cx || c == cy)
+                continue;
+            const char *va = tt_pg_cell_text(t, c, q, a, sizeof a);
+            const char *vb = tt_pg_cell_text(t, c, r, b, sizeof b);
+            if (strcmp(va, vb) != 0)
+                return tt_err(ctx, TT_EINVAL,
+                              "rows %lld and %lld of '%s' fall on one cell of %s x %s: "
+                              "parameter '%s' also varies (%s, %s); pick one value with "
+                              "--where %s=VALUE",
+                              (long long)q + 1, (long long)r + 1, tt_table_source(t),
+                              g->x.name, g->y.name, name, va, vb, name);
+        }
+        return tt_err(ctx, TT_EINVAL, "rows %lld and %lld of '%s' are the same configuration",
+                      (long long)q + 1, (long long)r + 1, tt_table_source(t));
+    }
+    return 0;
+}
+
+static int grid_build(tt_ctx *ctx, const tt_table *t, int cx, int cy, pg_grid *g)
+{
+    int rc = axis_build(ctx, t, cx, &g->x);
+    if (!rc)
+        rc = axis_build(ctx, t, cy, &g->y);
+    return rc ? rc : tt_pg_grid_fill(ctx, g, t, cx, cy);
+}
+
+/* The cells as boxes ($cells: xlo xhi ylo yhi xmid ymid z) and, over the
+ * finite cells when complete, the grid for contours ($grid). */
+static int surface_data(pg_buf *b, const pg_grid *g, const double *z, double div, int id)
+{
+    const pg_axis *x = &g->x, *y = &g->y;
+    tt_pg_add(b, "$cells%d << EOD\n", id);
+    for (int64_t i = 0; i < x->ncell; i++)
+        for (int64_t j = 0; j < y->ncell; j++) {
+            int64_t r = g->cell[i * y->ncell + j];
+            if (r >= 0 && !isnan(z[r]))
+                tt_pg_add(b, "%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\t%.10g\n", x->lo[i],
+                       x->hi[i], y->lo[j], y->hi[j], tt_pg_cell_mid(x, i), tt_pg_cell_mid(y, j),
+                       z[r] / div);
+        }
+    tt_pg_add(b, "EOD\n");
+    int64_t x0 = x->zero_edge, x1 = x0 + x->m, y0 = y->zero_edge, y1 = y0 + y->m;
+    int complete = x->m >= 2 && y->m >= 2;
+    for (int64_t i = x0; i < x1 && complete; i++)
+        for (int64_t j = y0; j < y1 && complete; j++) {
+            int64_t r = g->cell[i * y->ncell + j];
+            complete = r >= 0 && isfinite(z[r]);
+        }
+    if (!complete)
+        return 0;
+    tt_pg_add(b, "$grid%d << EOD\n", id);
+    for (int64_t i = x0; i < x1; i++) {
+        for (int64_t j = y0; j < y1; j++)
+            tt_pg_add(b, "%.10g\t%.10g\t%.10g\n", tt_pg_cell_mid(x, i), tt_pg_cell_mid(y, j),
+                   z[g->cell[i * y->ncell + j]] / div);
+        tt_pg_add(b, "\n");
+    }
+    tt_pg_add(b, "EOD\n");
+    return 1;
+}
+
+void tt_pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, int cblabel,
+                   pg_heat *h)
+{
+    const tt_table *t = g->t;
+    const double *z = tt_table_values(t, zc);
+    int64_t n = tt_table_rows(t);
+    h->zc = zc;
+    tt_plot_unit(tt_table_units(t, zc), tt_pg_max_abs(z, n), &h->div, h->unit, sizeof h->unit);
+    tt_pg_axis_label(tt_table_name(t, zc), h->unit, h->label, sizeof h->label);
+    h->contour = surface_data(b, g, z, h->div, id);
+    h->best = tt_plot_best(z, n);
+    /* a metric that does not vary: no contour, a colour range around it */
+    double zlo = INFINITY, zhi = -INFINITY;
+    for (int64_t r = 0; r < n; r++)
+        if (isfinite(z[r])) {
+            zlo = z[r] < zlo ? z[r] : zlo;
+            zhi = z[r] > zhi ? z[r] : zhi;
+        }
+    if (zlo == zhi) {
+        double v = zlo / h->div, d = v != 0 ? fabs(v) * 0.1 : 1;
+        tt_pg_add(b, "set cbrange [%.10g:%.10g]\nset zrange [%.10g:%.10g]\n", v - d, v + d, v - d,
+               v + d);
+        h->contour = 0;
+    } else {
+        tt_pg_add(b, "set cbrange [*:*]\nset zrange [*:*]\n");
+    }
+    if (h->contour && !view3d)
+        tt_pg_add(b, "set contour base\nset cntrparam levels auto 6\nunset surface\n"
+                  "set table $contour%d\nsplot $grid%d using 1:2:3 with lines\nunset table\n"
+                  "unset contour\nset surface\n",
+               id, id);
+    tt_pg_axis_tics(b, &g->x, "x");
+    tt_pg_axis_tics(b, &g->y, "y");
+    tt_pg_add(b, "set cblabel ");
+    tt_pg_quoted(b, cblabel ? h->label : "");
+    /* no offset: gnuplot's margin then holds the label (an offset clips it) */
+    tt_pg_add(b, "\nset colorbox\nset cbtics out\n");
+}
+
+void tt_pg_heat_layers(pg_buf *b, int id, const pg_heat *h)
+{
+    tt_pg_add(b, "$cells%d using 5:6:1:2:3:4:7 with boxxyerror fs solid 1.0 noborder fc palette z "
+              "notitle",
+           id);
+    if (h->contour)
+        tt_pg_add(b, ", $contour%d using 1:2 with lines lc rgb '#60ffffff' lw 1.2 notitle", id);
+}
+
+/* ---- surface ---- */
+
+/* One panel: metric zc over the grid; its title is head over a line that
+ * says which point is marked. A panel of a facet names its metric in the
+ * title rather than beside the colour bar, where the next panel is. */
+static void surface_panel(pg_buf *b, const pg_grid *g, int zc, int id, const tt_plot_opts *o,
+                          const char *head, int facet)
+{
+    const tt_table *t = g->t;
+    const double *z = tt_table_values(t, zc);
+    int64_t n = tt_table_rows(t);
+    pg_heat h;
+    char best[2048], params[400], num[64];
+    tt_pg_heat_setup(b, g, zc, id, o->view3d, !facet, &h);
+    const char *zlabel = h.label;
+    int64_t br = h.best;
+    double div = h.div;
+    tt_pg_num(z[br] / div == floor(z[br] / div) ? z[br] / div : round(z[br] / div * 1000) / 1000,
+           num, sizeof num);
+    tt_pg_row_params(t, br, NULL, NULL, params, sizeof params);
+    int64_t ties = 0;
+    for (int64_t r = br + 1; r < n; r++)
+        ties += z[r] == z[br];
+    snprintf(best, sizeof best, "\xe2\x97\x8b least %s: %s %s at %s", tt_table_name(t, zc), num,
+             h.unit, params);
+    if (ties)
+        snprintf(best + strlen(best), sizeof best - strlen(best), " (1st of %lld equal)",
+                 (long long)ties + 1);
+    tt_pg_add(b, "set title ");
+    tt_pg_quoted(b, facet ? zlabel : head);
+    tt_pg_add(b, ".\"\\n\".");
+    tt_pg_quoted(b, best);
+    tt_pg_add(b, "\nunset key\n");
+    int64_t bx = tt_pg_axis_cell(&g->x, tt_table_values(t, g->cx)[br]);
+    int64_t by = tt_pg_axis_cell(&g->y, tt_table_values(t, g->cy)[br]);
+    if (o->view3d) {
+        tt_pg_title(b, "set zlabel", zlabel);
+        /* the floor's labels along their axes and clear of the tick labels */
+        tt_pg_add(b, "set xlabel rotate parallel offset 0,-0.5\nset ylabel rotate parallel offset "
+                  "2,-1\n");
+        tt_pg_add(b, "set zlabel rotate parallel\nset view 55,35\nset pm3d depthorder border "
+                  "lc rgb '#404040' lw 0.5\nset ticslevel 0\nsplot $cells%d using 5:6:7 with "
+                  "points pt 7 ps 0.6 lc palette z, ",
+               id);
+        if (h.contour)
+            tt_pg_add(b, "$grid%d using 1:2:3 with pm3d, ", id);
+        tt_pg_add(b, "'-' using 1:2:3 with points pt 6 ps 3 lw 3 lc rgb '#d01010'\n"
+                  "%.10g %.10g %.10g\ne\n",
+               tt_pg_cell_mid(&g->x, bx), tt_pg_cell_mid(&g->y, by), z[br] / div);
+        return;
+    }
+    tt_pg_add(b, "plot ");
+    tt_pg_heat_layers(b, id, &h);
+    tt_pg_add(b, ", '-' using 1:2 with points pt 7 ps 2.2 lc rgb '#ffffff'"
+              ", '-' using 1:2 with points pt 6 ps 2.2 lw 2.5 lc rgb '#d01010'");
+    for (int k = 0; k < 2; k++)
+        tt_pg_add(b, "\n%.10g\t%.10g\ne", tt_pg_cell_mid(&g->x, bx), tt_pg_cell_mid(&g->y, by));
+    tt_pg_add(b, "\n");
+}
+
+int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script)
+{
+    *script = NULL;
+    const char *xn = o->x ? o->x : "w0", *yn = o->y ? o->y : "theta";
+    const char *zn = o->z ? o->z : "jct_mean";
+    int cx, cy, cz, cf = -1, rc;
+    if ((rc = tt_pg_need_col(ctx, t, xn, "parameter", &cx)) ||
+        (rc = tt_pg_need_col(ctx, t, yn, "parameter", &cy)) ||
+        (rc = tt_pg_need_col(ctx, t, zn, "metric", &cz)) ||
+        (o->facet && (rc = tt_pg_need_col(ctx, t, o->facet, "metric", &cf))))
+        return rc;
+    if (cx == cy)
+        return tt_err(ctx, TT_EINVAL, "the two axes are both '%s'", xn);
+    if (tt_plot_best(tt_table_values(t, cz), tt_table_rows(t)) < 0 ||
+        (cf >= 0 && tt_plot_best(tt_table_values(t, cf), tt_table_rows(t)) < 0))
+        return tt_err(ctx, TT_EEMPTY, "'%s': no value of the metric", tt_table_source(t));
+    pg_grid g;
+    memset(&g, 0, sizeof g);
+    rc = grid_build(ctx, t, cx, cy, &g);
+    if (rc) {
+        tt_pg_grid_free(&g);
+        return rc;
+    }
+    pg_buf b = {0};
+    tt_pg_preamble(&b, o, cf >= 0 ? 1500 : 1000, cf >= 0 ? 650 : 750);
+    char title[512], fixed[256];
+    tt_pg_fixed_params(t, xn, yn, fixed, sizeof fixed);
+    if (o->title)
+        snprintf(title, sizeof title, "%s", o->title);
+    else
+        snprintf(title, sizeof title, "%s%s%s over %s x %s (%lld configurations%s%s)", zn,
+                 cf >= 0 ? " and " : "", cf >= 0 ? o->facet : "", xn, yn,
+                 (long long)tt_table_rows(t), *fixed ? "; " : "", fixed);
+    /* numbers only, and contour tables come out space-separated */
+    tt_pg_add(&b, "set datafile separator whitespace\nunset grid\n");
+    if (cf >= 0) {
+        tt_pg_add(&b, "set multiplot layout 1,2 title ");
+        tt_pg_quoted(&b, title);
+        tt_pg_add(&b, " font ',15'\n");
+        surface_panel(&b, &g, cz, 1, o, NULL, 1);
+        surface_panel(&b, &g, cf, 2, o, NULL, 1);
+        tt_pg_add(&b, "unset multiplot\n");
+    } else {
+        surface_panel(&b, &g, cz, 1, o, title, 0);
+    }
+    tt_pg_grid_free(&g);
+    return tt_pg_finish(ctx, &b, script);
+}
+
