@@ -53,7 +53,7 @@ expect_exit 0 tt-plot pareto -o only.png "$FIX/plot/plot_sweep.tsv"
 [ "$(ls | grep -c only)" = 1 ] || fail "more than the figure: $(ls)"
 clean
 
-# ---- pareto: the front of the fixture (worked out in test_plot.c) ----
+# ---- pareto: the front of the fixture (worked out in tests/unit/plot/test_pareto.c) ----
 expect_exit 0 tt-plot pareto --baseline "$FIX/plot/plot_baseline.tsv" -o p.png "$FIX/plot/plot_sweep.tsv"
 [ "$(png_size p.png)" = 1000x750 ] || fail "pareto size $(png_size p.png)"
 expect_exit 0 tt-plot pareto --baseline "$FIX/plot/plot_baseline.tsv" -o p.svg "$FIX/plot/plot_sweep.tsv"
