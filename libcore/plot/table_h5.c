@@ -1,6 +1,6 @@
 /* Tables from the HDF5 results of the tools (tt/table.h): sweep files and
- * simulation results; tune files are read in table_tune.c with the
- * helpers here. */
+ * simulation results, tune files (read in table_tune.c with the helpers
+ * here), each checked for the layout version this library reads. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -215,6 +215,12 @@ int tt_tab_read_attrs(tt_ctx *ctx, const char *path, hid_t f, const char *where,
 
 /* ---- sweep and simulation results ---- */
 
+/* The layouts this version reads, as the writers mark their group
+ * (sweepfile.c, simfile.c, tunefile.c). */
+#define LAYOUT_SWEEP "sweep/1"
+#define LAYOUT_SIM "sim/1"
+#define LAYOUT_TUNE "tune/1"
+
 static const char *const job_names[] = {
     "job",   "submit", "duration",  "gpus",      "cls",       "start",     "end",
     "queue", "level",  "slow",      "preemptions", "starts_l0", "starts_l1", "starts_l2",
@@ -253,21 +259,49 @@ static const char *file_kind(hid_t f, int see)
                                                   : "no /sweep, /sim or /tune group";
 }
 
+/* 0 when group where of f is marked with layout want, else TT_EFORMAT
+ * saying what it holds; kind names such a file. A file of another layout
+ * version would be misread column by column, so none is read at all. */
+static int check_layout(tt_ctx *ctx, const char *path, hid_t f, const char *where,
+                        const char *want, const char *kind)
+{
+    char layout[256];
+    hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
+    layout[0] = '\0';
+    if (g >= 0) {
+        tt_tab_attr_text(g, "tracetune_layout", layout, sizeof layout);
+        H5Gclose(g);
+    }
+    if (!*layout)
+        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune %s (%s has no tracetune_layout)",
+                      path, kind, where);
+    if (strcmp(layout, want) != 0)
+        return tt_err(ctx, TT_EFORMAT, "'%s': %s layout '%s', this version reads '%s'", path,
+                      kind, layout, want);
+    return 0;
+}
+
 static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t)
 {
     int sweep = H5Lexists(f, "sweep", H5P_DEFAULT) > 0;
     int sim = H5Lexists(f, "sim", H5P_DEFAULT) > 0;
-    if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE)
-        return H5Lexists(f, "tune", H5P_DEFAULT) > 0
-                   ? tt_tab_read_tune(ctx, path, f, part, t)
-                   : tt_err(ctx, TT_EFORMAT, "'%s': not a tune file (%s; tt-tune -o writes one)",
-                            path, file_kind(f, 0));
+    int rc;
+    if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE) {
+        if (H5Lexists(f, "tune", H5P_DEFAULT) <= 0)
+            return tt_err(ctx, TT_EFORMAT, "'%s': not a tune file (%s; tt-tune -o writes one)",
+                          path, file_kind(f, 0));
+        rc = check_layout(ctx, path, f, "/tune", LAYOUT_TUNE, "tune file");
+        return rc ? rc : tt_tab_read_tune(ctx, path, f, part, t);
+    }
     const char *want = part == TT_TABLE_CONFIGS ? "a sweep or simulation result"
                        : part == TT_TABLE_JOBS  ? "a simulation result with /sim/jobs"
                                                 : "a simulation result with /sim/timeline";
     if (!sweep && !sim)
         return tt_err(ctx, TT_EFORMAT, "'%s': not %s (%s)", path, want, file_kind(f, 1));
-    int rc = tt_tab_read_attrs(ctx, path, f, sweep ? "/sweep" : "/sim", t);
+    rc = sweep ? check_layout(ctx, path, f, "/sweep", LAYOUT_SWEEP, "sweep file")
+               : check_layout(ctx, path, f, "/sim", LAYOUT_SIM, "simulation result");
+    if (!rc)
+        rc = tt_tab_read_attrs(ctx, path, f, sweep ? "/sweep" : "/sim", t);
     if (rc)
         return rc;
     if (part == TT_TABLE_CONFIGS) {

@@ -1,8 +1,9 @@
 # tt-plot: every kind rendered to PNG and SVG from small fixed inputs (PNG
 # header and size, SVG axis labels and marked points), from stdin and from
 # HDF5, the --script file redrawing the figure alone, literal titles, and
-# the failures: no gnuplot, empty input, unknown metric, parameter not
-# swept, gnuplot failing; never a partial figure or a temporary file left.
+# the failures: no gnuplot, empty input, a file of another layout
+# version, unknown metric, parameter not swept, gnuplot failing; never a
+# partial figure or a temporary file left.
 # search: a tune file tt-tune writes on a cut trace, its points checked
 # against the history as h5dump reads it, a sweep beneath from the same
 # trace, and one of another trace refused.
@@ -131,6 +132,13 @@ expect_exit 1 tt-plot surface -o f.png no-such.tsv
 expect_err "cannot read 'no-such.tsv'"
 expect_exit 1 tt-plot cdf -o f.png sw.h5
 expect_err "it is a sweep file"
+# a sweep file of another layout version: refused, naming both versions
+if /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+    cp sw.h5 sw2.h5
+    /usr/bin/python3 -c "import h5py; h5py.File('sw2.h5', 'r+')['sweep'].attrs['tracetune_layout'] = 'sweep/2'"
+    expect_exit 1 tt-plot surface -o f.png sw2.h5
+    expect_err "tt-plot: 'sw2.h5': sweep file layout 'sweep/2', this version reads 'sweep/1'"
+fi
 # w1 varies too: two rows on one cell, unless --where picks one
 awk -F'\t' 'BEGIN{OFS="\t"} NR==1{print; next} {print; if (NR==2) {$3="inf"; print}}' \
     "$FIX/plot/plot_sweep.tsv" >dup.tsv

@@ -58,7 +58,9 @@ typedef enum {
 
 /* Reads the file path (HDF5 or TSV, told apart by the HDF5 signature).
  * 0, or TT_EIO (cannot read), TT_EFORMAT (HDF5 without the part asked,
- * a trace; a tune part of anything but a tune file), TT_EPARSE
+ * a trace; a tune part of anything but a tune file; a group whose
+ * tracetune_layout is absent or not the one this version reads: sweep/1,
+ * sim/1, tune/1), TT_EPARSE
  * ("FILE:LINE: field 'x': ..."), TT_EEMPTY (no header or no row),
  * TT_ENOMEM. *out is the caller's, NULL on error. */
 int tt_table_load(tt_ctx *ctx, const char *path, tt_table_part part, tt_table **out);

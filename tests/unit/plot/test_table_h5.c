@@ -4,15 +4,16 @@
 #include <hdf5.h>
 #include <math.h>
 
+#include "io/h5util.h"
 #include "testutil.h"
 #include "tt/sim.h"
 #include "tt/sweep.h"
 #include "tt/sweepfile.h"
 #include "tt/table.h"
 
-/* A sweep file written by the library with metrics set by hand (nothing
- * simulated), read back row for row. */
-Test(table_h5, sweep_file)
+/* A sweep file written by the library into path (a mkstemp template) over
+ * w0 = 0, 600, inf, with metrics set by hand (nothing simulated). */
+static void write_sweep(char *path)
 {
     tt_ctx *ctx = tt_ctx_create();
     tt_models *models = NULL;
@@ -31,11 +32,21 @@ Test(table_h5, sweep_file)
     m[1].jct_mean = 12.25;
     tt_sweep_save_args a = {s, &cl, models, "x.h5", NULL, 3, idx, m, 0, 1, "cpu: 1 thread",
                             0.0, 0.0};
-    char path[] = "/tmp/tt-test-table-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
     cr_assert_eq(tt_sweep_save(ctx, path, &a), 0, "%s", tt_errmsg(ctx));
+    tt_sweep_free(s);
+    tt_models_free(models);
+    tt_ctx_free(ctx);
+}
+
+/* The sweep file read back row for row. */
+Test(table_h5, sweep_file)
+{
+    char path[] = "/tmp/tt-test-table-XXXXXX";
+    write_sweep(path);
+    tt_ctx *ctx = tt_ctx_create();
     tt_table *t = NULL;
     cr_assert_eq(tt_table_load(ctx, path, TT_TABLE_CONFIGS, &t), 0, "%s", tt_errmsg(ctx));
     cr_expect_eq(tt_table_rows(t), 3);
@@ -80,7 +91,89 @@ Test(table_h5, sweep_file)
     cr_expect_null(tt_table_attr(t, "trace_sha"));
     tt_table_free(t);
     unlink(path);
-    tt_sweep_free(s);
-    tt_models_free(models);
     tt_ctx_free(ctx);
+}
+
+/* Sets the tracetune_layout of group where of the file path to value, or
+ * removes it (NULL); creates the file with that group alone when asked. */
+static void set_layout(const char *path, int create, const char *where, const char *value)
+{
+    hid_t f = create ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT)
+                     : H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert(f >= 0, "%s", path);
+    hid_t g = create ? H5Gcreate2(f, where, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)
+                     : H5Gopen2(f, where, H5P_DEFAULT);
+    cr_assert(g >= 0, "%s", where);
+    if (H5Aexists(g, "tracetune_layout") > 0)
+        cr_assert(H5Adelete(g, "tracetune_layout") >= 0);
+    if (value)
+        cr_assert_eq(tt_h5u_attr_str(g, "tracetune_layout", value), 0);
+    H5Gclose(g);
+    H5Fclose(f);
+}
+
+/* The code and message of reading part of path (through memory when mem,
+ * named "stdin" then, as tt-plot reads standard input). */
+static void expect_refused(const char *path, int mem, tt_table_part part, const char *fmt)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_table *t = NULL;
+    int rc;
+    if (mem) {
+        FILE *fp = fopen(path, "rb");
+        cr_assert_not_null(fp);
+        static char buf[1 << 20];
+        size_t len = fread(buf, 1, sizeof buf, fp);
+        fclose(fp);
+        rc = tt_table_read_mem(ctx, "stdin", buf, len, part, &t);
+    } else {
+        rc = tt_table_load(ctx, path, part, &t);
+    }
+    char want[512];
+    snprintf(want, sizeof want, fmt, mem ? "stdin" : path);
+    cr_expect_eq(rc, TT_EFORMAT, "code %d: %s", rc, tt_errmsg(ctx));
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_null(t);
+    tt_table_free(t);
+    tt_ctx_free(ctx);
+}
+
+/* A file of another layout version is refused whole, whichever part is
+ * asked and however it is read; so is one without a layout. */
+Test(table_h5, layout_version)
+{
+    char path[] = "/tmp/tt-test-layout-XXXXXX";
+    write_sweep(path);
+    set_layout(path, 0, "/sweep", "sweep/2");
+    for (int mem = 0; mem < 2; mem++) {
+        expect_refused(path, mem, TT_TABLE_CONFIGS,
+                       "'%s': sweep file layout 'sweep/2', this version reads 'sweep/1'");
+        expect_refused(path, mem, TT_TABLE_JOBS,
+                       "'%s': sweep file layout 'sweep/2', this version reads 'sweep/1'");
+    }
+    set_layout(path, 0, "/sweep", NULL);
+    expect_refused(path, 0, TT_TABLE_CONFIGS,
+                   "'%s': not a tracetune sweep file (/sweep has no tracetune_layout)");
+    /* its own layout again: read */
+    set_layout(path, 0, "/sweep", "sweep/1");
+    tt_ctx *ctx = tt_ctx_create();
+    tt_table *t = NULL;
+    cr_expect_eq(tt_table_load(ctx, path, TT_TABLE_CONFIGS, &t), 0, "%s", tt_errmsg(ctx));
+    tt_table_free(t);
+    tt_ctx_free(ctx);
+    /* a simulation result and a tune file: their group alone, marked */
+    set_layout(path, 1, "sim", "sim/2");
+    expect_refused(path, 0, TT_TABLE_CONFIGS,
+                   "'%s': simulation result layout 'sim/2', this version reads 'sim/1'");
+    expect_refused(path, 1, TT_TABLE_TIMELINE,
+                   "'%s': simulation result layout 'sim/2', this version reads 'sim/1'");
+    set_layout(path, 1, "tune", "tune/0");
+    expect_refused(path, 0, TT_TABLE_TUNE,
+                   "'%s': tune file layout 'tune/0', this version reads 'tune/1'");
+    expect_refused(path, 1, TT_TABLE_TUNE_SPACE,
+                   "'%s': tune file layout 'tune/0', this version reads 'tune/1'");
+    set_layout(path, 1, "tune", NULL);
+    expect_refused(path, 0, TT_TABLE_TUNE,
+                   "'%s': not a tracetune tune file (/tune has no tracetune_layout)");
+    unlink(path);
 }

@@ -3,6 +3,7 @@
  * (TT_TABLE_TUNE_SPACE). */
 #include <hdf5.h>
 
+#include "io/h5util.h"
 #include "tunecase.h"
 
 static const char *const two_rev[] = {"theta=1000:5000:5", "w0=log:1:86400:8,inf"};
@@ -114,6 +115,7 @@ Test(table_tune, space_creation_order)
     close(fd);
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     hid_t g = H5Gcreate2(f, "tune", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert_eq(tt_h5u_attr_str(g, "tracetune_layout", "tune/1"), 0);
     hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
     H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
     hid_t s = H5Gcreate2(g, "space", H5P_DEFAULT, gcpl, H5P_DEFAULT);
