@@ -10,11 +10,13 @@
 #include <unistd.h>
 
 #include "tt/gpu.h"
+#include "tt/infile.h"
 #include "tt/parse.h"
 #include "tt/version.h"
 
 static const char *prog = "tt";
 static _Atomic(const cli_cleanup *) cleanup;
+static tt_infile spool; /* standard input kept as a file (cli_input) */
 
 void cli_init(const char *p)
 {
@@ -26,12 +28,25 @@ const char *cli_prog(void) { return prog; }
 
 void cli_err(const char *fmt, ...)
 {
+    char small[1024], *msg = small;
     va_list ap;
-    fprintf(stderr, "%s: ", prog);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (n >= (int)sizeof small && (msg = (char *)malloc((size_t)n + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    fprintf(stderr, "%s: ", prog);
+    /* the reader named the copy of standard input; the user named "-" */
+    const char *p = msg ? msg : small, *hit;
+    size_t len = strlen(spool.spool);
+    for (; len && (hit = strstr(p, spool.spool)); p = hit + len)
+        fprintf(stderr, "%.*s<stdin>", (int)(hit - p), p);
+    fprintf(stderr, "%s\n", p);
+    if (msg != small)
+        free(msg);
 }
 
 int cli_usage_error(const char *usage)
@@ -59,6 +74,7 @@ int cli_close_stdout(int status)
 static void on_signal(int sig)
 {
     /* kill, unlink and rmdir are async-signal-safe; so is the load, lock-free */
+    tt_infile_close(&spool);
     const cli_cleanup *c = atomic_load(&cleanup);
     if (c && c->child && *c->child > 0)
         kill(*c->child, SIGTERM);
@@ -71,11 +87,8 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-void cli_cleanup_set(const cli_cleanup *c)
+static void catch_signals(void)
 {
-    atomic_store(&cleanup, c);
-    if (!c)
-        return;
     static const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction sa;
@@ -83,6 +96,13 @@ void cli_cleanup_set(const cli_cleanup *c)
         sa.sa_handler = on_signal;
         sigaction(sigs[i], &sa, NULL);
     }
+}
+
+void cli_cleanup_set(const cli_cleanup *c)
+{
+    atomic_store(&cleanup, c);
+    if (c)
+        catch_signals();
 }
 
 void cli_cleanup_on_signal(const char *path)
@@ -120,11 +140,48 @@ char *cli_read_stdin(size_t *len)
     return buf;
 }
 
+int cli_stdin_once(const char *const *args, int n)
+{
+    int seen = 0;
+    for (int i = 0; i < n; i++)
+        if (args[i] && strcmp(args[i], "-") == 0 && seen++) {
+            cli_err("standard input ('-') named twice");
+            return -1;
+        }
+    return 0;
+}
+
+static void remove_spool(void) { tt_infile_close(&spool); }
+
+const char *cli_input(const char *arg)
+{
+    if (strcmp(arg, "-") != 0)
+        return arg;
+    if (spool.path[0] || spool.spool[0]) {
+        cli_err("standard input ('-') named twice");
+        return NULL;
+    }
+    tt_ctx *ctx = tt_ctx_create();
+    int rc = ctx ? tt_infile_init(ctx, &spool, arg) : TT_ENOMEM;
+    if (!rc) {
+        /* removal on a signal and at exit is in place before the copy exists */
+        catch_signals();
+        atexit(remove_spool);
+        rc = tt_infile_open(ctx, &spool);
+    }
+    if (rc)
+        cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
+    tt_ctx_free(ctx);
+    return rc ? NULL : spool.path;
+}
+
 static atomic_int *stop_flag;
 static volatile sig_atomic_t stop_sig;
 
 static void on_stop(int sig)
 {
+    if (stop_sig) /* a second signal kills at once, cleaning up as any other */
+        on_signal(sig);
     stop_sig = sig;
     if (stop_flag)
         atomic_store(stop_flag, 1); /* lock-free, so async-signal-safe */
@@ -137,8 +194,8 @@ void cli_stop_on_signal(atomic_int *flag)
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
-        sa.sa_handler = flag ? on_stop : SIG_DFL;
-        sa.sa_flags = SA_RESETHAND; /* a second signal kills at once */
+        /* on_signal with nothing to clean up dies as the default would */
+        sa.sa_handler = flag ? on_stop : on_signal;
         sigaction(sigs[i], &sa, NULL);
     }
 }

@@ -1,6 +1,7 @@
 /* cli.h: what every tool shares: messages as "prog: what: reason", exit
- * codes, a checked close of stdout, standard input read whole, clean-up
- * of temporary files on a signal, --version, and the simulation TSV.
+ * codes, a checked close of stdout, standard input read whole or kept as
+ * a file, clean-up of temporary files on a signal, --version, and the
+ * simulation TSV.
  * Tool-side only: libcore never prints. */
 #ifndef TT_CLI_H
 #define TT_CLI_H
@@ -17,7 +18,8 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 /* Sets the program name for messages. */
 void cli_init(const char *prog);
 const char *cli_prog(void);
-/* "prog: message\n" on stderr. */
+/* "prog: message\n" on stderr; the copy of standard input (cli_input) is
+ * named "<stdin>" in it. */
 void cli_err(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
@@ -47,9 +49,18 @@ void cli_cleanup_on_signal(const char *path);
 /* Standard input read to its end into a malloc'ed buffer (the caller's),
  * its size in *len; NULL with errno set on a read error or out of memory. */
 char *cli_read_stdin(size_t *len);
+/* -1 after saying so when more than one of the n arguments (NULL ones
+ * skipped) is "-": standard input can be read once. Else 0. */
+int cli_stdin_once(const char *const *args, int n);
+/* The file to open for the input argument arg: arg itself, or for "-" a
+ * private copy of standard input (tt/infile.h), removed at exit and on
+ * SIGINT, SIGTERM, SIGHUP or SIGPIPE. NULL after saying why (the copy
+ * cannot be made, or "-" comes a second time). */
+const char *cli_input(const char *arg);
 /* Sets *flag to 1 on SIGINT, SIGTERM or SIGHUP instead of dying, so a
  * long run can stop between configurations and leave no output; a second
- * signal kills at once. NULL restores the default. */
+ * signal kills at once (cleaning up as cli_cleanup_set). NULL restores
+ * dying by the signal. */
 void cli_stop_on_signal(atomic_int *flag);
 /* The signal that set the flag (0: none). */
 int cli_stop_signal(void);

@@ -167,9 +167,12 @@ int main(int argc, char **argv)
         for (nsel = 0; nsel < NALL; nsel++)
             sel[nsel] = nsel;
     }
+    const char *file = cli_input(argv[optind]); /* "-": a copy of standard input */
+    if (!file)
+        return EXIT_FAIL;
     tt_ctx *ctx = tt_ctx_create();
     tt_trace *t = NULL;
-    if (!ctx || tt_trace_load(ctx, argv[optind], &t)) {
+    if (!ctx || tt_trace_load(ctx, file, &t)) {
         cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
         tt_ctx_free(ctx);
         return EXIT_FAIL;

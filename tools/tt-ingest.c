@@ -94,6 +94,8 @@ int main(int argc, char **argv)
         cli_err("unknown format '%s' (see tt-ingest -h)", o.format);
         return EXIT_USAGE;
     }
+    if (cli_stdin_once((const char *const *)argv + optind, argc - optind))
+        return cli_usage_error(usage);
     for (int i = optind; i < argc; i++)
         if (same_file(argv[i], out)) {
             cli_err("output '%s' is also an input: refusing to overwrite it", out);

@@ -58,16 +58,28 @@ int main(int argc, char **argv)
         cli_err("%s", why);
         return cli_usage_error(usage);
     }
-    tt_ctx *ctx = tt_ctx_create();
+    const char *const *names = (const char *const *)(argv + optind);
+    int n = argc - optind;
+    if (cli_stdin_once(names, n))
+        return cli_usage_error(usage);
+    const char **files = (const char **)calloc((size_t)n, sizeof *files);
+    tt_ctx *ctx = files ? tt_ctx_create() : NULL;
     if (!ctx) {
         cli_err("out of memory");
+        free(files);
         return EXIT_FAIL;
     }
+    for (int i = 0; i < n; i++)
+        if (!(files[i] = cli_input(names[i]))) { /* "-": a copy of standard input */
+            tt_ctx_free(ctx);
+            free(files);
+            return EXIT_FAIL;
+        }
     char tmp[4096];
     if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
         cli_cleanup_on_signal(tmp);
     tt_sweep_merge_info info;
-    int rc = tt_sweep_merge(ctx, out, (const char *const *)(argv + optind), argc - optind, &info);
+    int rc = tt_sweep_merge_named(ctx, out, files, names, n, &info);
     cli_cleanup_on_signal(NULL);
     if (rc)
         cli_err("%s", tt_errmsg(ctx));
@@ -76,5 +88,6 @@ int main(int argc, char **argv)
                 info.shards == 1 ? "" : "s", (long long)info.configurations,
                 info.configurations == 1 ? "" : "s", out);
     tt_ctx_free(ctx);
+    free(files);
     return cli_close_stdout(rc ? EXIT_FAIL : EXIT_OK);
 }

@@ -87,20 +87,29 @@ typedef struct {
 enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH };
 static const char *const kinds[] = {"surface", "pareto", "cdf", "timeline", "trace", "search"};
 
-/* Loads input i (path, or stdin bytes) as the kind needs; table or trace. */
-static int load_one(tt_ctx *ctx, const args *a, tt_plot_render *r, const char *path,
-                    const char *mem, size_t len, tt_table **t, tt_trace **tr)
+/* A table from path, or for "-" from standard input, read whole once
+ * into *mem (the search kind reads its space from the same bytes). */
+static int load_table(tt_ctx *ctx, const char *path, tt_table_part part, char **mem,
+                      size_t *len, tt_table **t)
 {
-    if (a->kind == K_TRACE) {
-        int rc = mem ? tt_plot_render_stdin(ctx, r, mem, len) : 0; /* the reader wants a file */
-        return rc ? rc : tt_trace_load(ctx, mem ? r->input : path, tr);
-    }
+    if (strcmp(path, "-") != 0)
+        return tt_table_load(ctx, path, part, t);
+    if (!*mem && !(*mem = cli_read_stdin(len)))
+        return tt_err(ctx, TT_EIO, "cannot read standard input: %s", strerror(errno));
+    return tt_table_read_mem(ctx, "stdin", *mem, *len, part, t);
+}
+
+/* Loads an input as the kind needs; table or trace. */
+static int load_one(tt_ctx *ctx, const args *a, const char *path, char **mem, size_t *len,
+                    tt_table **t, tt_trace **tr)
+{
+    if (a->kind == K_TRACE)
+        return tt_trace_load(ctx, path, tr);
     tt_table_part part = a->kind == K_CDF        ? TT_TABLE_JOBS
                          : a->kind == K_TIMELINE ? TT_TABLE_TIMELINE
                          : a->kind == K_SEARCH   ? TT_TABLE_TUNE
                                                  : TT_TABLE_CONFIGS;
-    int rc = mem ? tt_table_read_mem(ctx, "stdin", mem, len, part, t)
-                 : tt_table_load(ctx, path, part, t);
+    int rc = load_table(ctx, path, part, mem, len, t);
     for (int i = 0; !rc && i < a->nw; i++) {
         char name[64];
         const char *eq = strchr(a->wv[i], '=');
@@ -136,7 +145,7 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
     }
 }
 
-static int draw(tt_ctx *ctx, args *a, int nin, char **in)
+static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
 {
     int rc = 0, nt = nin > 0 ? nin : 1;
     tt_table *tabs[64] = {NULL}, *base[64] = {NULL};
@@ -149,29 +158,16 @@ static int draw(tt_ctx *ctx, args *a, int nin, char **in)
         cli_err("%s", tt_errmsg(ctx));
         return EXIT_FAIL;
     }
-    cli_cleanup cl = {{r.fig, r.script, r.log, r.input}, r.dir, &r.pid};
+    cli_cleanup cl = {{r.fig, r.script, r.log}, r.dir, &r.pid};
     cli_cleanup_set(&cl);
-    for (int i = 0; i < nt && !rc; i++) {
-        const char *path = nin > 0 ? in[i] : "-";
-        if (strcmp(path, "-") == 0) {
-            if (mem) {
-                rc = tt_err(ctx, TT_EINVAL, "standard input named twice");
-                break;
-            }
-            if (!(mem = cli_read_stdin(&len)))
-                rc = tt_err(ctx, TT_EIO, "cannot read standard input: %s", strerror(errno));
-        }
-        if (!rc)
-            rc = load_one(ctx, a, &r, path, strcmp(path, "-") == 0 ? mem : NULL, len, &tabs[i],
-                          &tr);
-    }
+    for (int i = 0; i < nt && !rc; i++)
+        rc = load_one(ctx, a, nin > 0 ? in[i] : "-", &mem, &len, &tabs[i], &tr);
     for (int i = 0; i < a->nb && !rc; i++)
-        rc = tt_table_load(ctx, a->bv[i], TT_TABLE_CONFIGS, &base[i]);
+        rc = load_table(ctx, a->bv[i], TT_TABLE_CONFIGS, &mem, &len, &base[i]);
     if (!rc && a->kind == K_SEARCH) /* base: the space of the input, the sweep beneath */
-        rc = mem ? tt_table_read_mem(ctx, "stdin", mem, len, TT_TABLE_TUNE_SPACE, &base[0])
-                 : tt_table_load(ctx, in[0], TT_TABLE_TUNE_SPACE, &base[0]);
+        rc = load_table(ctx, nin > 0 ? in[0] : "-", TT_TABLE_TUNE_SPACE, &mem, &len, &base[0]);
     if (!rc && a->surface)
-        rc = tt_table_load(ctx, a->surface, TT_TABLE_CONFIGS, &base[1]);
+        rc = load_table(ctx, a->surface, TT_TABLE_CONFIGS, &mem, &len, &base[1]);
     tt_plot_opts o = a->o;
     o.output = r.fig;
     if (!rc && !(rc = tt_plot_render_target(ctx, &r, out)) &&
@@ -292,17 +288,34 @@ int main(int argc, char **argv)
         why = "--facet and --3d are for surface";
     if (!why && a.nl && (a.kind != K_CDF || a.nl > (nin > 0 ? nin : 1)))
         why = "--label is for cdf, at most one per input (in their order)";
+    const char *inputs[64 + 64 + 1];
+    int ni = 0;
+    for (int i = 0; !why && i < (nin > 0 ? nin : 1); i++)
+        inputs[ni++] = nin > 0 ? argv[optind + i] : "-";
+    for (int i = 0; !why && i < a.nb; i++)
+        inputs[ni++] = a.bv[i];
+    inputs[ni++] = a.surface;
+    if (!why && cli_stdin_once(inputs, ni))
+        why = "";
     if (why) {
-        cli_err("%s", why);
+        if (*why)
+            cli_err("%s", why);
         return cli_usage_error(usage);
     }
     a.o.term = (tt_plot_term)tt_plot_term_of(a.o.output);
+    const char *const *in = (const char *const *)(argv + optind);
+    if (a.kind == K_TRACE) { /* HDF5 seeks: "-" is read from a copy */
+        if (!(inputs[0] = cli_input(inputs[0])))
+            return EXIT_FAIL;
+        in = inputs;
+        nin = 1;
+    }
     tt_ctx *ctx = tt_ctx_create();
     if (!ctx) {
         cli_err("out of memory");
         return EXIT_FAIL;
     }
-    int status = draw(ctx, &a, nin, argv + optind);
+    int status = draw(ctx, &a, nin, in);
     tt_ctx_free(ctx);
     return status;
 }

@@ -194,6 +194,11 @@ int main(int argc, char **argv)
         return cli_usage_error(usage);
     }
     const char *path = argv[optind];
+    const char *inputs[] = {cspec, mpath, path};
+    if (cli_stdin_once(inputs, 3)) {
+        release(&s);
+        return cli_usage_error(usage);
+    }
     tt_cluster cl;
     tt_params par;
     tt_params_default(&par);
@@ -212,7 +217,8 @@ int main(int argc, char **argv)
         cli_err("output '%s' is also the input: refusing to overwrite it", out);
         return finish(&s, EXIT_FAIL);
     }
-    if (tt_trace_load(s.ctx, path, &s.trace))
+    const char *file = cli_input(path); /* "-": a copy of standard input */
+    if (!file || tt_trace_load(s.ctx, file, &s.trace))
         return finish(&s, EXIT_FAIL);
     /* messages of the jobs and the engine name the job, not the file */
     int rc = tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs);

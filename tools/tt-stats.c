@@ -197,9 +197,12 @@ int main(int argc, char **argv)
         return cli_usage_error(usage);
     }
     const char *path = argv[optind];
+    const char *file = cli_input(path); /* "-": a copy of standard input */
+    if (!file)
+        return EXIT_FAIL;
     tt_ctx *ctx = tt_ctx_create();
     tt_trace *t = NULL;
-    if (!ctx || tt_trace_load(ctx, path, &t)) {
+    if (!ctx || tt_trace_load(ctx, file, &t)) {
         cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
         tt_ctx_free(ctx);
         return EXIT_FAIL;

@@ -212,6 +212,11 @@ int main(int argc, char **argv)
         return cli_usage_error(usage);
     }
     const char *path = argv[optind];
+    const char *inputs[] = {cspec, mpath, cfile, path};
+    if (cli_stdin_once(inputs, 4)) {
+        release(&s);
+        return cli_usage_error(usage);
+    }
     tt_cluster cl;
     if (tt_cluster_parse(s.ctx, cspec, &cl))
         return finish(&s, EXIT_USAGE);
@@ -238,7 +243,8 @@ int main(int argc, char **argv)
         cli_err("output '%s' is also the input: refusing to overwrite it", out);
         return finish(&s, EXIT_FAIL);
     }
-    if (tt_trace_load(s.ctx, path, &s.trace))
+    const char *file = cli_input(path); /* "-": a copy of standard input */
+    if (!file || tt_trace_load(s.ctx, file, &s.trace))
         return finish(&s, EXIT_FAIL);
     int64_t total = tt_sweep_count(s.sweep), count = tt_sweep_shard_count(total, sk, sn);
     size_t nn = (size_t)(count > 0 ? count : 1);

@@ -261,6 +261,9 @@ static int parse_args(int argc, char **argv, args *a, state *s)
         why = "--train and --test go together";
     if (!why && a->holdout && (tt_parse_f64(a->holdout, &a->hf) || !(a->hf > 0 && a->hf < 1)))
         why = "option --holdout: expected a fraction between 0 and 1";
+    const char *inputs[] = {a->cspec, a->mpath, optind < argc ? argv[optind] : NULL};
+    if (!why && cli_stdin_once(inputs, 3))
+        why = "";
     if (!why && a->trs &&
         (tt_parse_range(a->trs, &a->ta, &a->tb) || tt_parse_range(a->tes, &a->ua, &a->ub)))
         why = "options --train/--test: expected A:B with 0 <= A < B";
@@ -320,7 +323,8 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     if (*tt_la_note(s.la) && strcmp(o.strat, "model") == 0)
         cli_err("surrogate's linear algebra on the CPU (GPU: %s)", tt_la_note(s.la));
-    if (tt_trace_load(s.ctx, path, &s.trace) ||
+    const char *file = cli_input(path); /* "-": a copy of standard input */
+    if (!file || tt_trace_load(s.ctx, file, &s.trace) ||
         tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs))
         return finish(&s, EXIT_FAIL);
     int64_t n = s.jobs.n;

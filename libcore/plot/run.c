@@ -95,14 +95,6 @@ int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r)
     }
     snprintf(r->script, sizeof r->script, "%s/plot.gp", r->dir);
     snprintf(r->log, sizeof r->log, "%s/gnuplot.err", r->dir);
-    snprintf(r->input, sizeof r->input, "%s/stdin.h5", r->dir);
-    return 0;
-}
-
-int tt_plot_render_stdin(tt_ctx *ctx, tt_plot_render *r, const void *data, size_t len)
-{
-    if (write_bytes(r->input, data, len))
-        return tt_err(ctx, TT_EIO, "cannot keep standard input in '%s'", r->input);
     return 0;
 }
 
@@ -172,7 +164,7 @@ int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const
 
 void tt_plot_render_close(tt_plot_render *r)
 {
-    char *files[] = {r->fig, r->script, r->log, r->input};
+    char *files[] = {r->fig, r->script, r->log};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (files[i][0])
             unlink(files[i]);

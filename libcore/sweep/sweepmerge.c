@@ -27,7 +27,8 @@ static const char *const same_attrs[] = {"trace_source_sha256", "trace_format", 
                                          "models_sha256", "configs_sha256"};
 
 typedef struct {
-    const char *path;
+    const char *path; /* as named: in messages and merged_from */
+    const char *file; /* what is opened (a copy of standard input for "-") */
     int arg; /* position on the command line: ties sort in it */
     hid_t f, g; /* the file and its /sweep */
     int64_t k, n, rows, total;
@@ -216,11 +217,11 @@ static int need_attr(tt_ctx *ctx, const shard *s, const char *name, int ok)
 static int open_shard(tt_ctx *ctx, shard *s)
 {
     const char *p = s->path;
-    if (access(p, R_OK) != 0)
+    if (access(s->file, R_OK) != 0)
         return tt_err(ctx, TT_EIO, "%s: cannot read: %s", p, strerror(errno));
-    if (H5Fis_hdf5(p) <= 0)
+    if (H5Fis_hdf5(s->file) <= 0)
         return tt_err(ctx, TT_EFORMAT, "%s: not an HDF5 file", p);
-    if ((s->f = H5Fopen(p, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
+    if ((s->f = H5Fopen(s->file, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return tt_err(ctx, TT_EFORMAT, "%s: cannot open as HDF5", p);
     if (H5Lexists(s->f, "sweep", H5P_DEFAULT) <= 0 ||
         (s->g = H5Gopen2(s->f, "sweep", H5P_DEFAULT)) < 0)
@@ -302,7 +303,7 @@ static int check_cover(tt_ctx *ctx, const merge *m)
         const shard *a = &m->sh[i - 1], *b = &m->sh[i];
         if (a->k != b->k)
             continue;
-        if (same_file(a->path, b->path))
+        if (same_file(a->file, b->file))
             return tt_err(ctx, TT_EFORMAT, "%s: given twice", b->path);
         return tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld again (also %s)", b->path,
                       (long long)b->k, (long long)b->n, a->path);
@@ -558,10 +559,16 @@ static int check_all(tt_ctx *ctx, merge *m)
 int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n,
                    tt_sweep_merge_info *info)
 {
-    if (!out || !paths || n < 1)
+    return tt_sweep_merge_named(ctx, out, paths, paths, n, info);
+}
+
+int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
+                         const char *const *paths, int n, tt_sweep_merge_info *info)
+{
+    if (!out || !files || !paths || n < 1)
         return tt_err(ctx, TT_EINVAL, "no shard files to merge");
     for (int i = 0; i < n; i++)
-        if (same_file(out, paths[i]))
+        if (same_file(out, files[i]))
             return tt_err(ctx, TT_EINVAL,
                           "output '%s' is also the input '%s': refusing to overwrite it", out,
                           paths[i]);
@@ -573,6 +580,7 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
     m.n = n;
     for (int i = 0; i < n; i++) {
         m.sh[i].path = paths[i];
+        m.sh[i].file = files[i];
         m.sh[i].arg = i;
         m.sh[i].f = m.sh[i].g = -1;
     }

@@ -132,20 +132,15 @@ typedef struct {
     char dir[2048];     /* the private folder, mode 0700 */
     char script[4096];  /* dir/plot.gp: the script as run */
     char log[4096];     /* dir/gnuplot.err: gnuplot's output and messages */
-    char input[4096];   /* dir/stdin.h5: standard input kept as a file */
     char fig[4096];     /* the figure while drawn (tt_plot_render_target) */
     volatile pid_t pid; /* gnuplot while it runs, else 0 */
 } tt_plot_render;
 
 /* Finds gnuplot and creates the private folder: $TMPDIR/tt-plot.XXXXXX
- * ($TMPDIR unset or empty: /tmp) with script, log and input named in it
+ * ($TMPDIR unset or empty: /tmp) with script and log named in it
  * (not created); fig stays "". 0, or TT_EIO (gnuplot not found, or the
  * folder could not be created; every name is then ""). */
 int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r);
-
-/* Writes len bytes (standard input) to r->input, for a reader that needs
- * a file (tt_trace_load). 0, or TT_EIO. */
-int tt_plot_render_stdin(tt_ctx *ctx, tt_plot_render *r, const void *data, size_t len);
 
 /* Names r->fig, the figure as drawn: the temporary name beside output
  * (tt_tmp_name), which the script must write (tt_plot_opts.output). 0, or
@@ -164,8 +159,8 @@ int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output);
 int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const char *output,
                        char **messages);
 
-/* Removes what r left (the figure as drawn, the script, the log, the
- * kept input, then the folder) and sets every name to "". */
+/* Removes what r left (the figure as drawn, the script, the log, then
+ * the folder) and sets every name to "". */
 void tt_plot_render_close(tt_plot_render *r);
 
 /* Writes script to path whole or not at all (a temporary name beside it,

@@ -49,6 +49,11 @@ typedef struct {
 int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n,
                    tt_sweep_merge_info *info);
 
+/* The same, opening files[i] but naming it paths[i] in messages and in
+ * merged_from: a copy of standard input (tt/infile.h) is named "-". */
+int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
+                         const char *const *paths, int n, tt_sweep_merge_info *info);
+
 #ifdef __cplusplus
 }
 #endif

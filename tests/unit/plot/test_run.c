@@ -85,21 +85,14 @@ Test(run, render_open_and_close)
     cr_expect_str_eq(r.script, want);
     snprintf(want, sizeof want, "%s/gnuplot.err", r.dir);
     cr_expect_str_eq(r.log, want);
-    snprintf(want, sizeof want, "%s/stdin.h5", r.dir);
-    cr_expect_str_eq(r.input, want);
     cr_expect_str_eq(r.fig, "");
     cr_expect_eq(r.pid, 0);
-    /* standard input kept as a file, byte for byte, then removed with the rest */
-    cr_assert_eq(tt_plot_render_stdin(ctx, &r, "a\0b", 3), 0, "%s", tt_errmsg(ctx));
-    cr_assert_eq(stat(r.input, &st), 0);
-    cr_expect_eq(st.st_size, 3);
     /* the figure as drawn, beside its output */
     cr_assert_eq(tt_plot_render_target(ctx, &r, c.out), 0);
     cr_expect_str_eq(r.fig, c.fig);
     tt_plot_render_close(&r);
     cr_expect(dir_is_empty(c.tmp), "the folder is left");
     cr_expect_str_eq(r.dir, "");
-    cr_expect_str_eq(r.input, "");
     cr_expect_str_eq(r.fig, "");
     tt_ctx_free(ctx);
     draw_teardown(&c);
@@ -134,11 +127,8 @@ Test(run, render_open_errors)
     setenv("TMPDIR", "", 1);
     cr_assert_eq(tt_plot_render_open(ctx, &r), 0, "%s", tt_errmsg(ctx));
     cr_expect_eq(strncmp(r.dir, "/tmp/tt-plot.", 13), 0, "%s", r.dir);
-    /* the folder gone: the kept input and the script cannot be written */
-    snprintf(want, sizeof want, "cannot keep standard input in '%s/stdin.h5'", r.dir);
+    /* the folder gone: the script cannot be written */
     cr_assert_eq(rmdir(r.dir), 0);
-    cr_expect_eq(tt_plot_render_stdin(ctx, &r, "x", 1), TT_EIO);
-    cr_expect_str_eq(tt_errmsg(ctx), want);
     char *msgs = (char *)"unset";
     cr_assert_eq(tt_plot_render_target(ctx, &r, c.out), 0);
     cr_expect_eq(tt_plot_render_run(ctx, &r, "exit 0\n", c.out, &msgs), TT_EIO);
