@@ -20,8 +20,8 @@
  *   /sim/models/name, slow_l1, slow_l2   the model table (cls indexes it)
  *   /sim/timeline/<column> t, waiting, running, busy_gpus, running_l0,
  *                          running_l1, running_l2 (int64), when given
- * Every dataset has a "units" attribute where it has units. h5py, pandas
- * and h5dump read it without this library. Not thread-safe (the HDF5
+ * Every dataset has a "units" attribute where it has units. h5py and
+ * h5dump read it without this library; pandas through python/tracetune. Not thread-safe (the HDF5
  * library is serial).
  */
 #ifndef TT_SIMFILE_H

@@ -6,8 +6,8 @@
  * length UTF-8) that the codes index, units on every dataset, provenance
  * as attributes of /jobs, and the marker attribute tracetune_layout =
  * "trace/1". Absent times are INT64_MIN, absent codes and counts -1 (each
- * dataset's "missing" attribute says so). h5py, pandas and h5dump read it
- * without this library. Not thread-safe (the HDF5 library is serial).
+ * dataset's "missing" attribute says so). h5py and h5dump read it without
+ * this library; pandas through python/tracetune. Not thread-safe (the HDF5 library is serial).
  */
 #ifndef TT_TRACEFILE_H
 #define TT_TRACEFILE_H

@@ -1,0 +1,212 @@
+"""Read tracetune's HDF5 files (README "Files") into pandas DataFrames.
+
+    # PYTHONPATH=python /usr/bin/python3  (Debian's h5py and pandas live there)
+    import tracetune
+    jobs = tracetune.read_trace("trace.h5")     # tt-ingest -o, tt-gen -o
+
+pandas.read_hdf cannot read these files: it reads only the layout PyTables
+writes. Here every column comes in the order the tools print it as TSV:
+
+    read_trace(path)         the jobs, as tt-cat prints them
+    read_sim(path)           one row: parameters and metrics, as tt-sim prints them
+    read_sim_jobs(path)      per job, as tt-sim --jobs prints them (tt-sim -o)
+    read_sim_timeline(path)  per event time, as tt-sim --timeline prints them
+    read_sweep(path)         one row per configuration, as tt-sweep prints them
+                             (tt-sweep -o, tt-merge -o); the index is /sweep/index
+    read_tune(path)          every simulation tt-tune -o ran (/tune/history)
+
+Absent values are NA (start and end of a job that never ran, a rejected job's
+results, a string the trace lacks); text columns are pandas strings; the
+parameters that may be infinite (w0, w1, theta, a class's w0.CLASS) are
+float64 with inf. The file's attributes are in DataFrame.attrs.
+
+h5py and numpy are needed; pandas only for the DataFrames (trace_columns reads
+a trace with h5py and numpy alone).
+"""
+import h5py
+import numpy as np
+
+__all__ = ["read_trace", "read_sim", "read_sim_jobs", "read_sim_timeline", "read_sweep",
+           "read_tune", "trace_columns", "TRACE_COLUMNS", "PARAMS", "METRICS"]
+
+TRACE_COLUMNS = ("submit", "duration", "gpus", "gpu_milli", "start", "end", "nodes",
+                 "name", "user", "vc", "model", "status")
+PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
+          "backfill", "load", "seed", "mix", "timers")
+METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
+           "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
+           "placed_l2", "util", "rejected")
+SIM_JOB_COLUMNS = ("job", "submit", "duration", "gpus", "model", "start", "end", "jct", "queue",
+                   "level", "slow", "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s")
+TIMELINE_COLUMNS = ("t", "waiting", "running", "busy_gpus", "running_l0", "running_l1",
+                    "running_l2")
+HISTORY_COLUMNS = ("part", "phase", "round", "objective", "feasible", "predicted")
+
+
+def _attrs(obj):
+    return {k: (v.decode() if isinstance(v, bytes) else v.item() if hasattr(v, "item") else v)
+            for k, v in obj.attrs.items()}
+
+
+def _group(f, path, name, layout):
+    """The group name of an open file, checked to be of the layout wanted."""
+    if name not in f or not isinstance(f[name], h5py.Group):
+        raise ValueError(f"{path}: not a {layout} file (no /{name} group)")
+    g = f[name]
+    got = g.attrs.get("tracetune_layout", b"")
+    got = got.decode() if isinstance(got, bytes) else got
+    if got != layout:
+        raise ValueError(f"{path}: tracetune_layout '{got}', expected '{layout}'")
+    return g
+
+
+def _strings(d):
+    return d.asstr()[()]
+
+
+def _column(d):
+    """A dataset as (values, absent): absent is a bool mask or None. Strings
+    come as an object array of str; an "infinite" integer column as float64
+    with inf (and a class timer's -1, the global timer, as NaN)."""
+    if h5py.check_string_dtype(d.dtype):
+        return np.array(np.atleast_1d(_strings(d)), dtype=object), None
+    v = np.atleast_1d(d[()])  # a scalar (/sim/summary) is a column of one
+    if "missing" in d.attrs:
+        return v, v == d.attrs["missing"]
+    if "infinite" in d.attrs:
+        f = v.astype(np.float64)
+        f[v == d.attrs["infinite"]] = np.inf
+        if "." in d.name.rsplit("/", 1)[-1]:
+            f[v == -1] = np.nan
+        return f, None
+    return v, None
+
+
+def trace_columns(path):
+    """A trace with h5py and numpy alone: ({column: (values, absent)}, attrs)
+    in TRACE_COLUMNS order; a text column's values are str, or None where
+    absent (absent is then None)."""
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "jobs", "trace/1")
+        cols = {}
+        for c in TRACE_COLUMNS:
+            d = g[c]
+            if c in g["tables"]:
+                table = np.array(list(_strings(g["tables"][c])) + [None], dtype=object)
+                cols[c] = (table[d[()]], None)  # code -1, absent, is the None at the end
+            else:
+                cols[c] = _column(d)
+        return cols, _attrs(g)
+
+
+def _frame(cols, attrs, index=None):
+    import pandas as pd
+
+    data = {}
+    for name, (v, absent) in cols.items():
+        if v.dtype == object:
+            data[name] = pd.array(v, dtype="string")
+        elif absent is not None:
+            data[name] = pd.arrays.IntegerArray(v.copy(), absent.copy())
+        else:
+            data[name] = v
+    df = pd.DataFrame(data, index=index)
+    df.attrs.update(attrs)
+    return df
+
+
+def _members(g, first):
+    """The datasets of g: those in first, in that order, then any others by
+    name (a class timer column, a column newer than this reader)."""
+    return [n for n in first if n in g] + sorted(n for n in g if n not in first)
+
+
+def read_trace(path):
+    """The jobs of a trace (tt-ingest -o, tt-gen -o) as tt-cat prints them."""
+    return _frame(*trace_columns(path))
+
+
+def read_sim(path):
+    """The simulation of a tt-sim -o file as one row: its 13 parameters and
+    16 metrics, as tt-sim prints them."""
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "sim", "sim/1")
+        s = g["summary"]
+        return _frame({n: _column(s[n]) for n in _members(s, PARAMS + METRICS)}, _attrs(g))
+
+
+def read_sim_jobs(path):
+    """Per-job results of a tt-sim -o file, as tt-sim --jobs prints them: a
+    rejected job's start, end, jct, queue, level and slow are NA."""
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "sim", "sim/1")
+        j = g["jobs"]
+        raw = {n: j[n][()] for n in j}
+        names = np.array(list(_strings(g["models"]["name"])) + [None], dtype=object)
+        rejected = raw["rejected"] != 0
+        raw["model"] = names[raw["cls"]]
+        raw["jct"] = np.where(rejected, 0, raw["end"] - raw["submit"])
+        cols = {}
+        for c in SIM_JOB_COLUMNS:
+            na = c in ("start", "end", "jct", "queue", "level", "slow")
+            cols[c] = (raw[c], rejected if na and raw[c].dtype != object else None)
+        return _frame(cols, _attrs(g))
+
+
+def read_sim_timeline(path):
+    """The timeline of a tt-sim -o file, as tt-sim --timeline prints it."""
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "sim", "sim/1")
+        if "timeline" not in g:
+            raise ValueError(f"{path}: no /sim/timeline")
+        t = g["timeline"]
+        return _frame({c: _column(t[c]) for c in _members(t, TIMELINE_COLUMNS)}, _attrs(g))
+
+
+def _table(g):
+    """The params and metrics groups of g as columns, parameters first."""
+    cols = {n: _column(g["params"][n]) for n in _members(g["params"], PARAMS)}
+    cols.update({n: _column(g["metrics"][n]) for n in _members(g["metrics"], METRICS)})
+    return cols
+
+
+def read_sweep(path):
+    """A sweep (tt-sweep -o, tt-merge -o), one row per configuration as
+    tt-sweep prints them, indexed by the position in the full sweep."""
+    import pandas as pd
+
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "sweep", "sweep/1")
+        index = pd.Index(g["index"][()], name="index")
+        return _frame(_table(g), _attrs(g), index=index)
+
+
+def read_tune(path):
+    """Every simulation of a tt-tune -o file (/tune/history): part (0 train,
+    1 test), phase (0 search, 1 grid baseline, 2 single configurations, 3
+    hindsight search), round, objective, feasible, predicted (NaN where the
+    surrogate did not propose the point), the 13 parameters, a searched class
+    timer's own column (w0.CLASS; NaN where a row uses the global timer),
+    the 16 metrics. attrs: the /tune attributes, "space" (each searched
+    dimension's values, in -s order) and "roles" ({role: {"train_row": i,
+    "test_row": j or None}}, rows of this frame)."""
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "tune", "tune/1")
+        h = g["history"]
+        cols = {n: _column(h[n]) for n in HISTORY_COLUMNS if n in h}
+        cols.update(_table(h))
+        attrs = _attrs(g)
+        space = g["space"]
+        attrs["space"] = {n: _column(space[n])[0].tolist() for n in _creation_order(space)}
+        r = g["result"]
+        attrs["roles"] = {role: {"train_row": int(a), "test_row": int(b) if b >= 0 else None}
+                          for role, a, b in zip(_strings(r["role"]), r["train_row"][()],
+                                                r["test_row"][()])}
+        return _frame(cols, attrs)
+
+
+def _creation_order(g):
+    """The member names of g in creation order (tt-tune keeps -s order so)."""
+    names = []
+    g.id.links.iterate(lambda n: names.append(n.decode()), idx_type=h5py.h5.INDEX_CRT_ORDER)
+    return names
