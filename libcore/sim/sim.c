@@ -12,8 +12,8 @@
 #include "tt/sim.h"
 
 /* Bounds that keep every product of the engine below 2^63. */
-#define MAX_TIME ((int64_t)1 << 40)  /* |submit|, s */
-#define MAX_DUR ((int64_t)1 << 32)   /* duration, restart, s */
+#define MAX_TIME TT_SUBMIT_MAX      /* |submit|, s */
+#define MAX_DUR TT_DURATION_MAX      /* duration, restart, s */
 #define MAX_SLOW 1000000             /* permille */
 #define MAX_WORK_S ((int64_t)1 << 50) /* duration * 1000 * effective slowdown */
 

@@ -24,6 +24,13 @@ extern "C" {
 #define TT_TIME_NONE INT64_MIN /* an absent time or duration */
 #define TT_NONE32 (-1)         /* an absent count or string code */
 
+/* The engine's bounds on a job, which keep its products below 2^63:
+ * |submit| <= 2^40 s (~34,800 years), 0 <= duration <= 2^32 s (~136
+ * years). The simulator refuses a trace beyond them; tt-ingest refuses
+ * the row. */
+#define TT_SUBMIT_MAX ((int64_t)1 << 40)
+#define TT_DURATION_MAX ((int64_t)1 << 32)
+
 /* Why an input row was not kept. Names (tt_drop_name) are the attribute
  * suffixes in the HDF5 file and the words in tt-ingest's report. */
 typedef enum {
