@@ -298,14 +298,13 @@ static int parse_one(ig_state *ig, const usermap *m, int *calendar)
     return rc;
 }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
+static int parse(ig_state *ig)
 {
     usermap m;
     int rc = parse_map(ig, &m), calendar = 0;
-    for (int i = 0; i < n && !rc; i++) {
-        ig->src = srcs[i];
-        rc = parse_one(ig, &m, &calendar);
-    }
+    for (int i = 0; i < ig->n && !rc; i++)
+        if (!(rc = tt_ig_open(ig, i)) && !(rc = parse_one(ig, &m, &calendar)))
+            rc = tt_ig_close(ig, i);
     free(m.copy);
     if (!rc && tt_prov_set(&ig->trace->prov.time_base, calendar ? "unix" : "relative"))
         rc = tt_err(ig->ctx, TT_ENOMEM, "out of memory");

@@ -92,11 +92,11 @@ static int parse_one(ig_state *ig)
     return rc;
 }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
+static int parse(ig_state *ig)
 {
     if (tt_prov_set(&ig->trace->prov.duration_unit, "steps"))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
-    return tt_ig_each_input(ig, srcs, n, parse_one);
+    return tt_ig_each_input(ig, parse_one);
 }
 
 const tt_format tt_fmt_gavel = {

@@ -12,10 +12,7 @@ static int detect(char *line) { return tt_fc_detect_header(line, header); }
 
 static int parse_one(ig_state *ig) { return tt_fc_job_log(ig, 1, 0); }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
-{
-    return tt_ig_each_input(ig, srcs, n, parse_one);
-}
+static int parse(ig_state *ig) { return tt_ig_each_input(ig, parse_one); }
 
 const tt_format tt_fmt_helios = {
     "helios",

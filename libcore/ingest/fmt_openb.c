@@ -73,10 +73,7 @@ static int parse_one(ig_state *ig)
     return rc;
 }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
-{
-    return tt_ig_each_input(ig, srcs, n, parse_one);
-}
+static int parse(ig_state *ig) { return tt_ig_each_input(ig, parse_one); }
 
 const tt_format tt_fmt_openb = {
     "openb",

@@ -294,8 +294,11 @@ static int read_jobs(ig_state *ig, const pai_map *m)
     return rc;
 }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
+/* Task tables are read in a first pass, as each input's width tells them;
+ * job tables (few: one per trace) stay open for the second. */
+static int parse(ig_state *ig)
 {
+    int n = ig->n;
     int *kind = (int *)malloc((size_t)n * sizeof *kind);
     if (!kind)
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
@@ -303,19 +306,20 @@ static int parse(ig_state *ig, tt_src **srcs, int n)
     memset(&m, 0, sizeof m);
     int rc = 0, njobs = 0;
     for (int i = 0; i < n && !rc; i++) {
-        ig->src = srcs[i];
-        if ((rc = first_line_fields(ig, &kind[i])))
+        if ((rc = tt_ig_open(ig, i)) || (rc = first_line_fields(ig, &kind[i])))
             break;
         if (kind[i] == 0) {
-            int64_t at = tt_src_lineno(srcs[i]); /* 0 for no bytes: say line 1 */
+            int64_t at = tt_src_lineno(ig->src); /* 0 for no bytes: say line 1 */
             rc = tt_err(ig->ctx, TT_EEMPTY,
                         "%s:%lld: empty input: expected a PAI job table (%d fields) or task "
                         "table (%d fields)",
-                        tt_src_label(srcs[i]), (long long)(at ? at : 1), JOB_FIELDS, TASK_FIELDS);
+                        tt_ig_label(ig, i), (long long)(at ? at : 1), JOB_FIELDS, TASK_FIELDS);
         }
         else if (kind[i] != JOB_FIELDS && kind[i] != TASK_FIELDS)
             rc = tt_ig_fail(ig, "expected %d fields (PAI job table) or %d (task table), got %d",
                          JOB_FIELDS, TASK_FIELDS, kind[i]);
+        else if (kind[i] == TASK_FIELDS && !(rc = read_tasks(ig, &m)))
+            rc = tt_ig_close(ig, i);
         njobs += kind[i] == JOB_FIELDS;
     }
     if (!rc && njobs == 0)
@@ -323,15 +327,8 @@ static int parse(ig_state *ig, tt_src **srcs, int n)
                     "pai: no job table among the inputs (give the job table, %d fields, "
                     "and the task table, %d fields)", JOB_FIELDS, TASK_FIELDS);
     for (int i = 0; i < n && !rc; i++)
-        if (kind[i] == TASK_FIELDS) {
-            ig->src = srcs[i];
-            rc = read_tasks(ig, &m);
-        }
-    for (int i = 0; i < n && !rc; i++)
-        if (kind[i] == JOB_FIELDS) {
-            ig->src = srcs[i];
-            rc = read_jobs(ig, &m);
-        }
+        if (kind[i] == JOB_FIELDS && !(rc = tt_ig_open(ig, i)) && !(rc = read_jobs(ig, &m)))
+            rc = tt_ig_close(ig, i);
     map_free(&m);
     free(kind);
     return rc;

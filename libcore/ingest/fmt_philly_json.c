@@ -373,17 +373,20 @@ static int parse_one(pj *p)
     return 0;
 }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
+static int parse(ig_state *ig)
 {
     pj p;
     memset(&p, 0, sizeof p);
     p.ig = ig;
     int rc = 0;
-    for (int i = 0; i < n && !rc; i++) {
-        ig->src = srcs[i];
-        tt_json_init(&p.js, srcs[i], ig->ctx);
+    for (int i = 0; i < ig->n && !rc; i++) {
+        if ((rc = tt_ig_open(ig, i)))
+            break;
+        tt_json_init(&p.js, ig->src, ig->ctx);
         rc = parse_one(&p);
         tt_json_free(&p.js);
+        if (!rc)
+            rc = tt_ig_close(ig, i);
     }
     free(p.job.name.s);
     free(p.job.user.s);

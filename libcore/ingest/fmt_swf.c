@@ -150,22 +150,21 @@ static int parse_one(ig_state *ig, int64_t *base)
     return rc;
 }
 
-static int parse(ig_state *ig, tt_src **srcs, int n)
+static int parse(ig_state *ig)
 {
     int64_t first_base = TT_TIME_NONE;
-    for (int i = 0; i < n; i++) {
-        ig->src = srcs[i];
+    for (int i = 0; i < ig->n; i++) {
         int64_t base;
-        int rc = parse_one(ig, &base);
-        if (rc)
+        int rc;
+        if ((rc = tt_ig_open(ig, i)) || (rc = parse_one(ig, &base)) || (rc = tt_ig_close(ig, i)))
             return rc;
         if (i == 0)
             first_base = base;
         else if ((base == TT_TIME_NONE) != (first_base == TT_TIME_NONE))
             return tt_err(ig->ctx, TT_EPARSE,
                           "%s: %s UnixStartTime header, but %s has %s: cannot mix absolute "
-                          "and relative times", tt_src_label(srcs[i]),
-                          base == TT_TIME_NONE ? "has no" : "has a", tt_src_label(srcs[0]),
+                          "and relative times", tt_ig_label(ig, i),
+                          base == TT_TIME_NONE ? "has no" : "has a", tt_ig_label(ig, 0),
                           base == TT_TIME_NONE ? "one" : "none");
     }
     /* absolute times when the logs give their start */

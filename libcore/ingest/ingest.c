@@ -1,9 +1,11 @@
-/* The ingest driver: opens inputs, picks the format, runs its parser,
- * then sorts, counts duplicates and fills in provenance. */
+/* The ingest driver: picks the format, hands its parser the inputs one at
+ * a time, then sorts, counts duplicates and fills in provenance. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/csv.h"
 #include "ingest/ingest_impl.h"
@@ -38,6 +40,63 @@ const char *tt_ingest_format_help(const char *name)
     return f ? f->help : NULL;
 }
 
+/* ---- inputs ---- */
+
+struct ig_input {
+    const char *path;  /* a file or "-"; NULL for a memory input */
+    const void *buf;   /* a memory input */
+    size_t len;
+    const char *label; /* a memory input's name */
+    tt_src *src;       /* while open */
+    int digested;      /* sha holds the digest of all its raw bytes */
+    char sha[65];
+};
+
+const char *tt_ig_label(const ig_state *ig, int i)
+{
+    const ig_input *in = &ig->in[i];
+    if (!in->path)
+        return in->label;
+    return strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
+}
+
+int tt_ig_open(ig_state *ig, int i)
+{
+    ig_input *in = &ig->in[i];
+    if (!in->src) {
+        int rc = in->path ? tt_src_open(ig->ctx, in->path, &in->src)
+                          : tt_src_open_mem(ig->ctx, in->buf, in->len, in->label, &in->src);
+        if (rc)
+            return rc;
+    }
+    ig->src = in->src;
+    return 0;
+}
+
+int tt_ig_close(ig_state *ig, int i)
+{
+    ig_input *in = &ig->in[i];
+    if (!in->src)
+        return 0;
+    int rc = tt_src_finish(in->src, ig->ctx, in->sha);
+    in->digested = rc == 0;
+    if (ig->src == in->src)
+        ig->src = NULL;
+    tt_src_close(in->src);
+    in->src = NULL;
+    return rc;
+}
+
+int tt_ig_each_input(ig_state *ig, int (*one)(ig_state *ig))
+{
+    for (int i = 0; i < ig->n; i++) {
+        int rc;
+        if ((rc = tt_ig_open(ig, i)) || (rc = one(ig)) || (rc = tt_ig_close(ig, i)))
+            return rc;
+    }
+    return 0;
+}
+
 /* ---- helpers for parsers ---- */
 
 void tt_ig_row(ig_state *ig) { ig->trace->prov.rows_read++; }
@@ -60,19 +119,10 @@ int tt_ig_fail(ig_state *ig, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (!ig->src)
+        return tt_err(ig->ctx, TT_EPARSE, "%s", msg);
     return tt_err(ig->ctx, TT_EPARSE, "%s:%lld: %s", tt_src_label(ig->src),
                   (long long)tt_src_lineno(ig->src), msg);
-}
-
-int tt_ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig))
-{
-    for (int i = 0; i < n; i++) {
-        ig->src = srcs[i];
-        int rc = one(ig);
-        if (rc)
-            return rc;
-    }
-    return 0;
 }
 
 int tt_ig_line(ig_state *ig, char **line)
@@ -274,17 +324,17 @@ static int detect_format(tt_ctx *ctx, tt_src *s, const tt_format **out)
     return 0;
 }
 
-static int finish(ig_state *ig, const tt_format *fmt, tt_src **srcs, int n)
+static int finish(ig_state *ig, const tt_format *fmt)
 {
     tt_trace *t = ig->trace;
     tt_provenance *p = &t->prov;
-    for (int i = 0; i < n; i++) {
-        char hex[65];
-        int rc = tt_src_finish(srcs[i], ig->ctx, hex);
-        if (rc)
+    for (int i = 0; i < ig->n; i++) {
+        int rc;
+        /* an input the format left open, or never read */
+        if (!ig->in[i].digested && ((rc = tt_ig_open(ig, i)) || (rc = tt_ig_close(ig, i))))
             return rc;
-        if (tt_prov_add_line(&p->source_files, tt_src_label(srcs[i])) ||
-            tt_prov_add_line(&p->source_sha256, hex))
+        if (tt_prov_add_line(&p->source_files, tt_ig_label(ig, i)) ||
+            tt_prov_add_line(&p->source_sha256, ig->in[i].sha))
             return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
     }
     if (tt_prov_set(&p->format, fmt->name) ||
@@ -292,7 +342,7 @@ static int finish(ig_state *ig, const tt_format *fmt, tt_src **srcs, int n)
         tt_prov_set(&p->timezone, tt_tz_name(ig->tz)))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
     if (p->rows_read == 0)
-        return tt_err(ig->ctx, TT_EEMPTY, "%s: no job rows", tt_src_label(srcs[0]));
+        return tt_err(ig->ctx, TT_EEMPTY, "%s: no job rows", tt_ig_label(ig, 0));
     if (t->n == 0) {
         char why[512] = "";
         size_t w = 0;
@@ -301,7 +351,7 @@ static int finish(ig_state *ig, const tt_format *fmt, tt_src **srcs, int n)
                 w += (size_t)snprintf(why + w, sizeof why - w, "%s%lld %s", w ? ", " : "",
                                       (long long)p->dropped[r], tt_drop_name(r));
         return tt_err(ig->ctx, TT_EEMPTY, "%s: no job can be simulated (%lld rows: %s)",
-                      tt_src_label(srcs[0]), (long long)p->rows_read, why);
+                      tt_ig_label(ig, 0), (long long)p->rows_read, why);
     }
     if (tt_trace_sort(t))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory sorting %lld jobs", (long long)t->n);
@@ -312,42 +362,58 @@ static int finish(ig_state *ig, const tt_format *fmt, tt_src **srcs, int n)
     return 0;
 }
 
-static int run(tt_ctx *ctx, const tt_ingest_opts *opts, tt_src **srcs, int n, tt_trace **out)
+/* The format named in opts; auto tells it from the first input, which is
+ * left open with its first line unread. */
+static int pick_format(ig_state *ig, const tt_format **out)
 {
+    const tt_ingest_opts *opts = ig->opts;
     const char *fname = opts && opts->format ? opts->format : "auto";
-    const tt_format *fmt = NULL;
     int rc;
     if (strcmp(fname, "auto") == 0) {
-        if ((rc = detect_format(ctx, srcs[0], &fmt)))
+        if ((rc = tt_ig_open(ig, 0)) || (rc = detect_format(ig->ctx, ig->src, out)))
             return rc;
-    } else if (!(fmt = find_format(fname))) {
-        return tt_err(ctx, TT_EINVAL, "unknown format '%s'", fname);
+    } else if (!(*out = find_format(fname))) {
+        return tt_err(ig->ctx, TT_EINVAL, "unknown format '%s'", fname);
     }
-    if (opts && opts->map && fmt != &tt_fmt_csv)
-        return tt_err(ctx, TT_EINVAL, "-m (column map) applies to -f csv only, not %s",
-                      fmt->name);
+    if (opts && opts->map && *out != &tt_fmt_csv)
+        return tt_err(ig->ctx, TT_EINVAL, "-m (column map) applies to -f csv only, not %s",
+                      (*out)->name);
+    return 0;
+}
+
+static int parse_all(ig_state *ig, tt_trace **out)
+{
+    const tt_format *fmt = NULL;
+    int rc = pick_format(ig, &fmt);
+    if (rc)
+        return rc;
+    const tt_ingest_opts *opts = ig->opts;
+    const char *zone = opts && opts->tz ? opts->tz : fmt->default_tz ? fmt->default_tz : "UTC";
+    if ((rc = tt_tz_open(ig->ctx, zone, &ig->tz)))
+        return rc;
+    if (!(ig->trace = tt_trace_create()))
+        return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
+    if ((rc = fmt->parse(ig)) || (rc = finish(ig, fmt)))
+        return rc;
+    *out = ig->trace;
+    ig->trace = NULL;
+    return 0;
+}
+
+static int run(tt_ctx *ctx, const tt_ingest_opts *opts, ig_input *in, int n, tt_trace **out)
+{
     ig_state ig;
     memset(&ig, 0, sizeof ig);
     ig.ctx = ctx;
     ig.opts = opts;
-    const char *zone = opts && opts->tz ? opts->tz : fmt->default_tz ? fmt->default_tz : "UTC";
-    if ((rc = tt_tz_open(ctx, zone, &ig.tz)))
-        return rc;
-    if (!(ig.trace = tt_trace_create())) {
-        tt_tz_free(ig.tz);
-        return tt_err(ctx, TT_ENOMEM, "out of memory");
-    }
-    ig.src = srcs[0];
-    rc = fmt->parse(&ig, srcs, n);
-    if (!rc)
-        rc = finish(&ig, fmt, srcs, n);
+    ig.n = n;
+    ig.in = in;
+    int rc = parse_all(&ig, out);
+    for (int i = 0; i < n; i++)
+        tt_src_close(in[i].src);
+    tt_trace_free(ig.trace);
     tt_tz_free(ig.tz);
-    if (rc) {
-        tt_trace_free(ig.trace);
-        return rc;
-    }
-    *out = ig.trace;
-    return 0;
+    return rc;
 }
 
 int tt_ingest(tt_ctx *ctx, const tt_ingest_opts *opts, const char *const *inputs, int n,
@@ -361,17 +427,18 @@ int tt_ingest(tt_ctx *ctx, const tt_ingest_opts *opts, const char *const *inputs
         nstdin += strcmp(inputs[i], "-") == 0;
     if (nstdin > 1)
         return tt_err(ctx, TT_EINVAL, "'-' (stdin) given more than once");
-    tt_src **srcs = (tt_src **)calloc((size_t)n, sizeof *srcs);
-    if (!srcs)
-        return tt_err(ctx, TT_ENOMEM, "out of memory");
-    int rc = 0;
-    for (int i = 0; i < n && !rc; i++)
-        rc = tt_src_open(ctx, inputs[i], &srcs[i]);
-    if (!rc)
-        rc = run(ctx, opts, srcs, n, out);
+    /* Inputs are opened one at a time while parsing; a missing one is
+     * still found before the first is read. */
     for (int i = 0; i < n; i++)
-        tt_src_close(srcs[i]);
-    free(srcs);
+        if (strcmp(inputs[i], "-") != 0 && access(inputs[i], R_OK) != 0)
+            return tt_err(ctx, TT_EIO, "cannot open '%s': %s", inputs[i], strerror(errno));
+    ig_input *in = (ig_input *)calloc((size_t)n, sizeof *in);
+    if (!in)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int i = 0; i < n; i++)
+        in[i].path = inputs[i];
+    int rc = run(ctx, opts, in, n, out);
+    free(in);
     return rc;
 }
 
@@ -379,11 +446,10 @@ int tt_ingest_mem(tt_ctx *ctx, const tt_ingest_opts *opts, const void *buf, size
                   const char *label, tt_trace **out)
 {
     *out = NULL;
-    tt_src *s;
-    int rc = tt_src_open_mem(ctx, buf, len, label, &s);
-    if (rc)
-        return rc;
-    rc = run(ctx, opts, &s, 1, out);
-    tt_src_close(s);
-    return rc;
+    ig_input in;
+    memset(&in, 0, sizeof in);
+    in.buf = buf;
+    in.len = len;
+    in.label = label;
+    return run(ctx, opts, &in, 1, out);
 }

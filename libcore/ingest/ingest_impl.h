@@ -9,13 +9,16 @@
 #include "io/timeparse.h"
 #include "tt/ingest.h"
 
+typedef struct ig_input ig_input; /* one input, the driver's (ingest.c) */
+
 typedef struct ig_state {
     tt_ctx *ctx;
     const tt_ingest_opts *opts;
     tt_trace *trace;
     tt_tz *tz;      /* zone for naive times (never NULL) */
-    tt_src *src;    /* the input being parsed, for messages */
-    void *fmt_state; /* a format's own state across inputs, freed by the format */
+    tt_src *src;    /* the current input (tt_ig_open), for messages; NULL when none */
+    int n;          /* inputs */
+    ig_input *in;
 } ig_state;
 
 typedef struct tt_format {
@@ -28,14 +31,26 @@ typedef struct tt_format {
      * line of an input, for -f auto; NULL when the format cannot be told
      * from its header. The line may be modified. */
     int (*detect)(char *first_line);
-    /* Parses all inputs (already open, first line not yet read). */
-    int (*parse)(ig_state *ig, tt_src **srcs, int n);
+    /* Parses all ig->n inputs, each opened with tt_ig_open and closed with
+     * tt_ig_close (the first may be open already, its first line unread). */
+    int (*parse)(ig_state *ig);
 } tt_format;
 
 /* Formats, each in its own fmt_*.c. */
 extern const tt_format tt_fmt_philly_json, tt_fmt_philly_csv, tt_fmt_helios, tt_fmt_acme,
     tt_fmt_pai, tt_fmt_pai_sim, tt_fmt_openb, tt_fmt_gavel, tt_fmt_tiresias, tt_fmt_swf,
     tt_fmt_csv;
+
+/* Inputs, one open at a time so that thousands of files need few
+ * descriptors. tt_ig_open makes input i (0 .. ig->n - 1) the current one
+ * (ig->src), opening it unless it is open already (then it goes on where
+ * it was); inputs opened before stay open until closed. tt_ig_close reads
+ * the rest of input i's raw bytes for its digest and closes it; ig->src
+ * is NULL after closing the current input. 0 or a negative code. */
+int tt_ig_open(ig_state *ig, int i);
+int tt_ig_close(ig_state *ig, int i);
+/* Input i's name in messages: its path, "<stdin>", or the memory label. */
+const char *tt_ig_label(const ig_state *ig, int i);
 
 /* Counting and keeping rows. */
 void tt_ig_row(ig_state *ig);                  /* one data row read */
@@ -50,9 +65,9 @@ int tt_ig_fail(ig_state *ig, const char *fmt, ...)
 #endif
     ;
 
-/* Runs one(ig) on each input in turn with ig->src set; stops at the
- * first error. The parse of a format whose inputs are independent. */
-int tt_ig_each_input(ig_state *ig, tt_src **srcs, int n, int (*one)(ig_state *ig));
+/* Opens each input in turn, runs one(ig) on it and closes it; stops at
+ * the first error. The parse of a format whose inputs are independent. */
+int tt_ig_each_input(ig_state *ig, int (*one)(ig_state *ig));
 
 /* The next non-empty line of the current input (ig->src): 1, 0 at the end,
  * or a negative code. Whitespace-only lines are skipped. */

@@ -47,6 +47,13 @@ expect_exit 1 tt-ingest -o in.csv in.csv
 expect_err "is also an input"
 cmp -s in.csv "$P" || fail "input was touched"
 
+# inputs are read one at a time: 200 files under a limit of 64 descriptors
+mkdir many
+for i in $(seq 1 200); do printf 'submit,duration,gpus\n%d,10,1\n' "$i" > "many/$i.csv"; done
+expect_exit 0 sh -c 'ulimit -n 64 && exec tt-ingest -o many.h5 many/*.csv'
+expect_err "csv: 200 rows read, 200 kept"
+[ "$(tt-cat --info many.h5 | grep -c '^source_sha256')" = 200 ] || fail "a digest per input"
+
 # gzip, xz and stdin give the same jobs
 gzip -c "$P" > p.csv.gz
 xz -c "$P" > p.csv.xz
