@@ -29,4 +29,6 @@ const tt_format tt_fmt_acme = {
     "unix",
     detect,
     parse,
+    "submit_time",
+    "end_time - start_time",
 };

@@ -318,4 +318,6 @@ const tt_format tt_fmt_csv = {
     NULL, /* parse sets prov.time_base from the times it read */
     detect,
     parse,
+    "submit",
+    "duration",
 };

@@ -106,4 +106,6 @@ const tt_format tt_fmt_gavel = {
     "relative",
     detect,
     parse,
+    "arrival_time",
+    "total_steps",
 };

@@ -21,4 +21,6 @@ const tt_format tt_fmt_helios = {
     "unix",
     detect,
     parse,
+    "submit_time",
+    "end_time - start_time",
 };

@@ -82,4 +82,6 @@ const tt_format tt_fmt_openb = {
     "relative",
     detect,
     parse,
+    "creation_time",
+    "deletion_time - scheduled_time",
 };

@@ -341,4 +341,6 @@ const tt_format tt_fmt_pai = {
     "relative",
     detect,
     parse,
+    "start_time",
+    "end_time - task start_time",
 };

@@ -70,4 +70,6 @@ const tt_format tt_fmt_pai_sim = {
     "relative",
     detect,
     parse,
+    "submit_time",
+    "duration",
 };

@@ -65,4 +65,6 @@ const tt_format tt_fmt_philly_csv = {
     "unix",
     detect,
     parse,
+    "timestamp",
+    "duration",
 };

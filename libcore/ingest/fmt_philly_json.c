@@ -402,4 +402,6 @@ const tt_format tt_fmt_philly_json = {
     "unix",
     NULL, /* the driver tells JSON from its leading '[' or '{' */
     parse,
+    "submitted_time",
+    "attempts",
 };

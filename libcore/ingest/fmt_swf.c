@@ -180,4 +180,6 @@ const tt_format tt_fmt_swf = {
     NULL, /* relative, unless parse finds "; UnixStartTime" and sets unix */
     detect,
     parse,
+    "submit_time",
+    "run_time",
 };

@@ -84,4 +84,6 @@ const tt_format tt_fmt_tiresias = {
     "relative",
     detect,
     parse,
+    "submit_time",
+    "duration",
 };

@@ -103,6 +103,14 @@ void tt_ig_row(ig_state *ig) { ig->trace->prov.rows_read++; }
 
 int tt_ig_keep(ig_state *ig, const tt_job *j)
 {
+    /* the engine's bounds, checked here so that a trace tt-ingest writes
+     * is one every later tool takes */
+    if (j->submit < -TT_SUBMIT_MAX || j->submit > TT_SUBMIT_MAX)
+        return tt_ig_fail(ig, "field '%s': submit %lld is out of range (-2^40 .. 2^40 s)",
+                          ig->submit_field, (long long)j->submit);
+    if (j->duration < 0 || j->duration > TT_DURATION_MAX)
+        return tt_ig_fail(ig, "field '%s': duration %lld is out of range (0 .. 2^32)",
+                          ig->duration_field, (long long)j->duration);
     if (tt_trace_append(ig->trace, j))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory after %lld jobs",
                       (long long)ig->trace->n);
@@ -227,6 +235,12 @@ int tt_ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
             char buf[64];
             return tt_ig_fail(ig, "field '%s': cannot parse time '%s'", field,
                            shown(text, buf, sizeof buf));
+        }
+        /* as a negative number of seconds is refused */
+        if (*out < 0) {
+            char buf[64];
+            return tt_ig_fail(ig, "field '%s': time '%s' is before 1970-01-01 00:00 UTC", field,
+                              shown(text, buf, sizeof buf));
         }
         if (flags & TT_TIME_AMBIGUOUS)
             ig->trace->prov.ambiguous_times++;
@@ -393,6 +407,8 @@ static int parse_all(ig_state *ig, tt_trace **out)
         return rc;
     if (!(ig->trace = tt_trace_create()))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
+    ig->submit_field = fmt->submit_field;
+    ig->duration_field = fmt->duration_field;
     if ((rc = fmt->parse(ig)) || (rc = finish(ig, fmt)))
         return rc;
     *out = ig->trace;

@@ -19,6 +19,10 @@ typedef struct ig_state {
     tt_src *src;    /* the current input (tt_ig_open), for messages; NULL when none */
     int n;          /* inputs */
     ig_input *in;
+    /* The input's names for a job's submit and duration, for range errors
+     * in tt_ig_keep: the format's, which a parser may replace (csv takes
+     * the header's). */
+    const char *submit_field, *duration_field;
 } ig_state;
 
 typedef struct tt_format {
@@ -34,6 +38,9 @@ typedef struct tt_format {
     /* Parses all ig->n inputs, each opened with tt_ig_open and closed with
      * tt_ig_close (the first may be open already, its first line unread). */
     int (*parse)(ig_state *ig);
+    /* The input fields a job's submit and duration come from, named in
+     * range errors ("end_time - start_time" where derived). */
+    const char *submit_field, *duration_field;
 } tt_format;
 
 /* Formats, each in its own fmt_*.c. */
@@ -53,9 +60,12 @@ int tt_ig_close(ig_state *ig, int i);
 const char *tt_ig_label(const ig_state *ig, int i);
 
 /* Counting and keeping rows. */
-void tt_ig_row(ig_state *ig);                  /* one data row read */
-int tt_ig_keep(ig_state *ig, const tt_job *j); /* appends; 0 or TT_ENOMEM */
-void tt_ig_drop(ig_state *ig, int reason);     /* a well-formed row not kept */
+void tt_ig_row(ig_state *ig); /* one data row read */
+/* Appends a job after checking its submit and duration against the
+ * engine's bounds (TT_SUBMIT_MAX, TT_DURATION_MAX; an error naming
+ * ig->submit_field or ig->duration_field). 0, TT_EPARSE or TT_ENOMEM. */
+int tt_ig_keep(ig_state *ig, const tt_job *j);
+void tt_ig_drop(ig_state *ig, int reason); /* a well-formed row not kept */
 
 /* Sets a TT_EPARSE error prefixed with "LABEL:LINE: " of the current
  * input and returns TT_EPARSE. */
@@ -91,8 +101,9 @@ int tt_ig_count(ig_state *ig, const char *field, const char *text, int64_t *out)
 int tt_ig_count_opt(ig_state *ig, const char *field, const char *text, int64_t *out);
 /* Number >= 0 in thousandths: "0.25" -> 250. */
 int tt_ig_milli(ig_state *ig, const char *field, const char *text, int64_t *out);
-/* A time: "YYYY-MM-DD HH:MM:SS[+off]" (naive ones in ig->tz) or seconds
- * (integer or float, >= 0, rounded). Missing gives TT_TIME_NONE. */
+/* A time: "YYYY-MM-DD HH:MM:SS[+off]" (naive ones in ig->tz), not before
+ * 1970, or seconds (integer or float, >= 0, rounded): both are >= 0.
+ * Missing gives TT_TIME_NONE. */
 int tt_ig_time(ig_state *ig, const char *field, const char *text, int64_t *out);
 /* Copies a string field, mapping missing tokens to NULL. */
 const char *tt_ig_str(const char *text);

@@ -167,6 +167,11 @@ Test(gavel, bad_inputs)
                  "job_type\tcommand\tnum_steps_arg\tneeds_data_dir\ttotal_steps\tarrival_time"
                  "\tscale_factor\n" OK_LINE,
                  "vc.trace:1: field 'needs_data_dir': expected 0 or 1, got 'needs_data_dir'");
+    expect_error("gavel", OK_LINE "A3C\tcmd\t-n\t1\t4294967297\t1\t1\n",
+                 "vc.trace:2: field 'total_steps': duration 4294967297 is out of range "
+                 "(0 .. 2^32)");
+    expect_error("gavel", OK_LINE "A3C\tcmd\t-n\t1\t100\t1099511627777\t1\n",
+                 "vc.trace:2: field 'arrival_time': submit 1099511627777 is out of range");
     expect_error("gavel", "", "vc.trace:1: empty input: no job line");
     expect_error("gavel", "A3C\tcmd\t-n\t1\t100\t0\t0\n", "no job can be simulated (1 rows: 1 cpu_only)");
 }

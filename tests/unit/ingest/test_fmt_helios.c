@@ -138,6 +138,16 @@ Test(fmt_helios, bad_input)
                 "mem.txt:2: field 'start_time': cannot parse time '2020-06-31 00:00:00'");
     expect_fail(HDR "1,u,v,1,1,1,COMPLETED,,2020-06-01 00:00:00,2020-06-01 00:00:10,10,0\n",
                 "mem.txt:2: field 'submit_time': value missing");
+    /* the engine's bounds: 2^32 s is 136 years */
+    expect_fail(HDR "1,u,v,1,1,1,COMPLETED,2020-06-01 00:00:00,2020-06-01 00:00:00,"
+                    "2200-06-01 00:00:00,10,0\n",
+                "mem.txt:2: field 'end_time - start_time': duration 5680195200 is out of range "
+                "(0 .. 2^32)");
+    /* calendar times before 1970 are negative seconds, refused as such */
+    expect_fail(HDR "1,u,v,1,1,1,COMPLETED,1970-01-01 07:00:00,2020-06-01 00:00:00,"
+                    "2020-06-01 00:00:10,10,0\n",
+                "mem.txt:2: field 'submit_time': time '1970-01-01 07:00:00' is before "
+                "1970-01-01 00:00 UTC");
     expect_fail("job_id,user,vc,cpu_num,node_num,state,submit_time,start_time,end_time\n"
                 "1,u,v,1,1,COMPLETED,2020-06-01 00:00:00,2020-06-01 00:00:00,"
                 "2020-06-01 00:00:10\n",

@@ -109,6 +109,11 @@ Test(swf, malformed_rows)
                  "field 'allocated_procs': 99999999 processors is out of range");
     expect_error("1 0 10 1e30 4 -1 -1 4 200 -1 1 3 1 -1 1 -1 -1 -1\n",
                  "field 'run_time': number out of range");
+    expect_error("1 0 10 5000000000 4 -1 -1 4 200 -1 1 3 1 -1 1 -1 -1 -1\n",
+                 "mem.txt:1: field 'run_time': duration 5000000000 is out of range");
+    expect_error("; UnixStartTime: 1099511627000\n"
+                 "1 777 10 100 4 -1 -1 4 200 -1 1 3 1 -1 1 -1 -1 -1\n",
+                 "mem.txt:2: field 'submit_time': submit 1099511627777 is out of range");
 }
 
 Test(swf, fixture_errors_and_mixed_bases)

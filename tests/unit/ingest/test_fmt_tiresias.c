@@ -112,6 +112,10 @@ Test(tiresias, bad_inputs)
     expect_error(HDR ROW "1,8,,133,vgg11,147,23\r\n", "mem.txt:3: field 'submit_time': value missing");
     expect_error("job_id,num_gpu,submit_time,iterations,duration,interval\r\n0,1,0,606,164,30\r\n",
                  "mem.txt:1: header has no column 'model_name'");
+    expect_error(HDR ROW "1,8,9223372036854775807,133,vgg11,147,23\r\n",
+                 "mem.txt:3: field 'submit_time': submit 9223372036854775807 is out of range");
+    expect_error(HDR ROW "1,8,30,133,vgg11,9223372036854775807,23\r\n",
+                 "mem.txt:3: field 'duration': duration 9223372036854775807 is out of range");
     expect_error(HDR, "mem.txt:1: header only: no job rows");
     expect_error("", "mem.txt:1: empty input: no header line");
     expect_error(HDR ROW "1,8,30,133,\"vgg11,147,23\r\n", "mem.txt:3: unterminated quoted field");
