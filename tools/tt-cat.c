@@ -71,9 +71,12 @@ static void info(const tt_trace *t)
            p->timezone, p->duration_unit, p->tool_version);
     printf("rows_read\t%lld\nrows_kept\t%lld\n", (long long)p->rows_read, (long long)p->rows_kept);
     for (int r = 0; r < TT_DROP_COUNT; r++)
-        printf("dropped_%s\t%lld\n", tt_drop_name(r), (long long)p->dropped[r]);
+        if (tt_drop_shown(p, r))
+            printf("dropped_%s\t%lld\n", tt_drop_name(r), (long long)p->dropped[r]);
     printf("duplicates\t%lld\nambiguous_times\t%lld\nshifted_times\t%lld\n",
            (long long)p->duplicates, (long long)p->ambiguous_times, (long long)p->shifted_times);
+    if (p->duration_mismatches)
+        printf("duration_mismatches\t%lld\n", (long long)p->duration_mismatches);
     if (*p->notes) {
         printf("notes\t");
         put_str(stdout, p->notes);

@@ -1,8 +1,9 @@
 /* csv: generic delimited text with one header line, tab-separated when the
  * header holds a tab, else comma-separated. Columns are found by common
  * header names (case-insensitive) or named with -m key=COL,...; what tt-cat
- * prints reads back unchanged. Times are seconds or calendar times; the
- * time base is "unix" when any time in the input was a calendar time. */
+ * prints reads back unchanged. Times are seconds (time base "relative") or
+ * calendar times ("unix"), one kind in all the inputs. Rows without submit,
+ * GPUs or a run time (pending jobs in real exports) are dropped, counted. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 
 #include "base/csv.h"
 #include "ingest/ingest_impl.h"
+#include "tt/parse.h"
 
 #define MAXF 256
 
@@ -24,12 +26,13 @@ static const char *const keys[NKEYS] = {"submit", "duration", "gpus",   "start",
 /* Header names recognised per key; when several are in a header, the one
  * listed first wins. "queue" is not a VC name: Helios and Acme use it for
  * the queueing time, so it would turn numbers into VCs. */
-#define NALIAS 8
+#define NALIAS 10
 static const char *const aliases[NKEYS][NALIAS] = {
     [K_SUBMIT] = {"submit", "submit_time", "submitted_time", "submission_time", "timestamp",
                   "arrival_time", "creation_time"},
     [K_DURATION] = {"duration", "run_time", "runtime", "elapsed"},
-    [K_GPUS] = {"gpus", "num_gpus", "num_gpu", "gpu_num", "ngpus", "gpu_count", "scale_factor"},
+    [K_GPUS] = {"gpus", "num_gpus", "num_gpu", "gpu_num", "ngpus", "gpu_count", "gpu_request",
+                "gpus_requested", "requested_gpus", "scale_factor"},
     [K_START] = {"start", "start_time"},
     [K_END] = {"end", "end_time", "finish_time"},
     [K_NAME] = {"name", "job_id", "jobid", "job_name", "id"},
@@ -119,6 +122,7 @@ typedef struct {
     int ncol;
     int col[NKEYS];
     char label[NKEYS][64];
+    char run_label[132]; /* "END - START", a duration worked out */
 } colmap;
 
 static void alias_list(int k, char *buf, size_t size)
@@ -140,6 +144,7 @@ static int missing_column(ig_state *ig, int k)
 static int read_header(ig_state *ig, const usermap *m, colmap *c)
 {
     char *line, *f[MAXF];
+    memset(c, 0, sizeof *c);
     int rc = tt_ig_header(ig, &line);
     if (rc < 0)
         return rc;
@@ -169,9 +174,19 @@ static int read_header(ig_state *ig, const usermap *m, colmap *c)
     for (int k = 0; k < NKEYS; k++)
         if (c->col[k] < 0)
             c->col[k] = find_alias(f, n, used, k);
-    for (int k = 0; k < NKEYS; k++)
-        if (c->col[k] >= 0)
-            snprintf(c->label[k], sizeof c->label[k], "%s", f[c->col[k]]);
+    for (int k = 0; k < NKEYS; k++) {
+        if (c->col[k] < 0)
+            continue;
+        /* names match ignoring case: a second column of that name would
+         * be a guess between two */
+        for (int j = 0; j < n; j++)
+            if (j != c->col[k] && strcasecmp(f[j], f[c->col[k]]) == 0)
+                return tt_ig_fail(ig, "header names column '%.60s' twice (columns %d and %d)",
+                                  f[c->col[k]], (j < c->col[k] ? j : c->col[k]) + 1,
+                                  (j < c->col[k] ? c->col[k] : j) + 1);
+        snprintf(c->label[k], sizeof c->label[k], "%s", f[c->col[k]]);
+    }
+    snprintf(c->run_label, sizeof c->run_label, "%s - %s", c->label[K_END], c->label[K_START]);
     if (c->col[K_SUBMIT] < 0)
         return missing_column(ig, K_SUBMIT);
     if (c->col[K_GPUS] < 0)
@@ -189,19 +204,51 @@ static int read_header(ig_state *ig, const usermap *m, colmap *c)
     return 0;
 }
 
+/* The time base of what has been read: the kind of the first time seen,
+ * where it was, and the input being read. */
+enum { T_NONE, T_SECONDS, T_CALENDAR };
+typedef struct {
+    int kind;
+    int input;
+    int64_t line;
+    int cur;
+} timebase;
+
 /* tt_ig_time's own test for a calendar time, so the time base can follow. */
 static int is_calendar(const char *s) { return strlen(s) >= 10 && s[4] == '-'; }
 
+/* Relative seconds and calendar times in one trace would put jobs decades
+ * apart (a span of 17,522 days from 0 to 2018), so the first time read
+ * sets the kind for all the inputs. */
+static int same_base(ig_state *ig, timebase *tb, const char *field, int kind)
+{
+    static const char *const what[] = {"", "relative seconds", "a calendar time"};
+    static const char *const base[] = {"", "relative", "unix"};
+    if (tb->kind == T_NONE) {
+        tb->kind = kind;
+        tb->input = tb->cur;
+        tb->line = tt_src_lineno(ig->src);
+    }
+    if (kind == tb->kind)
+        return 0;
+    return tt_ig_fail(ig,
+                      "field '%s': %s (time base %s), but %s:%lld has %s (time base %s): one "
+                      "trace cannot mix time bases",
+                      field, what[kind], base[kind], tt_ig_label(ig, tb->input),
+                      (long long)tb->line, what[tb->kind], base[tb->kind]);
+}
+
 /* A time column of the row (TT_TIME_NONE when the key has no column). */
-static int get_time(ig_state *ig, const colmap *c, char **f, int k, int64_t *out, int *calendar)
+static int get_time(ig_state *ig, const colmap *c, char **f, int k, timebase *tb, int64_t *out)
 {
     *out = TT_TIME_NONE;
     if (c->col[k] < 0)
         return 0;
     const char *v = tt_trim(f[c->col[k]]);
-    if (is_calendar(v))
-        *calendar = 1;
-    return tt_ig_time(ig, c->label[k], v, out);
+    int rc = tt_ig_time(ig, c->label[k], v, out);
+    if (rc || *out == TT_TIME_NONE)
+        return rc;
+    return same_base(ig, tb, c->label[k], is_calendar(v) ? T_CALENDAR : T_SECONDS);
 }
 
 /* A count column of the row (TT_TIME_NONE when absent), at most max. */
@@ -218,6 +265,20 @@ static int get_count(ig_state *ig, const colmap *c, char **f, int k, int64_t max
     return 0;
 }
 
+/* The GPU demand in thousandths (TT_TIME_NONE when missing). */
+static int get_gpus(ig_state *ig, const colmap *c, char **f, int64_t *out)
+{
+    const char *v = tt_trim(f[c->col[K_GPUS]]);
+    *out = TT_TIME_NONE;
+    if (tt_is_missing(v))
+        return 0;
+    int rc = tt_ig_milli(ig, c->label[K_GPUS], v, out);
+    if (!rc && *out > INT32_MAX)
+        return tt_ig_fail(ig, "field '%s': %lld.%03lld GPUs is out of range", c->label[K_GPUS],
+                          (long long)(*out / 1000), (long long)(*out % 1000));
+    return rc;
+}
+
 /* Strings are kept as they are (no trimming, only "" is absent), so that
  * tt-cat's output reads back unchanged. */
 static const char *get_str(const colmap *c, char **f, int k)
@@ -227,42 +288,54 @@ static const char *get_str(const colmap *c, char **f, int k)
     return f[c->col[k]];
 }
 
-static int parse_row(ig_state *ig, const colmap *c, char **f, int *calendar)
+/* Why a row with these times and demand cannot be simulated, or -1, with
+ * j->duration worked out from start and end when the row gives none. */
+static int drop_reason(ig_state *ig, const colmap *c, tt_job *j, int64_t milli)
+{
+    int have_run = j->start != TT_TIME_NONE && j->end != TT_TIME_NONE;
+    if (milli == TT_TIME_NONE)
+        return TT_DROP_MISSING_GPUS;
+    if (milli == 0)
+        return TT_DROP_CPU_ONLY;
+    if (j->submit == TT_TIME_NONE)
+        return TT_DROP_MISSING_TIME;
+    if (have_run && j->end < j->start)
+        return TT_DROP_END_BEFORE_START;
+    if (j->duration != TT_TIME_NONE) {
+        /* the duration column wins; tt-ingest says how often they differ */
+        if (have_run && j->duration != j->end - j->start)
+            ig->trace->prov.duration_mismatches++;
+        ig->duration_field = c->label[K_DURATION];
+        return -1;
+    }
+    /* no duration: from start and end when the input has both columns */
+    if (c->col[K_START] < 0 || c->col[K_END] < 0)
+        return TT_DROP_MISSING_TIME;
+    if (j->start == TT_TIME_NONE)
+        return TT_DROP_NOT_STARTED;
+    if (j->end == TT_TIME_NONE)
+        return TT_DROP_NOT_FINISHED;
+    j->duration = j->end - j->start;
+    ig->duration_field = c->run_label;
+    return -1;
+}
+
+static int parse_row(ig_state *ig, const colmap *c, char **f, timebase *tb)
 {
     tt_job j = tt_job_empty();
     int64_t milli, explicit_milli, nodes;
     int rc;
-    if ((rc = get_time(ig, c, f, K_SUBMIT, &j.submit, calendar)) ||
+    if ((rc = get_time(ig, c, f, K_SUBMIT, tb, &j.submit)) ||
         (rc = get_count(ig, c, f, K_DURATION, INT64_MAX, &j.duration)) ||
-        (rc = get_time(ig, c, f, K_START, &j.start, calendar)) ||
-        (rc = get_time(ig, c, f, K_END, &j.end, calendar)) ||
-        (rc = tt_ig_milli(ig, c->label[K_GPUS], tt_trim(f[c->col[K_GPUS]]), &milli)) ||
+        (rc = get_time(ig, c, f, K_START, tb, &j.start)) ||
+        (rc = get_time(ig, c, f, K_END, tb, &j.end)) || (rc = get_gpus(ig, c, f, &milli)) ||
         (rc = get_count(ig, c, f, K_GPU_MILLI, INT32_MAX, &explicit_milli)) ||
         (rc = get_count(ig, c, f, K_NODES, INT32_MAX, &nodes)))
         return rc;
-    if (j.submit == TT_TIME_NONE)
-        return tt_ig_fail(ig, "field '%s': value missing", c->label[K_SUBMIT]);
-    if (milli > INT32_MAX)
-        return tt_ig_fail(ig, "field '%s': %lld.%03lld GPUs is out of range", c->label[K_GPUS],
-                       (long long)(milli / 1000), (long long)(milli % 1000));
-    if (milli == 0) {
-        tt_ig_drop(ig, TT_DROP_CPU_ONLY);
+    int why = drop_reason(ig, c, &j, milli);
+    if (why >= 0) {
+        tt_ig_drop(ig, why);
         return 0;
-    }
-    if (j.start != TT_TIME_NONE && j.end != TT_TIME_NONE && j.end < j.start) {
-        tt_ig_drop(ig, TT_DROP_END_BEFORE_START);
-        return 0;
-    }
-    if (j.duration == TT_TIME_NONE) {
-        if (j.start == TT_TIME_NONE) {
-            tt_ig_drop(ig, TT_DROP_NOT_STARTED);
-            return 0;
-        }
-        if (j.end == TT_TIME_NONE) {
-            tt_ig_drop(ig, TT_DROP_NOT_FINISHED);
-            return 0;
-        }
-        j.duration = j.end - j.start;
     }
     /* A fractional demand ("0.5") takes a whole GPU and keeps its share. */
     j.gpus = (int32_t)((milli + 999) / 1000);
@@ -277,20 +350,20 @@ static int parse_row(ig_state *ig, const colmap *c, char **f, int *calendar)
     return tt_ig_keep(ig, &j);
 }
 
-static int parse_one(ig_state *ig, const usermap *m, int *calendar)
+static int parse_one(ig_state *ig, const usermap *m, colmap *c, timebase *tb)
 {
-    colmap c;
-    int rc = read_header(ig, m, &c);
+    int rc = read_header(ig, m, c);
     if (rc)
         return rc;
+    ig->submit_field = c->label[K_SUBMIT];
     char *line, *f[MAXF];
     int rows = 0;
     while ((rc = tt_ig_line(ig, &line)) == 1) {
-        if ((rc = split(ig, line, c.delim, f, c.ncol)) < 0)
+        if ((rc = split(ig, line, c->delim, f, c->ncol)) < 0)
             return rc;
         rows++;
         tt_ig_row(ig);
-        if ((rc = parse_row(ig, &c, f, calendar)))
+        if ((rc = parse_row(ig, c, f, tb)))
             return rc;
     }
     if (rc == 0 && rows == 0)
@@ -301,12 +374,18 @@ static int parse_one(ig_state *ig, const usermap *m, int *calendar)
 static int parse(ig_state *ig)
 {
     usermap m;
-    int rc = parse_map(ig, &m), calendar = 0;
-    for (int i = 0; i < ig->n && !rc; i++)
-        if (!(rc = tt_ig_open(ig, i)) && !(rc = parse_one(ig, &m, &calendar)))
+    colmap c; /* the names in ig->submit_field and duration_field live here */
+    timebase tb = {T_NONE, 0, 0, 0};
+    int rc = parse_map(ig, &m);
+    for (int i = 0; i < ig->n && !rc; i++) {
+        tb.cur = i;
+        if (!(rc = tt_ig_open(ig, i)) && !(rc = parse_one(ig, &m, &c, &tb)))
             rc = tt_ig_close(ig, i);
+    }
     free(m.copy);
-    if (!rc && tt_prov_set(&ig->trace->prov.time_base, calendar ? "unix" : "relative"))
+    ig->submit_field = tt_fmt_csv.submit_field;
+    ig->duration_field = tt_fmt_csv.duration_field;
+    if (!rc && tt_prov_set(&ig->trace->prov.time_base, tb.kind == T_CALENDAR ? "unix" : "relative"))
         rc = tt_err(ig->ctx, TT_ENOMEM, "out of memory");
     return rc;
 }

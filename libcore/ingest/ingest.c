@@ -376,15 +376,17 @@ static int finish(ig_state *ig, const tt_format *fmt)
     return 0;
 }
 
-/* The format named in opts; auto tells it from the first input, which is
- * left open with its first line unread. */
+/* The format named in opts: -m (a column map) implies csv; auto tells it
+ * from the first input, which is left open with its first line unread. */
 static int pick_format(ig_state *ig, const tt_format **out)
 {
     const tt_ingest_opts *opts = ig->opts;
     const char *fname = opts && opts->format ? opts->format : "auto";
     int rc;
     if (strcmp(fname, "auto") == 0) {
-        if ((rc = tt_ig_open(ig, 0)) || (rc = detect_format(ig->ctx, ig->src, out)))
+        if (opts && opts->map)
+            *out = &tt_fmt_csv;
+        else if ((rc = tt_ig_open(ig, 0)) || (rc = detect_format(ig->ctx, ig->src, out)))
             return rc;
     } else if (!(*out = find_format(fname))) {
         return tt_err(ig->ctx, TT_EINVAL, "unknown format '%s'", fname);

@@ -11,8 +11,13 @@ const char *tt_drop_name(int reason)
 {
     static const char *const names[TT_DROP_COUNT] = {
         "cpu_only",     "not_started",      "not_finished", "no_attempts",
-        "missing_time", "end_before_start", "no_tasks"};
+        "missing_time", "end_before_start", "no_tasks",     "missing_gpus"};
     return (reason >= 0 && reason < TT_DROP_COUNT) ? names[reason] : "unknown";
+}
+
+int tt_drop_shown(const tt_provenance *p, int reason)
+{
+    return reason < TT_DROP_MISSING_GPUS || p->dropped[reason] != 0;
 }
 
 tt_job tt_job_empty(void)

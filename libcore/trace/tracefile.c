@@ -93,12 +93,15 @@ static int write_prov(hid_t g, const tt_trace *t)
              tt_h5u_attr_i64(g, "rows_kept", p->rows_kept) ||
              tt_h5u_attr_i64(g, "duplicates", p->duplicates) ||
              tt_h5u_attr_i64(g, "ambiguous_times", p->ambiguous_times) ||
-             tt_h5u_attr_i64(g, "shifted_times", p->shifted_times);
+             tt_h5u_attr_i64(g, "shifted_times", p->shifted_times) ||
+             (p->duration_mismatches &&
+              tt_h5u_attr_i64(g, "duration_mismatches", p->duration_mismatches));
     int64_t total = 0;
     for (int r = 0; r < TT_DROP_COUNT && !rc; r++) {
         char name[64];
         snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));
-        rc = tt_h5u_attr_i64(g, name, p->dropped[r]);
+        if (tt_drop_shown(p, r))
+            rc = tt_h5u_attr_i64(g, name, p->dropped[r]);
         total += p->dropped[r];
     }
     return rc || tt_h5u_attr_i64(g, "rows_dropped", total);
@@ -269,6 +272,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
         tt_h5u_attr_read_i64(g, "duplicates", &p->duplicates);
         tt_h5u_attr_read_i64(g, "ambiguous_times", &p->ambiguous_times);
         tt_h5u_attr_read_i64(g, "shifted_times", &p->shifted_times);
+        tt_h5u_attr_read_i64(g, "duration_mismatches", &p->duration_mismatches);
         for (int r = 0; r < TT_DROP_COUNT; r++) {
             char name[64];
             snprintf(name, sizeof name, "dropped_%s", tt_drop_name(r));

@@ -27,6 +27,23 @@ t0=$(date -u -d '2020-04-01 00:00:00+08:00' +%s)
 tt-cat j.h5 | cmp -s - want.tsv || fail "csv_jobs: $(tt-cat j.h5 | diff - want.tsv)"
 roundtrip j.h5
 
+# pending jobs (blank or NaN creation time, GPUs, duration) are dropped by
+# reason; gpu_request is a GPU count; the duration column wins over end -
+# start, and the report says so
+expect_exit 0 tt-ingest -o pend.h5 "$FIX/ingest/csv/csv_pending.csv"
+expect_err "csv: 9 rows read, 3 kept, 6 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 missing_time, 2 missing_gpus)"
+[ "$(tt-cat -H -c name,duration,gpus pend.h5 | tr '\t\n' ', ')" = "a,50,1 g,30,2 h,60,1 " ] ||
+    fail "csv_pending: $(tt-cat -H -c name,duration,gpus pend.h5)"
+tt-cat --info pend.h5 | grep -qx "dropped_missing_gpus	2" || fail "missing_gpus not in the file"
+tt-cat --info pend.h5 | grep -qx "duration_mismatches	1" || fail "duration_mismatches not in the file"
+tt-cat --info j.h5 | grep -q "dropped_missing_gpus\|duration_mismatches" &&
+    fail "counts added since trace/1 are listed only when non-zero"
+
+# inputs of different time bases are refused, naming both
+expect_exit 1 tt-ingest -o x.h5 "$FIX/ingest/csv/csv_relative.csv" "$FIX/ingest/csv/csv_jobs.csv"
+expect_err "csv_jobs.csv:2: field 'submit_time': a calendar time (time base unix), but $FIX/ingest/csv/csv_relative.csv:2 has relative seconds (time base relative): one trace cannot mix time bases"
+[ ! -e x.h5 ] || fail "output left after mixed time bases"
+
 # -m names columns and wins over header names; numbers may carry blanks
 expect_exit 0 tt-ingest -f csv -m submit=when,duration=len,gpus=k,user=who,vc=queue -o m.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 printf '50\t31\t1\tbob\tq2\t\n100\t60\t2\talice\tq1\tA3C\n' > wantm.tsv
@@ -36,6 +53,9 @@ tt-cat --info m.h5 | grep -qx "time_base	relative" || fail "numeric times give a
 roundtrip m.h5
 expect_exit 1 tt-ingest -f csv -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 expect_err "csv_mapped.tsv:1: header has no submit column"
+# -m implies -f csv (auto cannot tell this header)
+expect_exit 0 tt-ingest -m submit=when,duration=len,gpus=k,user=who,vc=queue -o m2.h5 "$FIX/ingest/csv/csv_mapped.tsv"
+tt-cat m2.h5 | cmp -s - <(tt-cat m.h5) || fail "-m without -f csv reads differently"
 expect_exit 2 tt-ingest -f csv -m submit=when,colour=k -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
 expect_err "-m: unknown key 'colour' (keys: submit duration gpus start end name user vc model status nodes gpu_milli)"
 expect_exit 1 tt-ingest -f csv -m submit=nosuch,duration=len,gpus=k -o x.h5 "$FIX/ingest/csv/csv_mapped.tsv"
@@ -59,6 +79,9 @@ bad csv_short_row.csv "3: expected 3 fields, got 2"
 bad csv_no_gpus.csv "1: header has no gpus column"
 bad csv_no_duration.csv "1: header has no duration column"
 bad csv_header_only.csv "1: header only: no job rows"
+bad csv_dup_header.csv "1: header names column 'duration' twice (columns 2 and 4)"
+bad csv_huge.csv "3: field 'submit': submit 9223372036854775807 is out of range (-2^40 .. 2^40 s)"
+bad csv_before_1970.csv "2: field 'submit': time '1969-12-31 23:58:20' is before 1970-01-01 00:00 UTC"
 : > empty.csv
 expect_exit 1 tt-ingest -f csv -o x.h5 empty.csv
 expect_err "empty.csv:1: empty input"

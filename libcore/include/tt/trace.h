@@ -38,9 +38,10 @@ typedef enum {
     TT_DROP_NOT_STARTED,      /* never ran: no start time (pending, cancelled in queue) */
     TT_DROP_NOT_FINISHED,     /* no end time: running when the trace was taken */
     TT_DROP_NO_ATTEMPTS,      /* Philly: a job record with no attempts */
-    TT_DROP_MISSING_TIME,     /* a time needed for the run time is absent */
+    TT_DROP_MISSING_TIME,     /* no submit time, or no run time (nor the times to work it out) */
     TT_DROP_END_BEFORE_START, /* observed end earlier than observed start */
     TT_DROP_NO_TASKS,         /* PAI: a job with no rows in the task table */
+    TT_DROP_MISSING_GPUS,     /* the GPU count is blank or NaN */
     TT_DROP_COUNT
 } tt_drop_reason;
 const char *tt_drop_name(int reason);
@@ -61,7 +62,17 @@ typedef struct tt_provenance {
     int64_t duplicates;      /* kept rows equal in every column to an earlier row */
     int64_t ambiguous_times; /* local times in a DST fall-back hour (first taken) */
     int64_t shifted_times;   /* local times in a DST gap (moved forward) */
+    /* kept rows whose duration column differs from end - start (the
+     * column is kept); like the drop reasons added since trace/1 (see
+     * tt_drop_shown), written and listed only when non-zero */
+    int64_t duration_mismatches;
 } tt_provenance;
+
+/* 1 when dropped[reason] is written to a trace file and listed by tt-cat:
+ * always for the reasons of trace/1's first version, and for those added
+ * since when non-zero, so that files without them stay as they were (a
+ * reader takes an absent count as 0). */
+int tt_drop_shown(const tt_provenance *p, int reason);
 
 typedef struct tt_trace {
     int64_t n; /* jobs */

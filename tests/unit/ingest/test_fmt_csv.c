@@ -1,5 +1,5 @@
 /* The generic csv format: header names, -m maps, drops, fractional GPUs,
- * time bases and tt-cat's TSV. */
+ * time bases, the engine's bounds and tt-cat's TSV. */
 #include "testutil.h"
 
 static tt_trace *ingest_map(tt_ctx *ctx, const char *fmt, const char *map, const char *text)
@@ -243,8 +243,6 @@ Test(csv, bad_inputs)
     expect_error(HDR "-3,10,1\n", "mem.csv:2: field 'submit': negative time '-3'");
     expect_error(HDR "2020-13-01 00:00:00,20,1\n",
                  "mem.csv:2: field 'submit': cannot parse time '2020-13-01 00:00:00'");
-    expect_error(HDR ",20,1\n", "mem.csv:2: field 'submit': value missing");
-    expect_error(HDR "0,20,\n", "mem.csv:2: field 'gpus': value missing");
     expect_error("submit,gpus,start,end\n0,1,5,x\n", "mem.csv:2: field 'end': expected a time");
     expect_error("submit,duration,gpus,nodes\n0,1,1,1.5x\n", "mem.csv:2: field 'nodes': expected a number");
     expect_error("submit,duration,gpus,nodes\n0,1,1,3000000000\n",
@@ -287,5 +285,151 @@ Test(csv, binary_garbage)
     tt_trace *t = NULL;
     cr_expect_neq(tt_ingest_mem(ctx, &o, junk, sizeof junk - 1, "junk.csv", &t), 0);
     cr_expect(strstr(tt_errmsg(ctx), "junk.csv:1: binary data"), "%s", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+}
+
+/* Pending jobs in real exports have no submit time, GPU count or run
+ * time: dropped and counted, each under what it lacks. */
+Test(csv, rows_lacking_a_value_are_dropped_by_reason)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_map(ctx, "csv", NULL,
+                             "submit,duration,gpus,start,end\n"
+                             "0,10,1,,\n"  /* kept */
+                             ",10,1,,\n"   /* missing_time */
+                             "NaN,10,1,,\n" /* missing_time */
+                             "1,10,,,\n"   /* missing_gpus */
+                             "2,10,nan,,\n" /* missing_gpus */
+                             "3,NaN,1,,\n"  /* not_started: no start */
+                             "4,,1,5,\n"    /* not_finished: no end */
+                             "5,,0,,\n");   /* cpu_only */
+    cr_assert(t, "%s", tt_errmsg(ctx));
+    cr_expect_eq(t->n, 1);
+    cr_expect_eq(t->prov.rows_read, 8);
+    cr_expect_eq(t->prov.dropped[TT_DROP_MISSING_TIME], 2);
+    cr_expect_eq(t->prov.dropped[TT_DROP_MISSING_GPUS], 2);
+    cr_expect_eq(t->prov.dropped[TT_DROP_NOT_STARTED], 1);
+    cr_expect_eq(t->prov.dropped[TT_DROP_NOT_FINISHED], 1);
+    cr_expect_eq(t->prov.dropped[TT_DROP_CPU_ONLY], 1);
+    cr_expect_str_eq(tt_drop_name(TT_DROP_MISSING_GPUS), "missing_gpus");
+    tt_trace_free(t);
+    /* without start and end columns a missing duration is a missing run
+     * time, not a job that never started */
+    t = ingest_map(ctx, "csv", NULL, HDR "0,10,1\n1,NaN,1\n2,,1\n");
+    cr_assert(t, "%s", tt_errmsg(ctx));
+    cr_expect_eq(t->n, 1);
+    cr_expect_eq(t->prov.dropped[TT_DROP_MISSING_TIME], 2);
+    cr_expect_eq(t->prov.dropped[TT_DROP_NOT_STARTED], 0);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+Test(csv, gpu_count_spellings)
+{
+    const char *names[] = {"gpu_request", "gpus_requested", "requested_gpus", "gpu_num",
+                           "num_gpus", "gpu_count", "GPU_Request"};
+    tt_ctx *ctx = tt_ctx_create();
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "job_name,submit_time,duration,%s\nj,0,10,4\n", names[i]);
+        tt_trace *t = ingest_map(ctx, "auto", NULL, text);
+        cr_assert(t, "%s: %s", names[i], tt_errmsg(ctx));
+        cr_expect_str_eq(t->prov.format, "csv", "%s", names[i]);
+        cr_expect_eq(t->gpus[0], 4, "%s", names[i]);
+        tt_trace_free(t);
+    }
+    tt_ctx_free(ctx);
+}
+
+Test(csv, map_implies_csv)
+{
+    /* a header auto cannot tell: -m makes it csv */
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_map(ctx, "auto", "submit=when,duration=len,gpus=k", "when,len,k\n3,9,2\n");
+    cr_assert(t, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(t->prov.format, "csv");
+    cr_expect_eq(t->duration[0], 9);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+Test(csv, duplicated_header_name)
+{
+    expect_error("submit,duration,gpus,Duration\n0,10,1,20\n",
+                 "mem.csv:1: header names column 'duration' twice (columns 2 and 4)");
+    tt_ctx *ctx = tt_ctx_create();
+    tt_ingest_opts o = {"csv", "submit=a,duration=b,gpus=c", NULL};
+    tt_trace *t = NULL;
+    const char *text = "a,b,c,a\n1,2,1,5\n";
+    cr_expect_eq(tt_ingest_mem(ctx, &o, text, strlen(text), "mem.csv", &t), TT_EPARSE);
+    cr_expect_str_eq(tt_errmsg(ctx), "mem.csv:1: header names column 'a' twice (columns 1 and 4)");
+    /* a repeated column no key uses is no guess */
+    o.map = NULL;
+    text = "submit,duration,gpus,x,x\n1,2,1,5,6\n";
+    cr_expect_eq(tt_ingest_mem(ctx, &o, text, strlen(text), "mem.csv", &t), 0, "%s",
+                 tt_errmsg(ctx));
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+Test(csv, duration_column_wins_and_is_counted)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_map(ctx, "csv", NULL,
+                             "submit,duration,gpus,start,end\n0,10,1,5,15\n1,60,1,5,30\n"
+                             "2,70,1,5,\n3,,1,5,9\n");
+    cr_assert(t, "%s", tt_errmsg(ctx));
+    cr_assert_eq(t->n, 4);
+    cr_expect_eq(t->duration[1], 60, "the duration column, not end - start = 25");
+    cr_expect_eq(t->duration[3], 4);
+    cr_expect_eq(t->prov.duration_mismatches, 1);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+Test(csv, one_input_keeps_one_time_base)
+{
+    expect_error(HDR "2020-01-01 00:00:00,10,1\n100,10,1\n",
+                 "mem.csv:3: field 'submit': relative seconds (time base relative), but "
+                 "mem.csv:2 has a calendar time (time base unix): one trace cannot mix time bases");
+    expect_error("submit,gpus,start,end\n5,1,2020-01-01 00:00:00,2020-01-01 00:00:10\n",
+                 "mem.csv:2: field 'start': a calendar time (time base unix), but mem.csv:2 has "
+                 "relative seconds");
+}
+
+Test(csv, times_before_1970_are_refused_like_negative_seconds)
+{
+    expect_error(HDR "1969-12-31 23:58:20,10,1\n",
+                 "mem.csv:2: field 'submit': time '1969-12-31 23:58:20' is before 1970-01-01 "
+                 "00:00 UTC");
+    expect_error(HDR "1970-01-01 07:59:59+08:00,10,1\n", "is before 1970-01-01");
+    expect_error(HDR "-100,10,1\n", "mem.csv:2: field 'submit': negative time '-100'");
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_map(ctx, "csv", NULL, HDR "1970-01-01 08:00:00+08:00,10,1\n");
+    cr_assert(t, "%s", tt_errmsg(ctx));
+    cr_expect_eq(t->submit[0], 0);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+/* The engine's bounds (what tt-sim, tt-sweep and tt-tune refuse). */
+Test(csv, submit_and_duration_within_the_engines_bounds)
+{
+    expect_error(HDR "0,10,1\n9223372036854775807,10,1\n",
+                 "mem.csv:3: field 'submit': submit 9223372036854775807 is out of range "
+                 "(-2^40 .. 2^40 s)");
+    expect_error(HDR "1099511627777,10,1\n", "field 'submit': submit 1099511627777 is out");
+    expect_error("submit_time,run_time,gpus\n0,9223372036854775807,1\n",
+                 "mem.csv:2: field 'run_time': duration 9223372036854775807 is out of range "
+                 "(0 .. 2^32)");
+    expect_error(HDR "0,4294967297,1\n", "field 'duration': duration 4294967297 is out");
+    expect_error("submit,gpus,start,end\n0,1,5,4294967302\n",
+                 "mem.csv:2: field 'end - start': duration 4294967297 is out of range");
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_map(ctx, "csv", NULL, HDR "1099511627776,4294967296,1\n");
+    cr_assert(t, "the bounds themselves are in range: %s", tt_errmsg(ctx));
+    cr_expect_eq(t->submit[0], TT_SUBMIT_MAX);
+    cr_expect_eq(t->duration[0], TT_DURATION_MAX);
+    tt_trace_free(t);
     tt_ctx_free(ctx);
 }
