@@ -21,7 +21,7 @@ static void help(void)
            "  -f FORMAT   input format (default auto: told from the header); one of:\n");
     for (const char *const *f = tt_ingest_format_list(); *f; f++)
         printf("                %-12s %s\n", *f, tt_ingest_format_help(*f));
-    printf("  -m MAP      for -f csv: columns by name, e.g. submit=ts,duration=run,gpus=ngpu\n"
+    printf("  -m MAP      csv columns by name (implies -f csv): submit=ts,duration=run,gpus=n\n"
            "              (keys: submit duration gpus start end name user vc model status nodes\n"
            "              gpu_milli); without -m, common header names are recognised\n"
            "  --tz ZONE   zone of times without an offset (IANA name, UTC, +08:00);\n"
@@ -56,6 +56,9 @@ static void report(const tt_trace *t)
         }
     fprintf(stderr, "%s; %lld duplicate rows kept\n", *sep == ',' ? ")" : "",
             (long long)p->duplicates);
+    if (p->duration_mismatches)
+        fprintf(stderr, "%s: %lld rows give a duration other than end - start: the duration "
+                "column wins\n", cli_prog(), (long long)p->duration_mismatches);
     if (p->ambiguous_times || p->shifted_times)
         fprintf(stderr,
                 "%s: %lld local times fell in a DST fall-back hour (first taken), %lld in a "

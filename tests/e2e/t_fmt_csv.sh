@@ -32,6 +32,7 @@ roundtrip j.h5
 # start, and the report says so
 expect_exit 0 tt-ingest -o pend.h5 "$FIX/ingest/csv/csv_pending.csv"
 expect_err "csv: 9 rows read, 3 kept, 6 dropped (1 cpu_only, 1 not_started, 1 not_finished, 1 missing_time, 2 missing_gpus)"
+expect_err "tt-ingest: 1 rows give a duration other than end - start: the duration column wins"
 [ "$(tt-cat -H -c name,duration,gpus pend.h5 | tr '\t\n' ', ')" = "a,50,1 g,30,2 h,60,1 " ] ||
     fail "csv_pending: $(tt-cat -H -c name,duration,gpus pend.h5)"
 tt-cat --info pend.h5 | grep -qx "dropped_missing_gpus	2" || fail "missing_gpus not in the file"
