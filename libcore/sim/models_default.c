@@ -1,5 +1,5 @@
 /* data/models.tsv compiled in, so tt-sim runs without the data folder.
- * tests/unit/test_simconf.c checks that it equals that file byte for
+ * tests/unit/sim/test_models.c checks that it equals that file byte for
  * byte: edit both together. */
 extern const char tt_models_default_tsv[];
 const char tt_models_default_tsv[] =

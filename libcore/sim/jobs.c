@@ -1,0 +1,133 @@
+/* What goes into the engine and what comes out: the jobs of a trace as
+ * the engine reads them (each job's model class resolved against the
+ * table), and the metrics' names and text. The engine is in sim.c. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt/sim.h"
+#include "tt/trace.h"
+
+/* ---- jobs ---- */
+
+int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
+                           tt_sim_jobs *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!tt_trace_is_sorted(t))
+        return tt_err(ctx, TT_EINVAL, "the trace is not sorted by submit time");
+    /* a run time in training steps (gavel) has no meaning as seconds */
+    if (t->prov.duration_unit && *t->prov.duration_unit && strcmp(t->prov.duration_unit, "s"))
+        return tt_err(ctx, TT_EINVAL,
+                      "durations are in %s, not seconds (duration_unit): the trace cannot be "
+                      "simulated as it is",
+                      t->prov.duration_unit);
+    for (int64_t i = 0; i < t->n; i++) {
+        const char *what = t->submit[i] == TT_TIME_NONE     ? "has no submit time"
+                           : t->duration[i] == TT_TIME_NONE ? "has no duration"
+                           : t->duration[i] < 0             ? "has a negative duration"
+                           : t->gpus[i] < 1                 ? "asks for no GPU"
+                                                            : NULL;
+        if (what)
+            return tt_err(ctx, TT_EINVAL, "job %lld (submit %lld) %s", (long long)i,
+                          (long long)t->submit[i], what);
+    }
+    size_t n = (size_t)(t->n > 0 ? t->n : 1);
+    int32_t nstr = tt_strtab_count(t->models);
+    int32_t *cls_of = (int32_t *)malloc((size_t)(nstr > 0 ? nstr : 1) * sizeof *cls_of);
+    out->submit = (int64_t *)malloc(n * sizeof *out->submit);
+    out->duration = (int64_t *)malloc(n * sizeof *out->duration);
+    out->gpus = (int32_t *)malloc(n * sizeof *out->gpus);
+    out->cls = (int32_t *)malloc(n * sizeof *out->cls);
+    if (!cls_of || !out->submit || !out->duration || !out->gpus || !out->cls) {
+        free(cls_of);
+        tt_sim_jobs_free(out);
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
+    }
+    /* one table lookup per distinct model string, not per job */
+    for (int32_t s = 0; s < nstr; s++)
+        cls_of[s] = tt_models_find(m, tt_strtab_get(t->models, s));
+    out->n = t->n;
+    memcpy(out->submit, t->submit, (size_t)t->n * sizeof *out->submit);
+    memcpy(out->duration, t->duration, (size_t)t->n * sizeof *out->duration);
+    memcpy(out->gpus, t->gpus, (size_t)t->n * sizeof *out->gpus);
+    for (int64_t i = 0; i < t->n; i++) {
+        int32_t code = t->model[i];
+        out->cls[i] = code >= 0 && code < nstr ? cls_of[code] : -1;
+        out->unknown_models += out->cls[i] < 0;
+    }
+    free(cls_of);
+    return 0;
+}
+
+void tt_sim_jobs_free(tt_sim_jobs *j)
+{
+    if (!j)
+        return;
+    free(j->submit);
+    free(j->duration);
+    free(j->gpus);
+    free(j->cls);
+    memset(j, 0, sizeof *j);
+}
+
+/* ---- results ---- */
+
+const char *const tt_metric_names[TT_NMETRICS] = {
+    "makespan",   "jct_mean",      "jct_p50",     "jct_p90",   "jct_p99",   "queue_mean",
+    "queue_p99",  "comm_gpu_s",    "comm_share",  "restart_gpu_s", "preemptions",
+    "placed_l0",  "placed_l1",     "placed_l2",   "util",      "rejected"};
+
+/* Where each metric lives and how it prints: decimals for a double,
+ * -1 for an int64. */
+static const struct {
+    size_t off;
+    int decimals;
+} metric_desc[TT_NMETRICS] = {
+    {offsetof(tt_metrics, makespan), -1},      {offsetof(tt_metrics, jct_mean), 6},
+    {offsetof(tt_metrics, jct_p50), -1},       {offsetof(tt_metrics, jct_p90), -1},
+    {offsetof(tt_metrics, jct_p99), -1},       {offsetof(tt_metrics, queue_mean), 6},
+    {offsetof(tt_metrics, queue_p99), -1},     {offsetof(tt_metrics, comm_gpu_s), 3},
+    {offsetof(tt_metrics, comm_share), 6},     {offsetof(tt_metrics, restart_gpu_s), -1},
+    {offsetof(tt_metrics, preemptions), -1},   {offsetof(tt_metrics, placed_l0), -1},
+    {offsetof(tt_metrics, placed_l1), -1},     {offsetof(tt_metrics, placed_l2), -1},
+    {offsetof(tt_metrics, util), 6},           {offsetof(tt_metrics, rejected), -1},
+};
+
+void tt_metric_format(const tt_metrics *m, int i, char *buf, size_t size)
+{
+    if (size == 0)
+        return;
+    buf[0] = '\0';
+    if (i < 0 || i >= TT_NMETRICS)
+        return;
+    const char *at = (const char *)m + metric_desc[i].off;
+    if (metric_desc[i].decimals < 0) {
+        snprintf(buf, size, "%lld", (long long)*(const int64_t *)at);
+        return;
+    }
+    double v = *(const double *)at;
+    if (!isfinite(v))
+        return; /* undefined: an empty field, as tt-stats prints one */
+    if (v == 0)
+        v = 0; /* no "-0.000000" */
+    snprintf(buf, size, "%.*f", metric_desc[i].decimals, v);
+}
+
+double tt_metric_value(const tt_metrics *m, int i)
+{
+    if (i < 0 || i >= TT_NMETRICS)
+        return NAN;
+    const char *at = (const char *)m + metric_desc[i].off;
+    return metric_desc[i].decimals < 0 ? (double)*(const int64_t *)at : *(const double *)at;
+}
+
+void tt_timeline_free(tt_timeline *tl)
+{
+    if (!tl)
+        return;
+    free(tl->rows);
+    memset(tl, 0, sizeof *tl);
+}

@@ -1,0 +1,208 @@
+/* The model table: each class's name and slowdowns at L1 and L2, read
+ * from a file, from the copy of data/models.tsv compiled in, or from
+ * arrays; the SHA-256 of its source for provenance. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sha256.h"
+#include "sim/simconf.h"
+#include "tt/sim.h"
+
+/* The text of data/models.tsv (models_default.c). */
+extern const char tt_models_default_tsv[];
+
+/* ---- the model table ---- */
+
+struct tt_models {
+    int n;
+    char *names[TT_MAX_CLASSES];
+    int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
+    char *source;
+    char sha256[65];
+};
+
+void tt_models_free(tt_models *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->n; i++)
+        free(m->names[i]);
+    free(m->source);
+    free(m);
+}
+
+static tt_models *models_new(const char *source)
+{
+    tt_models *m = (tt_models *)calloc(1, sizeof *m);
+    if (m && !(m->source = strdup(source))) {
+        free(m);
+        m = NULL;
+    }
+    return m;
+}
+
+/* Why name cannot be a class name, or NULL when it can. */
+static const char *bad_name(const char *name)
+{
+    if (!*name)
+        return "is empty";
+    if (strlen(name) > NAME_MAX_LEN)
+        return "is longer than 63 characters";
+    if (strpbrk(name, ",: \t"))
+        return "contains ',', ':' or a space (mix values use them as separators)";
+    return NULL;
+}
+
+static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
+{
+    static const char *const need[3] = {"name", "slow_l1", "slow_l2"};
+    static const char range[] = "an integer 1000 .. 1000000 (permille)";
+    tt_conftab t;
+    int idx[3], rc = tt_conftab_open(&t, ctx, path, mem, need, 3, idx);
+    int64_t lines[TT_MAX_CLASSES];
+    while (!rc && (rc = tt_conftab_next(&t)) == 1) {
+        rc = 0;
+        const char *name = t.f[idx[0]], *why = bad_name(name);
+        if (why) {
+            rc = tt_conftab_fail(&t, "field 'name': '%.*s' %s", NAME_MAX_LEN, name, why);
+            break;
+        }
+        int dup = tt_models_find(m, name);
+        if (dup >= 0) {
+            rc = tt_conftab_fail(&t, "field 'name': '%s' already named on line %lld", name,
+                                 (long long)lines[dup]);
+            break;
+        }
+        if (m->n == TT_MAX_CLASSES) {
+            rc = tt_conftab_fail(&t, "more than %d model classes", TT_MAX_CLASSES);
+            break;
+        }
+        int64_t l1, l2;
+        if ((rc = tt_conftab_int(&t, "slow_l1", t.f[idx[1]], 1000, 1000000, range, &l1)) ||
+            (rc = tt_conftab_int(&t, "slow_l2", t.f[idx[2]], 1000, 1000000, range, &l2)))
+            break;
+        if (!(m->names[m->n] = strdup(name))) {
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+            break;
+        }
+        m->slow_l1[m->n] = l1;
+        m->slow_l2[m->n] = l2;
+        lines[m->n++] = tt_src_lineno(t.src);
+    }
+    if (!rc && m->n == 0)
+        rc = tt_conftab_fail(&t, "no model class: expected rows of name slow_l1 slow_l2");
+    if (!rc)
+        rc = tt_src_finish(t.src, ctx, m->sha256);
+    if (!mem) /* a memory source is closed by its opener */
+        tt_conftab_close(&t);
+    return rc;
+}
+
+int tt_models_load(tt_ctx *ctx, const char *path, tt_models **out)
+{
+    *out = NULL;
+    tt_models *m = models_new(path);
+    if (!m)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    int rc = models_read(ctx, path, NULL, m);
+    if (rc) {
+        tt_models_free(m);
+        return rc;
+    }
+    *out = m;
+    return 0;
+}
+
+int tt_models_default(tt_ctx *ctx, tt_models **out)
+{
+    *out = NULL;
+    tt_src *s = NULL;
+    tt_models *m = models_new("(built in)");
+    int rc = m ? tt_src_open_mem(ctx, tt_models_default_tsv, strlen(tt_models_default_tsv),
+                                 "(built in)", &s)
+               : tt_err(ctx, TT_ENOMEM, "out of memory");
+    if (!rc)
+        rc = models_read(ctx, NULL, s, m);
+    tt_src_close(s);
+    if (rc) {
+        tt_models_free(m);
+        return rc;
+    }
+    *out = m;
+    return 0;
+}
+
+int tt_models_create(tt_ctx *ctx, int n, const char *const *names, const int64_t *slow_l1,
+                     const int64_t *slow_l2, tt_models **out)
+{
+    *out = NULL;
+    if (n < 1 || n > TT_MAX_CLASSES)
+        return tt_err(ctx, TT_EINVAL, "%d model classes: expected 1 .. %d", n, TT_MAX_CLASSES);
+    tt_models *m = models_new("(in memory)");
+    if (!m)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    tt_sha256 sha;
+    tt_sha256_init(&sha);
+    tt_sha256_update(&sha, "name\tslow_l1\tslow_l2\n", 21);
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) {
+        const char *why = bad_name(names[i]);
+        char row[128];
+        if (why)
+            rc = tt_err(ctx, TT_EINVAL, "model %d: name '%.*s' %s", i, NAME_MAX_LEN,
+                        names[i], why);
+        else if (tt_models_find(m, names[i]) >= 0)
+            rc = tt_err(ctx, TT_EINVAL, "model %d: name '%s' given twice", i, names[i]);
+        else if (slow_l1[i] < 1000 || slow_l1[i] > 1000000 || slow_l2[i] < 1000 ||
+                 slow_l2[i] > 1000000)
+            rc = tt_err(ctx, TT_EINVAL, "model %d ('%s'): slowdowns %lld, %lld: expected "
+                        "1000 .. 1000000 (permille)", i, names[i], (long long)slow_l1[i],
+                        (long long)slow_l2[i]);
+        else if (!(m->names[i] = strdup(names[i])))
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+        if (rc)
+            break;
+        m->slow_l1[i] = slow_l1[i];
+        m->slow_l2[i] = slow_l2[i];
+        m->n = i + 1;
+        int len = snprintf(row, sizeof row, "%s\t%lld\t%lld\n", names[i], (long long)slow_l1[i],
+                           (long long)slow_l2[i]);
+        tt_sha256_update(&sha, row, (size_t)len);
+    }
+    if (rc) {
+        tt_models_free(m);
+        return rc;
+    }
+    tt_sha256_hex(&sha, m->sha256);
+    *out = m;
+    return 0;
+}
+
+int tt_models_count(const tt_models *m) { return m ? m->n : 0; }
+
+int tt_models_find(const tt_models *m, const char *name)
+{
+    for (int i = 0; m && i < m->n; i++)
+        if (strcmp(m->names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+/* Out-of-range classes give NULL and 0: no caller should ask for them. */
+const char *tt_models_name(const tt_models *m, int c)
+{
+    return m && c >= 0 && c < m->n ? m->names[c] : NULL;
+}
+
+int64_t tt_models_slow_l1(const tt_models *m, int c)
+{
+    return m && c >= 0 && c < m->n ? m->slow_l1[c] : 0;
+}
+
+int64_t tt_models_slow_l2(const tt_models *m, int c)
+{
+    return m && c >= 0 && c < m->n ? m->slow_l2[c] : 0;
+}
+
+const char *tt_models_source(const tt_models *m) { return m->source; }
+const char *tt_models_sha256(const tt_models *m) { return m->sha256; }

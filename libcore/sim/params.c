@@ -1,0 +1,434 @@
+/* A simulation's parameter set: its defaults, the grammar tt_params_set
+ * reads (numbers, inf, the queue order, the mix, the per-class timers)
+ * and the text tt_params_format writes back. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "sim/simconf.h"
+#include "tt/parse.h"
+#include "tt/sim.h"
+
+/* ---- parameters ---- */
+
+enum {
+    P_ORDER, P_W0, P_W1, P_THETA, P_RESTART, P_CONGESTION, P_MIN_RUN, P_MAX_PREEMPT,
+    P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS
+};
+
+const char *const tt_param_names[TT_NPARAMS] = {
+    "order",      "w0",      "w1",          "theta",    "restart", "congestion",
+    "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers"};
+
+static const char *const order_names[] = {"fifo", "sjf", "srtf", "las"};
+
+/* The int64 parameters: where they live, their range, whether "inf"
+ * (TT_INF) is allowed, and the words of the message. */
+typedef struct {
+    size_t off;
+    int64_t min, max;
+    int inf;
+    const char *want;
+} num_param;
+
+#define NUM(f, lo, hi, inf, want) {offsetof(tt_params, f), lo, hi, inf, want}
+static const num_param nums[TT_NPARAMS] = {
+    [P_W0] = NUM(w0, 0, INT64_MAX, 1, "seconds >= 0 or inf"),
+    [P_W1] = NUM(w1, 0, INT64_MAX, 1, "seconds >= 0 or inf"),
+    [P_THETA] = NUM(theta, 0, INT64_MAX, 1, "permille >= 0 or inf"),
+    [P_RESTART] = NUM(restart, 0, INT64_C(4294967296), 0, "seconds 0 .. 4294967296"),
+    [P_CONGESTION] = NUM(congestion, 0, 999, 0, "permille 0 .. 999"),
+    [P_MIN_RUN] = NUM(min_run, 0, INT64_MAX, 0, "seconds >= 0"),
+    [P_MAX_PREEMPT] = NUM(max_preempt, 0, INT64_MAX, 0, "a count >= 0"),
+    [P_LOAD] = NUM(load, 1, 1000000, 0, "permille 1 .. 1000000"),
+};
+
+void tt_params_default(tt_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->order = TT_ORDER_FIFO;
+    p->w0 = p->w1 = p->theta = TT_INF;
+    p->restart = 30;
+    p->congestion = 0;
+    p->min_run = 300;
+    p->max_preempt = 3;
+    p->backfill = 1;
+    p->load = 1000;
+    p->seed = 1;
+    for (int c = 0; c < TT_MAX_CLASSES; c++) {
+        p->mix[c] = 1;
+        p->class_w0[c] = p->class_w1[c] = TT_TIMER_GLOBAL;
+    }
+    p->mix_set = 0;
+}
+
+static int bad_value(tt_ctx *ctx, const char *name, const char *want, const char *value)
+{
+    char buf[64];
+    return tt_err(ctx, TT_EINVAL, "parameter '%s': expected %s, got '%s'", name, want,
+                  shown(value, buf, sizeof buf));
+}
+
+/* Decimal digits only, no sign: the whole uint64_t range. */
+static int parse_u64(const char *s, uint64_t *out)
+{
+    uint64_t v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 0;
+}
+
+/* NAME:WEIGHT,... into mix; unnamed classes weigh 0. */
+static int set_mix(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *value)
+{
+    static const char pairs[] = "NAME:WEIGHT pairs separated by commas";
+    char buf[64];
+    if (!m)
+        return tt_err(ctx, TT_EINVAL, "parameter 'mix': no model table to name classes from");
+    uint32_t mix[TT_MAX_CLASSES] = {0};
+    int named[TT_MAX_CLASSES] = {0};
+    int64_t total = 0;
+    const char *item = value;
+    for (;;) {
+        size_t len = strcspn(item, ",");
+        const char *colon = memchr(item, ':', len);
+        char name[NAME_MAX_LEN + 2], wtext[32];
+        size_t nlen = colon ? (size_t)(colon - item) : 0, wlen = colon ? len - nlen - 1 : 0;
+        if (!colon || nlen == 0 || wlen == 0) {
+            snprintf(buf, sizeof buf, "%.*s", (int)(len < 60 ? len : 60), item);
+            return tt_err(ctx, TT_EINVAL, "parameter 'mix': expected %s, got '%s'", pairs,
+                          len ? buf : "");
+        }
+        snprintf(name, sizeof name, "%.*s", (int)(nlen <= NAME_MAX_LEN ? nlen : NAME_MAX_LEN + 1),
+                 item);
+        int c = nlen <= NAME_MAX_LEN ? tt_models_find(m, name) : -1;
+        if (c < 0) {
+            char known[TT_MAX_CLASSES * (NAME_MAX_LEN + 1) + 1] = "";
+            size_t k = 0;
+            for (int i = 0; i < tt_models_count(m); i++)
+                k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "",
+                                      tt_models_name(m, i));
+            return tt_err(ctx, TT_EINVAL, "parameter 'mix': unknown class '%s' (classes: %s)",
+                          shown(name, buf, sizeof buf), known);
+        }
+        if (named[c])
+            return tt_err(ctx, TT_EINVAL, "parameter 'mix': class '%s' given twice", name);
+        named[c] = 1;
+        snprintf(wtext, sizeof wtext, "%.*s", (int)(wlen < sizeof wtext ? wlen : sizeof wtext - 1),
+                 colon + 1);
+        int64_t w;
+        if (wlen >= sizeof wtext || tt_parse_i64(wtext, &w) || w < 0 || w > INT32_MAX)
+            return tt_err(ctx, TT_EINVAL,
+                          "parameter 'mix': weight of '%s': expected an integer 0 .. %d, got "
+                          "'%.*s'", name, INT32_MAX, (int)(wlen < 40 ? wlen : 40), colon + 1);
+        mix[c] = (uint32_t)w;
+        total += w;
+        if (!item[len])
+            break;
+        item += len + 1;
+    }
+    if (total == 0)
+        return tt_err(ctx, TT_EINVAL, "parameter 'mix': expected at least one weight > 0, got "
+                      "'%s'", shown(value, buf, sizeof buf));
+    memcpy(p->mix, mix, sizeof mix);
+    p->mix_set = 1;
+    return 0;
+}
+
+/* ---- per-class timers ---- */
+
+int tt_params_class_timers(const tt_params *p)
+{
+    for (int c = 0; c < TT_MAX_CLASSES; c++)
+        if (p->class_w0[c] != TT_TIMER_GLOBAL || p->class_w1[c] != TT_TIMER_GLOBAL)
+            return 1;
+    return 0;
+}
+
+int tt_params_class_timer_name(const tt_models *models, const char *name, int *which, int *cls)
+{
+    if ((strncmp(name, "w0.", 3) != 0 && strncmp(name, "w1.", 3) != 0) || !name[3])
+        return 0;
+    *which = name[1] - '0';
+    *cls = models ? tt_models_find(models, name + 3) : -1;
+    return *cls < 0 ? -1 : 1;
+}
+
+/* The classes of m, space-separated, for messages. */
+static void class_list(const tt_models *m, char *buf, size_t size)
+{
+    size_t k = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < tt_models_count(m) && k < size; i++)
+        k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? " " : "", tt_models_name(m, i));
+}
+
+/* One class timer: seconds >= 0, inf, or "-" (the global one). */
+static int parse_timer(const char *text, size_t len, int64_t *out)
+{
+    char buf[32];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    if (strcmp(buf, "-") == 0) {
+        *out = TT_TIMER_GLOBAL;
+        return 0;
+    }
+    if (strcmp(buf, "inf") == 0) {
+        *out = TT_INF;
+        return 0;
+    }
+    return tt_parse_i64(buf, out) || *out < 0 ? -1 : 0;
+}
+
+/* CLASS:W0:W1,... into class_w0/class_w1; unnamed classes use the global
+ * pair. */
+static int set_timers(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *value)
+{
+    static const char want[] = "CLASS:W0:W1 triples separated by commas (W0, W1: seconds, "
+                               "inf, or - for the global timer)";
+    char buf[64], known[TT_MAX_CLASSES * (NAME_MAX_LEN + 1) + 1];
+    if (!m)
+        return tt_err(ctx, TT_EINVAL, "parameter 'timers': no model table to name classes from");
+    int64_t w0[TT_MAX_CLASSES], w1[TT_MAX_CLASSES];
+    for (int c = 0; c < TT_MAX_CLASSES; c++)
+        w0[c] = w1[c] = TT_TIMER_GLOBAL;
+    if (*value && strcmp(value, "-") != 0) {
+        const char *item = value;
+        for (;;) {
+            size_t len = strcspn(item, ",");
+            const char *c1 = memchr(item, ':', len);
+            const char *c2 = c1 ? memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - item)) : NULL;
+            size_t nlen = c1 ? (size_t)(c1 - item) : 0;
+            int64_t a, b;
+            snprintf(buf, sizeof buf, "%.*s", (int)(len < 60 ? len : 60), item);
+            if (!c2 || nlen == 0 || parse_timer(c1 + 1, (size_t)(c2 - c1 - 1), &a) ||
+                parse_timer(c2 + 1, len - (size_t)(c2 + 1 - item), &b))
+                return tt_err(ctx, TT_EINVAL, "parameter 'timers': expected %s, got '%s'", want,
+                              buf);
+            char name[NAME_MAX_LEN + 2];
+            snprintf(name, sizeof name, "%.*s",
+                     (int)(nlen <= NAME_MAX_LEN ? nlen : NAME_MAX_LEN + 1), item);
+            int c = nlen <= NAME_MAX_LEN ? tt_models_find(m, name) : -1;
+            if (c < 0) {
+                class_list(m, known, sizeof known);
+                return tt_err(ctx, TT_EINVAL,
+                              "parameter 'timers': unknown class '%s' (classes: %s)",
+                              shown(name, buf, sizeof buf), known);
+            }
+            if (w0[c] != TT_TIMER_GLOBAL || w1[c] != TT_TIMER_GLOBAL)
+                return tt_err(ctx, TT_EINVAL, "parameter 'timers': class '%s' given twice",
+                              name);
+            w0[c] = a;
+            w1[c] = b;
+            if (!item[len])
+                break;
+            item += len + 1;
+        }
+    }
+    memcpy(p->class_w0, w0, sizeof w0);
+    memcpy(p->class_w1, w1, sizeof w1);
+    return 0;
+}
+
+/* "w0.CLASS" or "w1.CLASS" = value; 1 when name is not of that form. */
+static int set_class_timer(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *name,
+                           const char *value)
+{
+    int which, c, k = tt_params_class_timer_name(m, name, &which, &c);
+    char buf[64], known[TT_MAX_CLASSES * (NAME_MAX_LEN + 1) + 1];
+    if (k == 0)
+        return 1;
+    if (k < 0) {
+        if (!m)
+            return tt_err(ctx, TT_EINVAL,
+                          "parameter '%s': no model table to name classes from",
+                          shown(name, buf, sizeof buf));
+        class_list(m, known, sizeof known);
+        return tt_err(ctx, TT_EINVAL, "parameter '%s': unknown class '%s' (classes: %s)",
+                      shown(name, buf, sizeof buf), name + 3, known);
+    }
+    int64_t v;
+    if (parse_timer(value, strlen(value), &v))
+        return tt_err(ctx, TT_EINVAL, "parameter '%s': expected seconds >= 0, inf or -, got '%s'",
+                      name, shown(value, buf, sizeof buf));
+    (which ? p->class_w1 : p->class_w0)[c] = v;
+    return 0;
+}
+
+static int param_index(const char *name)
+{
+    for (int i = 0; i < TT_NPARAMS; i++)
+        if (strcmp(tt_param_names[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char *name,
+                  const char *value)
+{
+    int i = param_index(name);
+    if (i < 0) {
+        int rc = set_class_timer(ctx, p, models, name, value);
+        if (rc <= 0)
+            return rc;
+        char buf[64], known[256] = "";
+        size_t k = 0;
+        for (int j = 0; j < TT_NPARAMS; j++)
+            k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", j ? " " : "",
+                                  tt_param_names[j]);
+        return tt_err(ctx, TT_EINVAL, "unknown parameter '%s' (known: %s w0.CLASS w1.CLASS)",
+                      shown(name, buf, sizeof buf), known);
+    }
+    switch (i) {
+    case P_ORDER:
+        for (int o = 0; o < 4; o++)
+            if (strcmp(value, order_names[o]) == 0) {
+                p->order = o;
+                return 0;
+            }
+        return bad_value(ctx, name, "fifo, sjf, srtf or las", value);
+    case P_BACKFILL:
+        if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
+            return bad_value(ctx, name, "0 or 1", value);
+        p->backfill = value[0] - '0';
+        return 0;
+    case P_SEED: {
+        uint64_t s;
+        if (parse_u64(value, &s))
+            return bad_value(ctx, name, "an integer 0 .. 18446744073709551615", value);
+        p->seed = s;
+        return 0;
+    }
+    case P_MIX: return set_mix(ctx, p, models, value);
+    case P_TIMERS: return set_timers(ctx, p, models, value);
+    default: {
+        const num_param *q = &nums[i];
+        int64_t v;
+        if (q->inf && strcmp(value, "inf") == 0)
+            v = TT_INF;
+        else if (tt_parse_i64(value, &v) || v < q->min || v > q->max)
+            return bad_value(ctx, name, q->want, value);
+        *(int64_t *)((char *)p + q->off) = v;
+        return 0;
+    }
+    }
+}
+
+/* A class timer as parse_timer reads it. */
+static void timer_text(int64_t v, char *buf, size_t size)
+{
+    if (v == TT_TIMER_GLOBAL)
+        snprintf(buf, size, "-");
+    else if (v == TT_INF)
+        snprintf(buf, size, "inf");
+    else
+        snprintf(buf, size, "%lld", (long long)v);
+}
+
+int tt_params_format(const tt_params *p, const tt_models *models, int i, char *buf, size_t size)
+{
+    if (size == 0)
+        return TT_EINVAL;
+    buf[0] = '\0';
+    int n = 0;
+    switch (i) {
+    case P_ORDER:
+        n = snprintf(buf, size, "%s",
+                     p->order >= 0 && p->order < 4 ? order_names[p->order] : "?");
+        break;
+    case P_BACKFILL: n = snprintf(buf, size, "%d", p->backfill); break;
+    case P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
+    case P_MIX: {
+        if (!models)
+            return TT_EINVAL;
+        size_t k = 0;
+        for (int c = 0; c < tt_models_count(models); c++) {
+            if (!p->mix[c])
+                continue; /* unnamed classes weigh 0 */
+            n = snprintf(buf + k, size - k, "%s%s:%u", k ? "," : "", tt_models_name(models, c),
+                         (unsigned)p->mix[c]);
+            if (n < 0 || (size_t)n >= size - k) {
+                buf[0] = '\0';
+                return TT_EINVAL;
+            }
+            k += (size_t)n;
+        }
+        return 0;
+    }
+    case P_TIMERS: {
+        if (!tt_params_class_timers(p)) {
+            n = snprintf(buf, size, "-");
+            break;
+        }
+        if (!models)
+            return TT_EINVAL;
+        size_t k = 0;
+        for (int c = 0; c < tt_models_count(models); c++) {
+            if (p->class_w0[c] == TT_TIMER_GLOBAL && p->class_w1[c] == TT_TIMER_GLOBAL)
+                continue;
+            char a[24], b[24];
+            timer_text(p->class_w0[c], a, sizeof a);
+            timer_text(p->class_w1[c], b, sizeof b);
+            n = snprintf(buf + k, size - k, "%s%s:%s:%s", k ? "," : "", tt_models_name(models, c),
+                         a, b);
+            if (n < 0 || (size_t)n >= size - k) {
+                buf[0] = '\0';
+                return TT_EINVAL;
+            }
+            k += (size_t)n;
+        }
+        return 0;
+    }
+    default: {
+        if (i < 0 || i >= TT_NPARAMS)
+            return TT_EINVAL;
+        int64_t v = *(const int64_t *)((const char *)p + nums[i].off);
+        if (nums[i].inf && v == TT_INF)
+            n = snprintf(buf, size, "inf");
+        else
+            n = snprintf(buf, size, "%lld", (long long)v);
+    }
+    }
+    if (n < 0 || (size_t)n >= size) {
+        buf[0] = '\0';
+        return TT_EINVAL;
+    }
+    return 0;
+}
+
+int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
+                             size_t size)
+{
+    if (size == 0)
+        return TT_EINVAL;
+    tt_params def;
+    tt_params_default(&def);
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        /* compared as text: a parameter the table cannot write (a mix
+         * without models) is "" on both sides and left out */
+        char v[TT_PARAM_TEXT_MAX], d[TT_PARAM_TEXT_MAX];
+        tt_params_format(p, models, i, v, sizeof v);
+        tt_params_format(&def, models, i, d, sizeof d);
+        if (strcmp(v, d) == 0)
+            continue;
+        int n = snprintf(buf + at, size - at, "%s-p %s=%s", at ? " " : "", tt_param_names[i], v);
+        if (n < 0 || (size_t)n >= size - at)
+            return TT_ERANGE;
+        at += (size_t)n;
+    }
+    return 0;
+}

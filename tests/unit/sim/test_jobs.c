@@ -1,0 +1,121 @@
+/* The jobs of a trace as the engine reads them, and the metrics' names
+ * and text (libcore/sim/jobs.c). */
+#include <math.h>
+
+#include "testutil.h"
+#include "tt/sim.h"
+
+static void add_job(tt_trace *t, int64_t submit, int64_t dur, int32_t gpus, const char *model)
+{
+    tt_job j = tt_job_empty();
+    j.submit = submit;
+    j.duration = dur;
+    j.gpus = gpus;
+    j.model = model;
+    cr_assert_eq(tt_trace_append(t, &j), 0);
+}
+
+Test(sim_jobs, from_trace)
+{
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_default(NULL, &m), 0);
+    tt_trace *t = tt_trace_create();
+    add_job(t, 0, 100, 2, "bert");
+    add_job(t, 5, 50, 4, "resnet50");
+    add_job(t, 5, 30, 1, "foo");  /* unknown to the table */
+    add_job(t, 9, 0, 8, NULL);    /* absent */
+    add_job(t, 12, 7, 1, "BERT"); /* names match exactly */
+    add_job(t, 20, 1, 1, "ncf");
+    tt_sim_jobs j;
+    cr_assert_eq(tt_sim_jobs_from_trace(NULL, t, m, &j), 0);
+    cr_assert_eq(j.n, 6);
+    const int32_t cls[] = {0, 5, -1, -1, -1, 1};
+    const int64_t submit[] = {0, 5, 5, 9, 12, 20}, dur[] = {100, 50, 30, 0, 7, 1};
+    const int32_t gpus[] = {2, 4, 1, 8, 1, 1};
+    for (int i = 0; i < 6; i++) {
+        cr_expect_eq(j.cls[i], cls[i], "job %d: class %d", i, j.cls[i]);
+        cr_expect_eq(j.submit[i], submit[i]);
+        cr_expect_eq(j.duration[i], dur[i]);
+        cr_expect_eq(j.gpus[i], gpus[i]);
+    }
+    cr_expect_eq(j.unknown_models, 3);
+    tt_sim_jobs_free(&j);
+    cr_expect_null(j.cls);
+    tt_sim_jobs_free(&j); /* twice is harmless */
+
+    /* no model table: every job unknown */
+    cr_assert_eq(tt_sim_jobs_from_trace(NULL, t, NULL, &j), 0);
+    cr_expect_eq(j.unknown_models, 6);
+    tt_sim_jobs_free(&j);
+
+    /* an absent or negative duration, an unsorted trace */
+    tt_ctx *ctx = tt_ctx_create();
+    t->duration[3] = TT_TIME_NONE;
+    cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "job 3 (submit 9) has no duration");
+    cr_expect_null(j.submit);
+    t->duration[3] = -1;
+    cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "job 3 (submit 9) has a negative duration");
+    t->duration[3] = 0;
+    t->submit[4] = 3;
+    cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "the trace is not sorted by submit time");
+    t->submit[4] = 12;
+    /* durations in training steps (gavel) are not seconds */
+    cr_assert_eq(tt_prov_set(&t->prov.duration_unit, "steps"), 0);
+    cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "durations are in steps") != NULL, "%s", tt_errmsg(ctx));
+    cr_assert_eq(tt_prov_set(&t->prov.duration_unit, "s"), 0);
+    cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), 0);
+    tt_sim_jobs_free(&j);
+    tt_ctx_free(ctx);
+
+    tt_trace_free(t);
+    tt_models_free(m);
+}
+
+/* ---- metrics ---- */
+
+Test(metrics, names_and_text)
+{
+    const char *want[] = {"makespan",      "jct_mean",    "jct_p50",   "jct_p90",
+                          "jct_p99",       "queue_mean",  "queue_p99", "comm_gpu_s",
+                          "comm_share",    "restart_gpu_s", "preemptions", "placed_l0",
+                          "placed_l1",     "placed_l2",   "util",      "rejected"};
+    cr_assert_eq(TT_NMETRICS, 16);
+    for (int i = 0; i < TT_NMETRICS; i++)
+        cr_expect_str_eq(tt_metric_names[i], want[i]);
+
+    tt_metrics m = {
+        .makespan = 150,      .jct_mean = 72.5,         .jct_p50 = 30,
+        .jct_p90 = 140,       .jct_p99 = 9007199254740993, /* 2^53 + 1: no double */
+        .queue_mean = 1.0 / 3, .queue_p99 = 90,          .comm_gpu_s = 1234.5675,
+        .comm_share = 0.25,   .restart_gpu_s = 60,      .preemptions = 2,
+        .placed_l0 = 4,       .placed_l1 = 1,           .placed_l2 = 0,
+        .util = 470.0 / 600,  .rejected = 1};
+    const char *text[] = {"150", "72.500000", "30",  "140", "9007199254740993", "0.333333",
+                          "90",  "1234.568",  "0.250000", "60", "2", "4", "1", "0", "0.783333",
+                          "1"};
+    char buf[64];
+    for (int i = 0; i < TT_NMETRICS; i++) {
+        tt_metric_format(&m, i, buf, sizeof buf);
+        cr_expect_str_eq(buf, text[i], "%s", want[i]);
+    }
+    cr_expect_eq(tt_metric_value(&m, 0), 150.0);
+    cr_expect_eq(tt_metric_value(&m, 1), 72.5);
+    cr_expect_eq(tt_metric_value(&m, 15), 1.0);
+    cr_expect(isnan(tt_metric_value(&m, 16)));
+    /* undefined reals print as empty fields, never "nan" or "-0.000000" */
+    m.jct_mean = NAN;
+    m.util = -0.0;
+    tt_metric_format(&m, 1, buf, sizeof buf);
+    cr_expect_str_eq(buf, "");
+    tt_metric_format(&m, 14, buf, sizeof buf);
+    cr_expect_str_eq(buf, "0.000000");
+    tt_metric_format(&m, 16, buf, sizeof buf);
+    cr_expect_str_eq(buf, "");
+    tt_timeline tl = {0, 0, NULL};
+    tt_timeline_free(&tl);
+    tt_timeline_free(NULL);
+}

@@ -1,0 +1,356 @@
+/* Parameter sets: the names and defaults, what tt_params_set accepts and
+ * refuses, the text tt_params_format writes back, and the per-class
+ * timers (libcore/sim/params.c). */
+#include "confutil.h"
+#include "tt/sim.h"
+
+Test(params, names_and_defaults)
+{
+    const char *want[] = {"order",   "w0",          "w1",       "theta", "restart", "congestion",
+                          "min_run", "max_preempt", "backfill", "load",  "seed",    "mix",
+                          "timers"};
+    cr_assert_eq(TT_NPARAMS, 13);
+    for (int i = 0; i < TT_NPARAMS; i++)
+        cr_expect_str_eq(tt_param_names[i], want[i]);
+    tt_params p;
+    tt_params_default(&p);
+    cr_expect_eq(p.order, TT_ORDER_FIFO);
+    cr_expect(p.w0 == TT_INF && p.w1 == TT_INF && p.theta == TT_INF);
+    cr_expect_eq(p.restart, 30);
+    cr_expect_eq(p.congestion, 0);
+    cr_expect_eq(p.min_run, 300);
+    cr_expect_eq(p.max_preempt, 3);
+    cr_expect_eq(p.backfill, 1);
+    cr_expect_eq(p.load, 1000);
+    cr_expect_eq(p.seed, 1);
+    cr_expect_eq(p.mix_set, 0);
+    for (int c = 0; c < TT_MAX_CLASSES; c++) {
+        cr_expect_eq(p.mix[c], 1);
+        cr_expect(p.class_w0[c] == TT_TIMER_GLOBAL && p.class_w1[c] == TT_TIMER_GLOBAL);
+    }
+    cr_expect_eq(tt_params_class_timers(&p), 0);
+}
+
+/* name=value must be accepted; the parameter's text then reads want. */
+static void expect_set(const tt_models *m, const char *name, const char *value, const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_params p;
+    tt_params_default(&p);
+    cr_expect_eq(tt_params_set(ctx, &p, m, name, value), 0, "%s=%s: %s", name, value,
+                 tt_errmsg(ctx));
+    int i = 0;
+    while (i < TT_NPARAMS && strcmp(tt_param_names[i], name) != 0)
+        i++;
+    char buf[512];
+    cr_assert_eq(tt_params_format(&p, m, i, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, want, "%s=%s reads back as '%s'", name, value, buf);
+    tt_ctx_free(ctx);
+}
+
+/* name=value must be refused with exactly msg, leaving p as it was. */
+static void expect_set_error(const tt_models *m, const char *name, const char *value,
+                             const char *msg)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_params p, before;
+    tt_params_default(&p);
+    p.seed = 77;
+    before = p;
+    cr_expect_eq(tt_params_set(ctx, &p, m, name, value), TT_EINVAL, "%s=%s accepted", name,
+                 value);
+    cr_expect_str_eq(tt_errmsg(ctx), msg);
+    cr_expect(memcmp(&p, &before, sizeof p) == 0, "%s=%s changed the parameters", name, value);
+    tt_ctx_free(ctx);
+}
+
+Test(params, good_values)
+{
+    tt_models *m = two_models();
+    expect_set(m, "order", "las", "las");
+    expect_set(m, "order", "srtf", "srtf");
+    expect_set(m, "order", "sjf", "sjf");
+    expect_set(m, "order", "fifo", "fifo");
+    expect_set(m, "w0", "0", "0");
+    expect_set(m, "w0", "600", "600");
+    expect_set(m, "w0", "inf", "inf");
+    expect_set(m, "w0", "9223372036854775807", "inf"); /* TT_INF itself */
+    expect_set(m, "w1", "86400", "86400");
+    expect_set(m, "theta", "0", "0");
+    expect_set(m, "theta", "1500", "1500");
+    expect_set(m, "restart", "0", "0");
+    expect_set(m, "restart", "4294967296", "4294967296");
+    expect_set(m, "congestion", "0", "0");
+    expect_set(m, "congestion", "999", "999");
+    expect_set(m, "min_run", "0", "0");
+    expect_set(m, "max_preempt", "0", "0");
+    expect_set(m, "backfill", "0", "0");
+    expect_set(m, "backfill", "1", "1");
+    expect_set(m, "load", "1", "1");
+    expect_set(m, "load", "1000000", "1000000");
+    expect_set(m, "seed", "0", "0");
+    expect_set(m, "seed", "18446744073709551615", "18446744073709551615");
+    expect_set(m, "mix", "slow:2,fast:1", "fast:1,slow:2"); /* table order */
+    expect_set(m, "mix", "slow:1", "slow:1");                 /* fast gets 0 */
+    expect_set(m, "mix", "fast:0,slow:2147483647", "slow:2147483647");
+
+    tt_params p;
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "mix", "slow:2,fast:0"), 0);
+    cr_expect_eq(p.mix_set, 1);
+    cr_expect(p.mix[0] == 0 && p.mix[1] == 2 && p.mix[2] == 0, "mix %u %u %u", p.mix[0],
+              p.mix[1], p.mix[2]);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0", "inf"), 0);
+    cr_expect_eq(p.w0, TT_INF);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "order", "las"), 0);
+    cr_expect_eq(p.order, TT_ORDER_LAS);
+    /* parameters other than mix need no model table */
+    cr_expect_eq(tt_params_set(NULL, &p, NULL, "seed", "5"), 0);
+    cr_expect_eq(p.seed, 5);
+    tt_models_free(m);
+}
+
+Test(params, bad_values)
+{
+    tt_models *m = two_models();
+    expect_set_error(m, "w0", "-5", "parameter 'w0': expected seconds >= 0 or inf, got '-5'");
+    expect_set_error(m, "w0", "1.5", "parameter 'w0': expected seconds >= 0 or inf, got '1.5'");
+    expect_set_error(m, "w0", " 5", "parameter 'w0': expected seconds >= 0 or inf, got ' 5'");
+    expect_set_error(m, "w0", "", "parameter 'w0': expected seconds >= 0 or inf, got ''");
+    expect_set_error(m, "w1", "Inf", "parameter 'w1': expected seconds >= 0 or inf, got 'Inf'");
+    expect_set_error(m, "w1", "9223372036854775808",
+                     "parameter 'w1': expected seconds >= 0 or inf, got '9223372036854775808'");
+    expect_set_error(m, "theta", "abc",
+                     "parameter 'theta': expected permille >= 0 or inf, got 'abc'");
+    expect_set_error(m, "order", "xyz",
+                     "parameter 'order': expected fifo, sjf, srtf or las, got 'xyz'");
+    expect_set_error(m, "order", "FIFO",
+                     "parameter 'order': expected fifo, sjf, srtf or las, got 'FIFO'");
+    expect_set_error(m, "congestion", "1000",
+                     "parameter 'congestion': expected permille 0 .. 999, got '1000'");
+    expect_set_error(m, "congestion", "-1",
+                     "parameter 'congestion': expected permille 0 .. 999, got '-1'");
+    expect_set_error(m, "load", "0", "parameter 'load': expected permille 1 .. 1000000, got '0'");
+    expect_set_error(m, "load", "1000001",
+                     "parameter 'load': expected permille 1 .. 1000000, got '1000001'");
+    expect_set_error(m, "backfill", "2", "parameter 'backfill': expected 0 or 1, got '2'");
+    expect_set_error(m, "backfill", "01", "parameter 'backfill': expected 0 or 1, got '01'");
+    expect_set_error(m, "restart", "-1",
+                     "parameter 'restart': expected seconds 0 .. 4294967296, got '-1'");
+    expect_set_error(m, "restart", "4294967297",
+                     "parameter 'restart': expected seconds 0 .. 4294967296, got '4294967297'");
+    expect_set_error(m, "restart", "inf",
+                     "parameter 'restart': expected seconds 0 .. 4294967296, got 'inf'");
+    expect_set_error(m, "min_run", "-1", "parameter 'min_run': expected seconds >= 0, got '-1'");
+    expect_set_error(m, "max_preempt", "-1",
+                     "parameter 'max_preempt': expected a count >= 0, got '-1'");
+    expect_set_error(m, "seed", "-1",
+                     "parameter 'seed': expected an integer 0 .. 18446744073709551615, got '-1'");
+    expect_set_error(m, "seed", "18446744073709551616",
+                     "parameter 'seed': expected an integer 0 .. 18446744073709551615, got "
+                     "'18446744073709551616'");
+    expect_set_error(m, "seed", "0x10",
+                     "parameter 'seed': expected an integer 0 .. 18446744073709551615, got '0x10'");
+    expect_set_error(m, "nosuch", "1",
+                     "unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion "
+                     "min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
+    expect_set_error(m, "W0", "1",
+                     "unknown parameter 'W0' (known: order w0 w1 theta restart congestion "
+                     "min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
+    tt_models_free(m);
+}
+
+Test(params, bad_mix)
+{
+    tt_models *m = two_models();
+    expect_set_error(m, "mix", "bert:1",
+                     "parameter 'mix': unknown class 'bert' (classes: fast slow)");
+    expect_set_error(m, "mix", "fast:1,Slow:1",
+                     "parameter 'mix': unknown class 'Slow' (classes: fast slow)");
+    expect_set_error(m, "mix", "fast:x",
+                     "parameter 'mix': weight of 'fast': expected an integer 0 .. 2147483647, "
+                     "got 'x'");
+    expect_set_error(m, "mix", "fast:-1",
+                     "parameter 'mix': weight of 'fast': expected an integer 0 .. 2147483647, "
+                     "got '-1'");
+    expect_set_error(m, "mix", "fast:2147483648",
+                     "parameter 'mix': weight of 'fast': expected an integer 0 .. 2147483647, "
+                     "got '2147483648'");
+    expect_set_error(m, "mix", "fast:1.5",
+                     "parameter 'mix': weight of 'fast': expected an integer 0 .. 2147483647, "
+                     "got '1.5'");
+    expect_set_error(m, "mix", "fast:0,slow:0",
+                     "parameter 'mix': expected at least one weight > 0, got 'fast:0,slow:0'");
+    expect_set_error(m, "mix", "fast:1,fast:2", "parameter 'mix': class 'fast' given twice");
+    expect_set_error(m, "mix", "",
+                     "parameter 'mix': expected NAME:WEIGHT pairs separated by commas, got ''");
+    expect_set_error(m, "mix", "fast",
+                     "parameter 'mix': expected NAME:WEIGHT pairs separated by commas, got "
+                     "'fast'");
+    expect_set_error(m, "mix", "fast:1,",
+                     "parameter 'mix': expected NAME:WEIGHT pairs separated by commas, got ''");
+    expect_set_error(m, "mix", ":1",
+                     "parameter 'mix': expected NAME:WEIGHT pairs separated by commas, got ':1'");
+    expect_set_error(m, "mix", "fast:",
+                     "parameter 'mix': expected NAME:WEIGHT pairs separated by commas, got "
+                     "'fast:'");
+    expect_set_error(NULL, "mix", "fast:1",
+                     "parameter 'mix': no model table to name classes from");
+    tt_models_free(m);
+}
+
+/* Every parameter's text, read back by tt_params_set, gives the same
+ * parameters, and the same text again. */
+Test(params, format_round_trips)
+{
+    tt_models *m = two_models();
+    const char *sets[][2] = {{"order", "srtf"}, {"w0", "120"},       {"w1", "inf"},
+                             {"theta", "2000"}, {"restart", "45"},   {"congestion", "250"},
+                             {"min_run", "0"},  {"max_preempt", "7"}, {"backfill", "0"},
+                             {"load", "1500"},  {"seed", "12345678901234567890"},
+                             {"mix", "slow:3"}, {"timers", "fast:-:inf,slow:600:0"}};
+    tt_params p, q;
+    tt_params_default(&p);
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+        cr_assert_eq(tt_params_set(NULL, &p, m, sets[k][0], sets[k][1]), 0, "%s", sets[k][0]);
+    tt_params_default(&q);
+    char buf[512], again[512];
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        cr_assert_eq(tt_params_format(&p, m, i, buf, sizeof buf), 0);
+        cr_expect_str_eq(buf, sets[i][1], "%s", tt_param_names[i]);
+        cr_assert_eq(tt_params_set(NULL, &q, m, tt_param_names[i], buf), 0, "%s=%s",
+                     tt_param_names[i], buf);
+    }
+    cr_expect(memcmp(&p, &q, sizeof p) == 0, "round trip changed the parameters");
+
+    /* the default (equal) mix reads back as every class at weight 1 */
+    tt_params_default(&p);
+    tt_params_default(&q);
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        cr_assert_eq(tt_params_format(&p, m, i, buf, sizeof buf), 0);
+        cr_assert_eq(tt_params_set(NULL, &q, m, tt_param_names[i], buf), 0);
+        cr_assert_eq(tt_params_format(&q, m, i, again, sizeof again), 0);
+        cr_expect_str_eq(buf, again);
+    }
+    cr_assert_eq(tt_params_format(&p, m, 11, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "fast:1,slow:1");
+    cr_expect(q.mix[0] == 1 && q.mix[1] == 1);
+
+    cr_assert_eq(tt_params_format(&p, m, 12, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-"); /* no class has timers of its own */
+    cr_expect_eq(tt_params_format(&p, NULL, 12, buf, sizeof buf), 0);
+
+    /* bad index, no table for mix, a buffer too small */
+    cr_expect_eq(tt_params_format(&p, m, 13, buf, sizeof buf), TT_EINVAL);
+    cr_expect_eq(tt_params_format(&p, m, -1, buf, sizeof buf), TT_EINVAL);
+    cr_expect_eq(tt_params_format(&p, NULL, 11, buf, sizeof buf), TT_EINVAL);
+    cr_expect_eq(tt_params_format(&p, m, 11, buf, 8), TT_EINVAL);
+    cr_expect_str_eq(buf, "");
+    cr_expect_eq(tt_params_format(&p, m, 0, buf, 4), TT_EINVAL); /* "fifo" needs 5 */
+    cr_expect_eq(tt_params_format(&p, m, 0, buf, 5), 0);
+    tt_models_free(m);
+}
+
+/* The -p options of the parameters that differ from the defaults, in
+ * parameter order; a text that does not fit is cut where the buffer ends. */
+Test(params, format_options)
+{
+    tt_models *m = two_models();
+    tt_params p;
+    tt_params_default(&p);
+    char buf[256];
+    strcpy(buf, "x");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    /* set out of order, printed in tt_param_names order; the default
+     * w1 given again is no change */
+    cr_assert_eq(tt_params_set(NULL, &p, m, "load", "3000"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0", "600"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w1", "inf"), 0);
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-p w0=600 -p load=3000");
+    /* 22 characters: a buffer of 23 holds them, one of 22 the first 21 */
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 23), 0);
+    cr_expect_str_eq(buf, "-p w0=600 -p load=3000");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 22), TT_ERANGE);
+    cr_expect_str_eq(buf, "-p w0=600 -p load=300");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 12), TT_ERANGE);
+    cr_expect_str_eq(buf, "-p w0=600 -");
+    cr_expect_eq(tt_params_format_options(&p, m, buf, 0), TT_EINVAL);
+    /* the named parameters: order, a mix, class timers */
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "timers", "slow:30:-"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "mix", "slow:3"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "order", "sjf"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "theta", "0"), 0);
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-p order=sjf -p theta=0 -p mix=slow:3 -p timers=slow:30:-");
+    /* an equal mix given by name is the default's */
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "mix", "fast:1,slow:1"), 0);
+    cr_expect_eq(tt_params_format_options(&p, m, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    tt_models_free(m);
+}
+
+/* Per-class timers: w0.CLASS / w1.CLASS set one, timers sets them all, and
+ * the text reads back in class order with "-" for the global timer. */
+Test(params, class_timers)
+{
+    tt_models *m = two_models(); /* fast, slow */
+    expect_set(m, "timers", "slow:600:3600", "slow:600:3600");
+    expect_set(m, "timers", "slow:inf:-,fast:0:0", "fast:0:0,slow:inf:-");
+    expect_set(m, "timers", "", "-");
+    expect_set(m, "timers", "-", "-");
+    expect_set(m, "timers", "fast:-:-", "-"); /* only global ones: none of its own */
+
+    tt_params p;
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0.slow", "120"), 0);
+    cr_expect(p.class_w0[1] == 120 && p.class_w1[1] == TT_TIMER_GLOBAL);
+    cr_expect(p.class_w0[0] == TT_TIMER_GLOBAL);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w1.slow", "inf"), 0);
+    cr_expect_eq(p.class_w1[1], TT_INF);
+    cr_expect_eq(tt_params_class_timers(&p), 1);
+    char buf[256];
+    cr_assert_eq(tt_params_format(&p, m, 12, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "slow:120:inf");
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w0.slow", "-"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, m, "w1.slow", "-"), 0);
+    cr_expect_eq(tt_params_class_timers(&p), 0);
+    /* without a model table the text of no timers needs no names */
+    cr_expect_eq(tt_params_format(&p, NULL, 12, buf, sizeof buf), 0);
+
+    int which = -1, cls = -1;
+    cr_expect_eq(tt_params_class_timer_name(m, "w1.fast", &which, &cls), 1);
+    cr_expect(which == 1 && cls == 0);
+    cr_expect_eq(tt_params_class_timer_name(m, "w0.medium", &which, &cls), -1);
+    cr_expect_eq(tt_params_class_timer_name(m, "w0", &which, &cls), 0);
+    cr_expect_eq(tt_params_class_timer_name(m, "w0.", &which, &cls), 0);
+    cr_expect_eq(tt_params_class_timer_name(m, "theta.fast", &which, &cls), 0);
+
+    static const char want[] = "CLASS:W0:W1 triples separated by commas (W0, W1: seconds, "
+                               "inf, or - for the global timer)";
+    char msg[512];
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got 'slow:600'", want);
+    expect_set_error(m, "timers", "slow:600", msg);
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got 'slow:-5:0'", want);
+    expect_set_error(m, "timers", "slow:-5:0", msg);
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got ':1:2'", want);
+    expect_set_error(m, "timers", "slow:1:2,:1:2", msg);
+    snprintf(msg, sizeof msg, "parameter 'timers': expected %s, got 'slow:1:x'", want);
+    expect_set_error(m, "timers", "slow:1:x", msg);
+    expect_set_error(m, "timers", "medium:1:2",
+                     "parameter 'timers': unknown class 'medium' (classes: fast slow)");
+    expect_set_error(m, "timers", "slow:1:2,slow:3:4",
+                     "parameter 'timers': class 'slow' given twice");
+    expect_set_error(NULL, "timers", "slow:1:2",
+                     "parameter 'timers': no model table to name classes from");
+    expect_set_error(m, "w0.medium", "5",
+                     "parameter 'w0.medium': unknown class 'medium' (classes: fast slow)");
+    expect_set_error(m, "w1.slow", "-1",
+                     "parameter 'w1.slow': expected seconds >= 0, inf or -, got '-1'");
+    expect_set_error(NULL, "w1.slow", "5",
+                     "parameter 'w1.slow': no model table to name classes from");
+    tt_models_free(m);
+}
