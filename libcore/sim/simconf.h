@@ -53,4 +53,7 @@ int tt_conftab_next(tt_conftab *t);
 int tt_conftab_int(tt_conftab *t, const char *field, const char *text, int64_t min, int64_t max,
                    const char *want, int64_t *out);
 
+/* 1 when some class of p has a timer of its own (params.c). */
+int tt_params_class_timers(const tt_params *p);
+
 #endif

@@ -100,8 +100,6 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
 int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
                              size_t size);
 
-/* 1 when some class of p has a timer of its own. */
-int tt_params_class_timers(const tt_params *p);
 /* Splits "w0.CLASS" / "w1.CLASS": *which = 0 (w0) or 1 (w1), *cls the
  * class index. 1 when name has that form and names a class of models, 0
  * when it has another form, -1 when the class is unknown. */

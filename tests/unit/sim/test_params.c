@@ -2,6 +2,7 @@
  * refuses, the text tt_params_format writes back, and the per-class
  * timers (libcore/sim/params.c). */
 #include "confutil.h"
+#include "sim/simconf.h"
 #include "tt/sim.h"
 
 Test(params, names_and_defaults)
