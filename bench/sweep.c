@@ -17,7 +17,7 @@
  * end), and mismatches: configurations whose metrics differ, in any bit,
  * from those of the first backend. Exit 1 on any mismatch or failure.
  *
- * -r: SEEDS random traces (tests/unit/randcase.h, as the unit tests), 96
+ * -r: SEEDS random traces (tests/unit/sim/randcase.h, as the unit tests), 96
  * random configurations each, CPU against GPU (odd seeds in batches of 7). */
 #include <getopt.h>
 #include <math.h>
@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../tests/unit/randcase.h"
+#include "../tests/unit/sim/randcase.h"
 #include "jobs.h"
 #include "tt/sweep.h"
 

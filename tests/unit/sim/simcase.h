@@ -5,7 +5,7 @@
 #ifndef TT_SIMCASE_H
 #define TT_SIMCASE_H
 
-#include "../refsim/refsim.h"
+#include "../../refsim/refsim.h"
 #include "sim/simlog.h"
 #include "testutil.h"
 #include "tt/sim.h"
