@@ -1,0 +1,425 @@
+/* sim_step_cluster.h: the third part of the simulation step (sim_step.h):
+ * the cluster's nodes and racks (free GPUs, what eviction could free, the
+ * largest request each level can take now), the placement searches of
+ * levels L0, L1 and L2, and preemption (the cheapest victims that open an
+ * L0 placement). A new placement or eviction rule goes here. After
+ * sim_step_queue.h; sim_step_pass.h comes next. */
+#ifndef TT_SIM_STEP_CLUSTER_H
+#define TT_SIM_STEP_CLUSTER_H
+
+#include "sim_step_queue.h"
+
+/* ---- nodes and racks ---- */
+
+TTS_FN void tts_rack_refresh(tts_state *S, int32_t r)
+{
+    int32_t whole = 0, part = 0, f = 0, clear = 0, cpart = 0;
+    for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
+        int32_t g = S->freeg[x];
+        f += g;
+        if (g == S->G)
+            whole++;
+        else if (g > part)
+            part = g;
+        if (S->nonev[x] == 0)
+            clear++;
+        else if (S->ev[x] > cpart)
+            cpart = S->ev[x];
+    }
+    S->rack_free[r] = f;
+    S->rack_l0[r] = whole * S->G + part;
+    S->rack_pc[r] = clear * S->G + cpart;
+}
+
+/* Largest k with a free L0 / L1 / L2 placement now. */
+TTS_FN void tts_fit_max(const tts_state *S, int32_t *m0, int32_t *m1, int32_t *m2)
+{
+    int32_t a = 0, b = 0;
+    for (int32_t r = 0; r < S->R; r++) {
+        if (S->rack_l0[r] > a)
+            a = S->rack_l0[r];
+        if (S->rack_free[r] > b)
+            b = S->rack_free[r];
+    }
+    *m0 = a;
+    *m1 = b;
+    *m2 = (int32_t)S->total_free;
+}
+
+/* Running, insensitive, evicted fewer than max_preempt times, and started
+ * at least min_run ago (the aging list keeps the flag up to date for the
+ * time being processed). */
+TTS_FN int tts_evictable(const tts_state *S, int64_t i)
+{
+    return S->flags[i] & TTS_F_EVICT;
+}
+
+/* Largest k for which eviction could open an L0 placement now: per rack,
+ * the clearable nodes (every occupant evictable) whole, plus the best
+ * other node's free + evictable GPUs; the same shape as rack_l0. */
+TTS_FN int32_t tts_preempt_max(const tts_state *S)
+{
+    int32_t best = 0;
+    for (int32_t r = 0; r < S->R; r++)
+        if (S->rack_pc[r] > best)
+            best = S->rack_pc[r];
+    return best;
+}
+
+TTS_FN void tts_refresh_pl_racks(tts_state *S)
+{
+    int32_t last = -1;
+    for (int32_t q = 0; q < S->pl_n; q++) {
+        int32_t r = S->pl_node[q] / S->N;
+        if (r != last)
+            tts_rack_refresh(S, r);
+        last = r;
+    }
+}
+
+/* Refreshes the racks job i holds GPUs in (its entries come rack by rack:
+ * every placement search fills one rack before the next). */
+TTS_FN void tts_refresh_job_racks(tts_state *S, int32_t i)
+{
+    int32_t last = -1;
+    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e])
+        if (S->ent_node[e] / S->N != last) {
+            last = S->ent_node[e] / S->N;
+            tts_rack_refresh(S, last);
+        }
+}
+
+/* ---- placement searches: fill pl_node/pl_gpus, or return 0 ---- */
+
+TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
+{
+    S->pl_node[S->pl_n] = x;
+    S->pl_gpus[S->pl_n] = g;
+    S->pl_n++;
+}
+
+TTS_FN int32_t tts_ctz64(uint64_t m)
+{
+#if defined(__CUDA_ARCH__)
+    return __ffsll((long long)m) - 1;
+#else
+    return __builtin_ctzll(m);
+#endif
+}
+
+/* Node x now has g free GPUs: freeg and its level bit. */
+TTS_FN void tts_set_free(tts_state *S, int32_t x, int32_t g)
+{
+    uint64_t bit = (uint64_t)1 << (x & 63);
+    S->lvl[(int64_t)S->freeg[x] * S->words + (x >> 6)] &= ~bit;
+    S->lvl[(int64_t)g * S->words + (x >> 6)] |= bit;
+    S->freeg[x] = g;
+}
+
+/* The lowest node in [lo, hi) with exactly f free GPUs, or -1. */
+TTS_FN int32_t tts_level_next(const tts_state *S, int32_t f, int32_t lo, int32_t hi)
+{
+    const uint64_t *b = S->lvl + (int64_t)f * S->words;
+    while (lo < hi) {
+        uint64_t m = b[lo >> 6] & (~(uint64_t)0 << (lo & 63));
+        if (m) {
+            int32_t x = (lo & ~63) + tts_ctz64(m);
+            return x < hi ? x : -1;
+        }
+        lo = (lo & ~63) + 64;
+    }
+    return -1;
+}
+
+/* The node in [lo, hi) with the fewest free GPUs >= k, lowest index, not
+ * marked; -1 if none. */
+TTS_FN int32_t tts_best_fit(const tts_state *S, int32_t lo, int32_t hi, int32_t k)
+{
+    for (int32_t f = k; f <= S->G; f++)
+        for (int32_t x = tts_level_next(S, f, lo, hi); x >= 0;
+             x = tts_level_next(S, f, x + 1, hi))
+            if (!S->mark[x])
+                return x;
+    return -1;
+}
+
+TTS_FN int tts_find_l0(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    if (k <= S->G) {
+        int32_t x = tts_best_fit(S, 0, S->nodes, k);
+        if (x < 0)
+            return 0;
+        tts_pl_add(S, x, k);
+        return 1;
+    }
+    int32_t a = k / S->G, b = k % S->G, best = -1;
+    for (int32_t r = 0; r < S->R; r++)
+        if (S->rack_l0[r] >= k && (best < 0 || S->rack_free[r] < S->rack_free[best]))
+            best = r;
+    if (best < 0)
+        return 0;
+    int32_t lo = best * S->N, hi = lo + S->N, got = 0;
+    for (int32_t x = lo; x < hi && got < a; x++)
+        if (S->freeg[x] == S->G) {
+            tts_pl_add(S, x, S->G);
+            S->mark[x] = 1;
+            got++;
+        }
+    if (b > 0)
+        tts_pl_add(S, tts_best_fit(S, lo, hi, b), b);
+    for (int32_t q = 0; q < S->pl_n; q++)
+        S->mark[S->pl_node[q]] = 0;
+    return 1;
+}
+
+/* Takes k GPUs from the nodes of rack r, most free first, lower index on
+ * ties (a node's free count does not move while others are taken, so this
+ * is a walk over the free counts from G down). */
+TTS_FN int32_t tts_take_most_free(tts_state *S, int32_t r, int32_t k)
+{
+    int32_t hi = (r + 1) * S->N;
+    for (int32_t f = S->G; f > 0 && k > 0; f--)
+        for (int32_t x = tts_level_next(S, f, r * S->N, hi); x >= 0 && k > 0;
+             x = tts_level_next(S, f, x + 1, hi)) {
+            int32_t g = f < k ? f : k;
+            tts_pl_add(S, x, g);
+            k -= g;
+        }
+    return k;
+}
+
+TTS_FN int tts_find_l1(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    int32_t best = -1;
+    for (int32_t r = 0; r < S->R; r++)
+        if (S->rack_free[r] >= k && (best < 0 || S->rack_free[r] < S->rack_free[best]))
+            best = r;
+    if (best < 0)
+        return 0;
+    tts_take_most_free(S, best, k);
+    return 1;
+}
+
+TTS_FN int tts_find_l2(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    if (S->total_free < k)
+        return 0;
+    /* racks by most free first, lower index on ties */
+    for (int32_t r = 0; r < S->R; r++)
+        S->mark[r] = 0;
+    while (k > 0) {
+        int32_t best = -1;
+        for (int32_t r = 0; r < S->R; r++)
+            if (!S->mark[r] && S->rack_free[r] > 0 &&
+                (best < 0 || S->rack_free[r] > S->rack_free[best]))
+                best = r;
+        S->mark[best] = 1;
+        k = tts_take_most_free(S, best, k);
+    }
+    for (int32_t r = 0; r < S->R; r++)
+        S->mark[r] = 0;
+    return 1;
+}
+
+/* The level of the placement in pl (docs/model.md section 4). */
+TTS_FN int32_t tts_classify(const tts_state *S, int32_t k)
+{
+    int32_t rack = S->pl_node[0] / S->N;
+    for (int32_t q = 1; q < S->pl_n; q++)
+        if (S->pl_node[q] / S->N != rack)
+            return 2;
+    return S->pl_n == (k + S->G - 1) / S->G ? 0 : 1;
+}
+
+/* ---- preemption ---- */
+
+TTS_FN int tts_cost_less(int64_t g1, int64_t n1, int64_t g2, int64_t n2)
+{
+    return g1 < g2 || (g1 == g2 && n1 < n2);
+}
+
+/* The k <= G rule on node x for need GPUs: evictable occupants, most GPUs
+ * on the node first, then lower job index, until need are free. Returns 1
+ * with the cost (victims' total GPUs, count) and, when out is given, the
+ * victims appended to out[*nout]; 0 when eviction cannot free need. */
+TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
+                         int64_t *cn, int32_t *out, int32_t *nout)
+{
+    int32_t freed = S->freeg[x], m = 0;
+    int32_t *cand = S->tmp; /* entry ids of evictable occupants */
+    *cg = *cn = 0;
+    if (freed >= need)
+        return 1;
+    for (int32_t s = 0; s < S->nocc[x]; s++) {
+        int32_t e = S->occ[x * S->G + s];
+        if (tts_evictable(S, S->ent_job[e]))
+            cand[m++] = e;
+    }
+    /* insertion sort: most GPUs on the node first, then lower job index */
+    for (int32_t a = 1; a < m; a++) {
+        int32_t e = cand[a], b = a;
+        while (b > 0 && (S->ent_gpus[cand[b - 1]] < S->ent_gpus[e] ||
+                         (S->ent_gpus[cand[b - 1]] == S->ent_gpus[e] &&
+                          S->ent_job[cand[b - 1]] > S->ent_job[e]))) {
+            cand[b] = cand[b - 1];
+            b--;
+        }
+        cand[b] = e;
+    }
+    int32_t used = 0;
+    while (freed < need && used < m) {
+        int32_t e = cand[used++];
+        freed += S->ent_gpus[e];
+        *cg += S->tr->gpus[S->ent_job[e]];
+        *cn += 1;
+    }
+    if (freed < need)
+        return 0;
+    if (out)
+        for (int32_t q = 0; q < used; q++)
+            out[(*nout)++] = S->ent_job[cand[q]];
+    return 1;
+}
+
+/* Clearing node x: every occupant must be evictable. */
+TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t *cg, int64_t *cn)
+{
+    *cg = *cn = 0;
+    for (int32_t s = 0; s < S->nocc[x]; s++) {
+        int32_t j = S->ent_job[S->occ[x * S->G + s]];
+        if (!tts_evictable(S, j))
+            return 0;
+        *cg += S->tr->gpus[j];
+        *cn += 1;
+    }
+    return 1;
+}
+
+/* For rack r and k > G: marks (mark[x] = 1) the a cheapest clearable nodes
+ * and sets *bnode (-1 when b = 0). 1 with the rack's cost, or 0. Leaves
+ * the marks set; the caller clears the rack's marks. */
+TTS_FN int tts_rack_pick(tts_state *S, int32_t r, int32_t k, int32_t *bnode,
+                         int64_t *cg, int64_t *cn)
+{
+    int32_t a = k / S->G, b = k % S->G, lo = r * S->N, hi = lo + S->N;
+    *cg = *cn = 0;
+    *bnode = -1;
+    for (int32_t got = 0; got < a; got++) {
+        int32_t y = -1;
+        int64_t yg = 0, yn = 0;
+        for (int32_t x = lo; x < hi; x++) {
+            int64_t g, c;
+            if (!S->mark[x] && tts_clear_cost(S, x, &g, &c) &&
+                (y < 0 || tts_cost_less(g, c, yg, yn))) {
+                y = x;
+                yg = g;
+                yn = c;
+            }
+        }
+        if (y < 0)
+            return 0;
+        S->mark[y] = 1;
+        *cg += yg;
+        *cn += yn;
+    }
+    if (b > 0) {
+        int32_t y = -1;
+        int64_t yg = 0, yn = 0;
+        for (int32_t x = lo; x < hi; x++) {
+            int64_t g, c;
+            if (!S->mark[x] && tts_node_cost(S, x, b, &g, &c, 0, 0) &&
+                (y < 0 || tts_cost_less(g, c, yg, yn))) {
+                y = x;
+                yg = g;
+                yn = c;
+            }
+        }
+        if (y < 0)
+            return 0;
+        *bnode = y;
+        *cg += yg;
+        *cn += yn;
+    }
+    return 1;
+}
+
+TTS_FN void tts_unmark_rack(tts_state *S, int32_t r)
+{
+    for (int32_t x = r * S->N; x < (r + 1) * S->N; x++)
+        S->mark[x] = 0;
+}
+
+/* The cheapest L0 placement eviction opens for k GPUs: fills pl and the
+ * victims vic[0..nvic) (sorted, distinct). 1 found, 0 none. */
+TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
+{
+    S->pl_n = 0;
+    S->nvic = 0;
+    if (k <= S->G) {
+        int32_t best = -1;
+        int64_t bg = 0, bn = 0;
+        for (int32_t x = 0; x < S->nodes; x++) {
+            int64_t g, c;
+            if (tts_node_cost(S, x, k, &g, &c, 0, 0) &&
+                (best < 0 || tts_cost_less(g, c, bg, bn))) {
+                best = x;
+                bg = g;
+                bn = c;
+            }
+        }
+        if (best < 0)
+            return 0;
+        int64_t g, c;
+        tts_node_cost(S, best, k, &g, &c, S->vic, &S->nvic);
+        tts_pl_add(S, best, k);
+    } else {
+        int32_t best = -1, bnode = -1;
+        int64_t bg = 0, bn = 0;
+        for (int32_t r = 0; r < S->R; r++) {
+            int64_t g, c;
+            int32_t bx;
+            int ok = tts_rack_pick(S, r, k, &bx, &g, &c);
+            tts_unmark_rack(S, r);
+            if (ok && (best < 0 || tts_cost_less(g, c, bg, bn))) {
+                best = r;
+                bg = g;
+                bn = c;
+            }
+        }
+        if (best < 0)
+            return 0;
+        int64_t g, c;
+        tts_rack_pick(S, best, k, &bnode, &g, &c);
+        for (int32_t x = best * S->N; x < (best + 1) * S->N; x++)
+            if (S->mark[x]) {
+                for (int32_t s = 0; s < S->nocc[x]; s++)
+                    S->vic[S->nvic++] = S->ent_job[S->occ[x * S->G + s]];
+                tts_pl_add(S, x, S->G);
+            }
+        tts_unmark_rack(S, best);
+        if (bnode >= 0) {
+            tts_node_cost(S, bnode, k % S->G, &g, &c, S->vic, &S->nvic);
+            tts_pl_add(S, bnode, k % S->G);
+        }
+    }
+    /* distinct victims in index order (a job may sit on several nodes) */
+    for (int32_t a = 1; a < S->nvic; a++) {
+        int32_t v = S->vic[a], b = a;
+        while (b > 0 && S->vic[b - 1] > v) {
+            S->vic[b] = S->vic[b - 1];
+            b--;
+        }
+        S->vic[b] = v;
+    }
+    int32_t m = 0;
+    for (int32_t a = 0; a < S->nvic; a++)
+        if (m == 0 || S->vic[m - 1] != S->vic[a])
+            S->vic[m++] = S->vic[a];
+    S->nvic = m;
+    return 1;
+}
+
+#endif

@@ -1,0 +1,528 @@
+/* sim_step_pass.h: the last part of the simulation step (sim_step.h): a
+ * job's start and end (and the list that ages running jobs into
+ * evictable ones), the scheduling pass (docs/model.md section 6), the
+ * timers and the event loop (tts_init, tts_step), and what a run's
+ * metrics are made of (tts_summarize). A new event or metric goes here.
+ * After sim_step_cluster.h; nothing comes after it. */
+#ifndef TT_SIM_STEP_PASS_H
+#define TT_SIM_STEP_PASS_H
+
+#include "sim_step_cluster.h"
+
+/* ---- starts and ends ---- */
+
+TTS_FN void tts_age_unlink(tts_state *S, int32_t i)
+{
+    int32_t a = S->age_prev[i], b = S->age_next[i];
+    if (a >= 0)
+        S->age_next[a] = b;
+    else
+        S->age_head = b;
+    if (b >= 0)
+        S->age_prev[b] = a;
+    else
+        S->age_tail = a;
+}
+
+/* Job i (running) becomes evictable: what eviction could free on its
+ * nodes grows by its GPUs there. */
+TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
+{
+    S->flags[i] |= TTS_F_EVICT;
+    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+        S->ev[S->ent_node[e]] += S->ent_gpus[e];
+        S->nonev[S->ent_node[e]]--;
+    }
+    tts_refresh_job_racks(S, i);
+}
+
+/* Marks evictable the running jobs that reached min_run by t. */
+TTS_FN void tts_age(tts_state *S, int64_t t)
+{
+    while (S->age_head >= 0 && t - S->t0[S->age_head] >= S->cf->min_run) {
+        int32_t i = S->age_head;
+        tts_age_unlink(S, i);
+        tts_make_evictable(S, i);
+    }
+}
+
+/* Starts waiting job i at t on the placement in pl. */
+TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
+{
+    int32_t k = S->tr->gpus[i];
+    if (S->state[i] == TTS_WAIT || tts_victims_in_tree(S)) {
+        tts_tree_set(S, i, -1, 0);
+    } else {
+        tts_vict_remove(S, i);
+    }
+    int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf->max_preempt;
+    int now_ev = elig && S->cf->min_run == 0;
+    S->flags[i] = (S->flags[i] & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) | (now_ev ? TTS_F_EVICT : 0);
+    S->alloc_head[i] = -1;
+    for (int32_t q = 0; q < S->pl_n; q++) {
+        int32_t x = S->pl_node[q], e = S->ent_free;
+        S->ent_free = S->ent_next[e];
+        S->ent_job[e] = i;
+        S->ent_node[e] = x;
+        S->ent_gpus[e] = S->pl_gpus[q];
+        S->ent_next[e] = S->alloc_head[i];
+        S->alloc_head[i] = e;
+        S->occ[x * S->G + S->nocc[x]++] = e;
+        tts_set_free(S, x, S->freeg[x] - S->pl_gpus[q]);
+        if (!now_ev) {
+            S->ev[x] -= S->pl_gpus[q];
+            S->nonev[x]++;
+        }
+    }
+    S->total_free -= k;
+    tts_refresh_pl_racks(S);
+    int32_t lv = tts_classify(S, k);
+    int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
+    S->level[i] = lv;
+    S->slow[i] = (int32_t)s;
+    S->t0[i] = t;
+    if (elig && !now_ev) { /* ages in start order: append */
+        S->age_prev[i] = S->age_tail;
+        S->age_next[i] = -1;
+        if (S->age_tail >= 0)
+            S->age_next[S->age_tail] = i;
+        else
+            S->age_head = i;
+        S->age_tail = i;
+    }
+    S->end[i] = t + r + tts_ceil_div(S->w[i] * s, 1000000);
+    if (S->first[i] == TTS_NONE)
+        S->first[i] = t;
+    S->queue[i] += t - S->enq[i];
+    S->starts[3 * (int64_t)i + lv]++;
+    S->placed[lv]++;
+    S->state[i] = TTS_RUN;
+    tts_heap_push(S, i);
+    S->waiting--;
+    S->running++;
+    S->busy += k;
+    S->running_level[lv]++;
+}
+
+/* Ends job i's segment at t: completed, or evicted back to the queue (into
+ * the pending list: it waits for the next pass). */
+TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
+{
+    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf->restart : 0;
+    int64_t held = t - S->t0[i], run = held - r > 0 ? held - r : 0, done;
+    if (completed) {
+        done = S->w[i];
+    } else {
+        done = run * 1000000 / S->slow[i];
+        if (done > S->w[i])
+            done = S->w[i];
+    }
+    tts_seglog *L = S->log;
+    if (L && !L->overflow) {
+        if (L->n == L->cap || L->alloc_n + 2 * (int64_t)S->nodes > L->alloc_cap) {
+            L->overflow = 1;
+        } else {
+            tts_segment *g = &L->seg[L->n++];
+            g->job = i;
+            g->t0 = S->t0[i];
+            g->t1 = t;
+            g->r = r;
+            g->s = S->slow[i];
+            g->w_before = S->w[i];
+            g->done = done;
+            g->level = S->level[i];
+            g->completed = completed;
+            g->alloc_off = L->alloc_n;
+            g->alloc_n = 0;
+            for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+                L->alloc[L->alloc_n++] = S->ent_node[e];
+                L->alloc[L->alloc_n++] = S->ent_gpus[e];
+                g->alloc_n++;
+            }
+        }
+    }
+    S->w[i] -= done;
+    S->used += k * held;
+    S->comm_milli += k * (run * 1000 - done);
+    S->restart_gs += k * (r < held ? r : held);
+    S->gpu_s[i] += k * held;
+    int was_ev = S->flags[i] & TTS_F_EVICT;
+    if ((S->flags[i] & TTS_F_ELIG) && !was_ev)
+        tts_age_unlink(S, i);
+    S->flags[i] &= TTS_F_SENS;
+    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+        int32_t x = S->ent_node[e];
+        tts_set_free(S, x, S->freeg[x] + S->ent_gpus[e]);
+        if (!was_ev) {
+            S->ev[x] += S->ent_gpus[e];
+            S->nonev[x]--;
+        }
+        for (int32_t s = 0; s < S->nocc[x]; s++)
+            if (S->occ[x * S->G + s] == e) {
+                S->occ[x * S->G + s] = S->occ[x * S->G + --S->nocc[x]];
+                break;
+            }
+    }
+    tts_refresh_job_racks(S, i);
+    int32_t e = S->alloc_head[i];
+    while (e >= 0) {
+        int32_t nx = S->ent_next[e];
+        S->ent_next[e] = S->ent_free;
+        S->ent_free = e;
+        e = nx;
+    }
+    S->alloc_head[i] = -1;
+    S->total_free += k;
+    S->running--;
+    S->busy -= k;
+    S->running_level[S->level[i]]--;
+    tts_heap_remove(S, i);
+    if (completed) {
+        S->state[i] = TTS_DONE;
+        S->end[i] = t;
+    } else {
+        S->state[i] = TTS_WAITV;
+        S->enq[i] = t;
+        S->evict[i]++;
+        S->preempt++;
+        S->waiting++;
+        S->pend[S->npend++] = i;
+    }
+}
+
+/* ---- the pass ---- */
+
+/* Tries job i at t by the steps of docs/model.md section 6. 1 if it
+ * started, 0 if not. */
+TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, int32_t m2)
+{
+    int32_t k = S->tr->gpus[i], al = tts_allowed(S, i, t);
+    /* 1. a free L0 placement */
+    if (k <= m0 && k <= S->rack_gpus && tts_find_l0(S, k)) {
+        tts_start(S, i, t);
+        return 1;
+    }
+    /* 2. sensitive and waited W0: evict to open L0 */
+    if (k <= S->rack_gpus && tts_sensitive(S, i) && tts_waited(S, i, t) &&
+        tts_preempt_max(S) >= k && tts_find_preempt(S, k)) {
+        for (int32_t v = 0; v < S->nvic; v++)
+            tts_end(S, S->vic[v], t, 0);
+        tts_start(S, i, t);
+        return 1;
+    }
+    /* 3. the best level the timers allow */
+    if (al >= 1 && k <= m1 && tts_find_l1(S, k)) {
+        tts_start(S, i, t);
+        return 1;
+    }
+    if (al >= 2 && k <= m2 && tts_find_l2(S, k)) {
+        tts_start(S, i, t);
+        return 1;
+    }
+    return 0;
+}
+
+/* One pass at t over the jobs waiting when it began. 1 if it started a
+ * job. */
+TTS_FN int tts_pass(tts_state *S, int64_t t)
+{
+    int changed = 0, have_cur = 0;
+    int64_t ckey = 0, cidx = -1, p = 0;
+    int need_mp = S->cf->theta != TTS_INF;
+    for (;;) {
+        int32_t m0, m1, m2, thr[TTS_NCLASS];
+        tts_fit_max(S, &m0, &m1, &m2);
+        if (!S->cf->backfill) {
+            for (int c = 0; c < TTS_NCLASS; c++)
+                thr[c] = TTS_BIG - 1;
+        } else {
+            int32_t mp = 0;
+            if (need_mp && (S->tree[TTS_NCLASS + TTS_C1S] < TTS_BIG ||
+                            S->tree[TTS_NCLASS + TTS_C2S] < TTS_BIG))
+                mp = tts_preempt_max(S);
+            thr[TTS_C0] = m0;
+            thr[TTS_C1I] = m1;
+            thr[TTS_C1S] = m1 > mp ? m1 : mp;
+            thr[TTS_C2I] = m2;
+            thr[TTS_C2S] = m2 > mp ? m2 : mp;
+        }
+        /* the next fresh candidate, and the next evicted one */
+        int64_t fr = tts_tree_first(S, p, thr), fj = fr < 0 ? -1 : tts_job_at(S, fr);
+        int64_t vj = tts_vict_next(S, S->cf->backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
+        int64_t vk = vj >= 0 ? S->vkey[vj] : 0;
+        int64_t j;
+        if (fj >= 0 && (vj < 0 || tts_after(vk, vj, tts_key(S, fj), fj)))
+            j = fj;
+        else
+            j = vj;
+        if (j < 0)
+            break;
+        have_cur = 1;
+        ckey = tts_key(S, j);
+        cidx = j;
+        int started = tts_try(S, (int32_t)j, t, m0, m1, m2);
+        if (started)
+            changed = 1;
+        else if (!S->cf->backfill)
+            break;
+        p = j == fj ? fr + 1 : tts_rank_after(S, ckey, cidx);
+    }
+    /* jobs evicted in this pass join the queue for the next one */
+    for (int64_t q = 0; q < S->npend; q++) {
+        int32_t j = S->pend[q];
+        if (tts_victims_in_tree(S)) {
+            tts_tree_set(S, j, TTS_C2I, S->tr->gpus[j]);
+        } else {
+            S->vkey[j] = tts_key(S, j);
+            tts_vict_insert(S, j);
+        }
+    }
+    S->npend = 0;
+    return changed;
+}
+
+/* ---- timers and events ---- */
+
+/* Advances the timer cursor *c of group g past jobs that are no longer
+ * fresh and waiting (or of another class, with class timers); returns the
+ * next crossing (enq + off) of a waiting fresh job of the group, TTS_INF if
+ * none (a job not yet arrived crosses after its arrival). */
+TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
+{
+    int by_class = S->cf->class_timers;
+    while (*c < S->next_arr && (S->state[*c] != TTS_WAIT || (by_class && S->cls[*c] != g)))
+        (*c)++;
+    if (*c >= S->next_arr)
+        return TTS_INF;
+    return tts_sat_add(S->enq[*c], off);
+}
+
+/* Re-classes the waiting fresh jobs of group g whose timer crossed at or
+ * before t. */
+TTS_FN void tts_timers(tts_state *S, int64_t *c, int32_t g, int64_t off, int64_t t)
+{
+    for (;;) {
+        int64_t x = tts_timer_next(S, c, g, off);
+        if (x == TTS_INF || x > t)
+            return;
+        tts_tree_set(S, *c, tts_class_of(S, *c, t), S->tr->gpus[*c]);
+        (*c)++;
+    }
+}
+
+/* When group g's jobs may take L2: W0 + W1 after they queue. */
+TTS_FN int64_t tts_off2(const tts_state *S, int32_t g)
+{
+    int64_t w0 = tts_w0(S, g);
+    return w0 == TTS_INF ? TTS_INF : tts_sat_add(w0, tts_w1(S, g));
+}
+
+/* The least event time: 1 with *t, or 0 when nothing is left. */
+TTS_FN int tts_next_event(tts_state *S, int64_t *t)
+{
+    int64_t best = TTS_INF;
+    int any = 0;
+    /* a rejected job's submit is no event */
+    while (S->next_arr < S->n && S->state[S->next_arr] == TTS_REJECTED)
+        S->next_arr++;
+    if (S->next_arr < S->n) {
+        best = tts_submit(S, S->next_arr);
+        any = 1;
+    }
+    if (S->nheap > 0 && (!any || S->end[S->heap[0]] < best)) {
+        best = S->end[S->heap[0]];
+        any = 1;
+    }
+    for (int32_t g = 0; g < S->groups; g++) {
+        int64_t w0 = tts_w0(S, g);
+        if (w0 == TTS_INF)
+            continue;
+        int64_t a = tts_timer_next(S, &S->cur[2 * g], g, w0);
+        int64_t b = tts_timer_next(S, &S->cur[2 * g + 1], g, tts_off2(S, g));
+        if (a != TTS_INF && (!any || a < best)) {
+            best = a;
+            any = 1;
+        }
+        if (b != TTS_INF && (!any || b < best)) {
+            best = b;
+            any = 1;
+        }
+    }
+    *t = best;
+    return any;
+}
+
+/* Resets S for a run of tr on c under cf (S bound to a buffer of
+ * tts_state_bytes). log may be NULL. */
+TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
+                     const tts_config *cf, tts_seglog *log)
+{
+    S->tr = tr;
+    S->cf = cf;
+    S->R = c->racks;
+    S->N = c->nodes_per_rack;
+    S->G = c->gpus_per_node;
+    S->nodes = S->R * S->N;
+    S->rack_gpus = S->N * S->G;
+    S->cluster_gpus = (int64_t)S->nodes * S->G;
+    S->n = tr->n;
+    S->log = log;
+    S->waiting = S->running = S->busy = 0;
+    S->used = S->comm_milli = S->restart_gs = S->preempt = 0;
+    for (int l = 0; l < 3; l++)
+        S->placed[l] = S->running_level[l] = 0;
+    for (int64_t i = 0; i < S->n; i++) {
+        S->sub[i] = tr->submit[0] + (tr->submit[i] - tr->submit[0]) * 1000 / cf->load;
+        S->state[i] = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
+        S->cls[i] = tts_job_class(tr, cf, i);
+        S->flags[i] = cf->theta != TTS_INF && tr->slow_l2[S->cls[i]] >= cf->theta ? TTS_F_SENS : 0;
+        S->age_prev[i] = S->age_next[i] = -1;
+        S->evict[i] = 0;
+        S->level[i] = -1;
+        S->slow[i] = 0;
+        S->heap_pos[i] = -1;
+        S->alloc_head[i] = -1;
+        S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
+        S->w[i] = tr->duration[i] * 1000;
+        S->enq[i] = 0;
+        S->t0[i] = 0;
+        S->end[i] = TTS_NONE;
+        S->first[i] = TTS_NONE;
+        S->queue[i] = 0;
+        S->gpu_s[i] = 0;
+        S->vkey[i] = 0;
+    }
+    S->age_head = S->age_tail = -1;
+    for (int64_t v = 0; v < 2 * S->size * TTS_NCLASS; v++)
+        S->tree[v] = TTS_BIG;
+    S->nvict = S->npend = S->nheap = 0;
+    for (int64_t w = 0; w < (int64_t)(S->G + 1) * S->words; w++)
+        S->lvl[w] = 0;
+    for (int32_t x = 0; x < S->nodes; x++) {
+        S->freeg[x] = S->G;
+        S->lvl[(int64_t)S->G * S->words + (x >> 6)] |= (uint64_t)1 << (x & 63);
+        S->ev[x] = S->G;
+        S->nonev[x] = 0;
+        S->nocc[x] = 0;
+        S->mark[x] = 0;
+    }
+    for (int32_t r = 0; r < S->R; r++)
+        tts_rack_refresh(S, r);
+    S->total_free = S->cluster_gpus;
+    int32_t slots = S->nodes * S->G;
+    for (int32_t e = 0; e < slots; e++)
+        S->ent_next[e] = e + 1 < slots ? e + 1 : -1;
+    S->ent_free = 0;
+    S->pl_n = S->nvic = 0;
+    S->now = 0;
+    S->next_arr = 0;
+    S->groups = cf->class_timers ? tr->nclasses : 1;
+    for (int32_t g = 0; g < 2 * S->groups; g++)
+        S->cur[g] = 0;
+}
+
+/* Processes the next event time: frees the jobs that end then, queues the
+ * jobs submitted then, re-classes jobs whose timers crossed, and repeats
+ * the pass until one changes nothing. Returns 1, or 0 when no event is
+ * left. */
+TTS_FN int tts_step(tts_state *S)
+{
+    int64_t t;
+    if (!tts_next_event(S, &t))
+        return 0;
+    S->now = t;
+    while (S->nheap > 0 && S->end[S->heap[0]] <= t)
+        tts_end(S, S->heap[0], t, 1);
+    tts_age(S, t);
+    while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
+        int64_t i = S->next_arr++;
+        if (S->state[i] == TTS_REJECTED)
+            continue;
+        S->state[i] = TTS_WAIT;
+        S->enq[i] = t;
+        S->waiting++;
+        tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+    }
+    for (int32_t g = 0; g < S->groups; g++) {
+        int64_t w0 = tts_w0(S, g);
+        if (w0 == TTS_INF)
+            continue;
+        tts_timers(S, &S->cur[2 * g], g, w0, t);
+        tts_timers(S, &S->cur[2 * g + 1], g, tts_off2(S, g), t);
+    }
+    while (tts_pass(S, t))
+        ;
+    return 1;
+}
+
+/* ---- after the run: what the metrics are made of (SPEC 7) ----
+ * Integers only, so every backend reduces a run to the same numbers; the
+ * host turns them into tt_metrics with one function. The percentiles are
+ * filled by the caller from the sorted jct and que arrays (nearest rank). */
+typedef struct {
+    int64_t accepted, rejected;      /* jobs simulated / larger than the cluster */
+    int64_t first, last;             /* earliest submit, latest end of accepted jobs */
+    int64_t jct_sum, que_sum;
+    int64_t jct_p50, jct_p90, jct_p99, que_p99;
+    int64_t comm_milli, used, restart_gs, preempt, placed[3], cluster_gpus;
+    int32_t fault;                   /* 1: jobs left waiting with no event (a bug) */
+} tts_summary;
+
+/* Fills everything in m but the percentiles, and writes the accepted jobs'
+ * JCTs and queueing delays, in job order, to jct[0..accepted) and
+ * que[0..accepted). */
+TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int64_t *que)
+{
+    int64_t acc = 0, rej = 0, first = 0, last = 0, jsum = 0, qsum = 0;
+    for (int64_t i = 0; i < S->n; i++) {
+        if (S->state[i] == TTS_REJECTED) {
+            rej++;
+            continue;
+        }
+        int64_t sub = tts_submit(S, i);
+        if (acc == 0 || sub < first)
+            first = sub;
+        if (acc == 0 || S->end[i] > last)
+            last = S->end[i];
+        jct[acc] = S->end[i] - sub;
+        que[acc] = S->queue[i];
+        jsum += jct[acc];
+        qsum += que[acc];
+        acc++;
+    }
+    m->accepted = acc;
+    m->rejected = rej;
+    m->first = first;
+    m->last = last;
+    m->jct_sum = jsum;
+    m->que_sum = qsum;
+    m->jct_p50 = m->jct_p90 = m->jct_p99 = m->que_p99 = 0;
+    m->comm_milli = S->comm_milli;
+    m->used = S->used;
+    m->restart_gs = S->restart_gs;
+    m->preempt = S->preempt;
+    for (int l = 0; l < 3; l++)
+        m->placed[l] = S->placed[l];
+    m->cluster_gpus = S->cluster_gpus;
+    m->fault = S->waiting != 0 || S->running != 0;
+}
+
+/* The pct-th percentile of sorted[0..n) by nearest rank; 0 when n = 0. */
+TTS_FN int64_t tts_nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
+{
+    if (n == 0)
+        return 0;
+    int64_t rank = (pct * n + 99) / 100;
+    return sorted[(rank < 1 ? 1 : rank) - 1];
+}
+
+/* The four percentiles of m from the sorted arrays tts_summarize wrote. */
+TTS_FN void tts_percentiles(tts_summary *m, const int64_t *jct_sorted, const int64_t *que_sorted)
+{
+    m->jct_p50 = tts_nearest_rank(jct_sorted, m->accepted, 50);
+    m->jct_p90 = tts_nearest_rank(jct_sorted, m->accepted, 90);
+    m->jct_p99 = tts_nearest_rank(jct_sorted, m->accepted, 99);
+    m->que_p99 = tts_nearest_rank(que_sorted, m->accepted, 99);
+}
+
+#endif
