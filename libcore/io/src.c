@@ -2,15 +2,14 @@
 #include "io/src.h"
 
 #include <errno.h>
-#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "base/sha256.h"
+#include "io/srcz.h"
 
-enum { PLAIN, GZIP, XZ };
+enum { PLAIN, GZIP = TT_SRCZ_GZIP, XZ = TT_SRCZ_XZ };
 #define RAWBUF (256u << 10)
 #define OUTBUF (256u << 10)
 
@@ -26,9 +25,7 @@ struct tt_src {
     size_t raw_pos, raw_len;
     uint8_t *out; /* decoded bytes */
     size_t out_pos, out_len;
-    z_stream zs;
-    lzma_stream xs;
-    int z_init, x_init, z_member_done;
+    tt_srcz *z; /* the decoder; NULL when plain */
     tt_sha256 sha;
     char *line;
     size_t line_cap;
@@ -75,11 +72,6 @@ static int raw_fill(tt_src *s, tt_ctx *ctx)
     return 0;
 }
 
-static int corrupt(tt_src *s, tt_ctx *ctx, const char *what)
-{
-    return tt_err(ctx, TT_EPARSE, "%s: %s", s->label, what);
-}
-
 /* Decodes more bytes into s->out. Sets out_eof at the end of the data. */
 static int out_fill(tt_src *s, tt_ctx *ctx)
 {
@@ -99,45 +91,14 @@ static int out_fill(tt_src *s, tt_ctx *ctx)
             memcpy(s->out, s->raw + s->raw_pos, avail);
             s->out_len = avail;
             s->raw_pos += avail;
-        } else if (s->mode == GZIP) {
-            if (avail == 0) {
-                if (!s->z_member_done)
-                    return corrupt(s, ctx, "truncated gzip data");
-                s->out_eof = 1;
-                break;
-            }
-            if (s->z_member_done) { /* another member follows: concatenated gzip */
-                if (inflateReset(&s->zs) != Z_OK)
-                    return corrupt(s, ctx, "corrupt gzip data");
-                s->z_member_done = 0;
-            }
-            s->zs.next_in = s->raw + s->raw_pos;
-            s->zs.avail_in = (uInt)avail;
-            s->zs.next_out = s->out;
-            s->zs.avail_out = OUTBUF;
-            int zr = inflate(&s->zs, Z_NO_FLUSH);
-            s->raw_pos += avail - s->zs.avail_in;
-            s->out_len = OUTBUF - s->zs.avail_out;
-            if (zr == Z_STREAM_END)
-                s->z_member_done = 1;
-            else if (zr == Z_BUF_ERROR && s->raw_eof && s->raw_pos == s->raw_len)
-                return corrupt(s, ctx, "truncated gzip data");
-            else if (zr != Z_OK && zr != Z_BUF_ERROR)
-                return corrupt(s, ctx, "corrupt gzip data");
         } else {
-            s->xs.next_in = s->raw + s->raw_pos;
-            s->xs.avail_in = avail;
-            s->xs.next_out = s->out;
-            s->xs.avail_out = OUTBUF;
-            lzma_ret xr = lzma_code(&s->xs, s->raw_eof ? LZMA_FINISH : LZMA_RUN);
-            s->raw_pos += avail - s->xs.avail_in;
-            s->out_len = OUTBUF - s->xs.avail_out;
-            if (xr == LZMA_STREAM_END)
-                s->out_eof = s->out_len == 0;
-            else if (xr == LZMA_BUF_ERROR && s->raw_eof)
-                return corrupt(s, ctx, "truncated xz data");
-            else if (xr != LZMA_OK && xr != LZMA_BUF_ERROR)
-                return corrupt(s, ctx, "corrupt xz data");
+            size_t used, made;
+            int rc = tt_srcz_run(s->z, ctx, s->label, s->raw + s->raw_pos, avail, s->raw_eof,
+                                 s->out, OUTBUF, &used, &made, &s->out_eof);
+            s->raw_pos += used;
+            s->out_len = made;
+            if (rc)
+                return rc;
         }
     }
     /* Spreadsheets write a UTF-8 byte-order mark before the first line; it
@@ -165,20 +126,11 @@ static int src_init(tt_ctx *ctx, tt_src *s)
     if (rc)
         return rc;
     const uint8_t *b = s->raw;
-    if (s->raw_len >= 2 && b[0] == 0x1f && b[1] == 0x8b) {
+    if (s->raw_len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
         s->mode = GZIP;
-        if (inflateInit2(&s->zs, 15 + 16) != Z_OK)
-            return tt_err(ctx, TT_ENOMEM, "%s: cannot start gzip decoder", s->label);
-        s->z_init = 1;
-    } else if (s->raw_len >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0) {
+    else if (s->raw_len >= 6 && memcmp(b, "\xfd" "7zXZ\0", 6) == 0)
         s->mode = XZ;
-        lzma_stream init = LZMA_STREAM_INIT;
-        s->xs = init;
-        if (lzma_stream_decoder(&s->xs, UINT64_MAX, LZMA_CONCATENATED) != LZMA_OK)
-            return tt_err(ctx, TT_ENOMEM, "%s: cannot start xz decoder", s->label);
-        s->x_init = 1;
-    }
-    return 0;
+    return s->mode == PLAIN ? 0 : tt_srcz_open(ctx, s->label, s->mode, &s->z);
 }
 
 static int src_new(tt_ctx *ctx, const char *label, tt_src **out)
@@ -246,10 +198,7 @@ void tt_src_close(tt_src *s)
         return;
     if (s->own_fp)
         fclose(s->fp);
-    if (s->z_init)
-        inflateEnd(&s->zs);
-    if (s->x_init)
-        lzma_end(&s->xs);
+    tt_srcz_free(s->z);
     free(s->raw);
     free(s->out);
     free(s->line);
