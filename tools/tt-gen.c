@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "tt/gen.h"
+#include "tt/outfile.h"
 #include "tt/parse.h"
 #include "tt/tracefile.h"
 
@@ -162,9 +163,9 @@ int main(int argc, char **argv)
     tt_trace *t = NULL;
     int rc = tt_gen_run(ctx, &p, &t);
     if (!rc) {
-        char tmp[4096];
-        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
-            cli_cleanup_on_signal(tmp);
+        tt_outfile of;
+        if (tt_outfile_open(ctx, &of, out) == 0)
+            cli_cleanup_on_signal(of.tmp);
         rc = tt_trace_save(ctx, t, out);
         cli_cleanup_on_signal(NULL);
     }

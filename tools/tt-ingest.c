@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "tt/ingest.h"
+#include "tt/outfile.h"
 #include "tt/tracefile.h"
 
 static const char usage[] =
@@ -112,9 +113,9 @@ int main(int argc, char **argv)
     tt_trace *t = NULL;
     int rc = tt_ingest(ctx, &o, (const char *const *)argv + optind, argc - optind, &t);
     if (!rc) {
-        char tmp[4096];
-        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
-            cli_cleanup_on_signal(tmp);
+        tt_outfile of;
+        if (tt_outfile_open(ctx, &of, out) == 0)
+            cli_cleanup_on_signal(of.tmp);
         rc = tt_trace_save(ctx, t, out);
         cli_cleanup_on_signal(NULL);
     }

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tt/outfile.h"
 #include "tt/sweepmerge.h"
-#include "tt/tracefile.h"
 
 static const char usage[] = "usage: tt-merge -o MERGED.h5 SHARD.h5...\n";
 
@@ -75,9 +75,9 @@ int main(int argc, char **argv)
             free(files);
             return EXIT_FAIL;
         }
-    char tmp[4096];
-    if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
-        cli_cleanup_on_signal(tmp);
+    tt_outfile of;
+    if (tt_outfile_open(ctx, &of, out) == 0)
+        cli_cleanup_on_signal(of.tmp);
     tt_sweep_merge_info info;
     int rc = tt_sweep_merge_named(ctx, out, files, names, n, &info);
     cli_cleanup_on_signal(NULL);

@@ -158,7 +158,7 @@ static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
         cli_err("%s", tt_errmsg(ctx));
         return EXIT_FAIL;
     }
-    cli_cleanup cl = {{r.fig, r.script, r.log}, r.dir, &r.pid};
+    cli_cleanup cl = {{r.fig.tmp, r.script, r.log}, r.dir, &r.pid};
     cli_cleanup_set(&cl);
     for (int i = 0; i < nt && !rc; i++)
         rc = load_one(ctx, a, nin > 0 ? in[i] : "-", &mem, &len, &tabs[i], &tr);
@@ -169,7 +169,7 @@ static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
     if (!rc && a->surface)
         rc = load_table(ctx, a->surface, TT_TABLE_CONFIGS, &mem, &len, &base[1]);
     tt_plot_opts o = a->o;
-    o.output = r.fig;
+    o.output = r.fig.tmp;
     if (!rc && !(rc = tt_plot_render_target(ctx, &r, out)) &&
         !(rc = make_script(ctx, a, nt, tabs, tr, base, &o, &script)) &&
         !(rc = tt_plot_render_run(ctx, &r, script, out, &msgs))) {

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "tt/outfile.h"
 #include "tt/sim.h"
 #include "tt/simfile.h"
 #include "tt/tracefile.h"
@@ -237,9 +238,9 @@ int main(int argc, char **argv)
     if (out) {
         tt_sim_save_args a = {&cl, &par, s.models, path, &s.trace->prov, &s.jobs, s.res, &m,
                               &s.tl};
-        char tmp[4096];
-        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
-            cli_cleanup_on_signal(tmp);
+        tt_outfile of;
+        if (tt_outfile_open(s.ctx, &of, out) == 0)
+            cli_cleanup_on_signal(of.tmp);
         rc = tt_sim_save(s.ctx, out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)

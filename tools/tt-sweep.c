@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "tt/gpu.h"
+#include "tt/outfile.h"
 #include "tt/sim.h"
 #include "tt/sweep.h"
 #include "tt/sweepfile.h"
@@ -289,12 +290,12 @@ int main(int argc, char **argv)
     if (strcmp(dev, "cpu") != 0 && count > 0)
         cli_err("ran on %s", used);
     if (out) {
-        char tmp[4096];
+        tt_outfile of;
         tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,
                                 s.metrics, sk, sn, used, elapsed,
                                 elapsed > 0 ? (double)count / elapsed : 0.0};
-        if (tt_tmp_name(out, tmp, sizeof tmp) == 0)
-            cli_cleanup_on_signal(tmp);
+        if (tt_outfile_open(s.ctx, &of, out) == 0)
+            cli_cleanup_on_signal(of.tmp);
         rc = tt_sweep_save(s.ctx, out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)

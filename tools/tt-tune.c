@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tt/outfile.h"
 #include "tt/parse.h"
 #include "tt/sim.h"
 #include "tt/sweep.h"
@@ -387,14 +388,14 @@ int main(int argc, char **argv)
     tt_params_format_options(&tt_tune_row_at(s.tr, ro->train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
     if (o.out) {
-        char tmp[4096];
+        tt_outfile of;
         tt_tune_save_args a = {s.tr, s.te, s.dims, s.nd, s.obj, o.strat, (uint64_t)o.seed,
                                budget, o.batch > 0 ? o.batch : tt_tune_default_batch(budget),
                                &cl, s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro->nroles,
                                tt_tune_role_names, ro->train_row, s.te ? ro->test_row : NULL};
-        if (tt_tmp_name(o.out, tmp, sizeof tmp) == 0)
-            cli_cleanup_on_signal(tmp);
+        if (tt_outfile_open(s.ctx, &of, o.out) == 0)
+            cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, o.out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tt/tracefile.h"
+#include "tt/outfile.h"
 
 void tt_h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
@@ -149,20 +149,15 @@ int tt_h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, voi
              void *arg)
 {
     tt_h5u_quiet();
-    char tmp[4096];
-    if (tt_tmp_name(path, tmp, sizeof tmp))
-        return tt_err(ctx, TT_EINVAL, "output path too long: '%s'", path);
+    tt_outfile o;
+    if (tt_outfile_open(ctx, &o, path))
+        return TT_EINVAL;
     errno = 0;
-    if (write(tmp, arg)) {
+    if (write(o.tmp, arg)) {
         int e = errno;
-        unlink(tmp);
+        unlink(o.tmp);
         return tt_err(ctx, TT_EIO, "cannot write '%s'%s%s", path, e ? ": " : "",
                       e ? strerror(e) : "");
     }
-    if (rename(tmp, path) != 0) {
-        int e = errno;
-        unlink(tmp);
-        return tt_err(ctx, TT_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(e));
-    }
-    return 0;
+    return tt_outfile_commit(ctx, &o);
 }

@@ -43,8 +43,8 @@ int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, co
 int tt_h5u_scalar_str(hid_t grp, const char *name, const char *value);
 hid_t tt_h5u_group(hid_t parent, const char *name);
 
-/* Writes a file whole or not at all: write(tmp, arg) fills the temporary
- * name beside path (tt_tmp_name), which is renamed to path on success and
+/* Writes a file whole or not at all (tt/outfile.h): write(tmp, arg) fills
+ * the temporary name beside path, which is renamed to path on success and
  * removed on failure. Quiets HDF5 first. 0, or TT_EINVAL / TT_EIO with a
  * message naming path. */
 int tt_h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),

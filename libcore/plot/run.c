@@ -11,8 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tt/outfile.h"
 #include "tt/plot.h"
-#include "tt/tracefile.h"
 
 extern char **environ;
 
@@ -100,11 +100,7 @@ int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r)
 
 int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output)
 {
-    if (tt_tmp_name(output, r->fig, sizeof r->fig)) {
-        r->fig[0] = '\0'; /* not a truncated name, for close to unlink */
-        return tt_err(ctx, TT_EINVAL, "output name too long: '%s'", output);
-    }
-    return 0;
+    return tt_outfile_open(ctx, &r->fig, output);
 }
 
 /* The whole of file path, NUL-terminated; NULL when it is empty or cannot
@@ -149,22 +145,23 @@ int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const
     if (rc)
         return rc;
     struct stat st;
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(r->fig, &st) || st.st_size == 0) {
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(r->fig.tmp, &st) || st.st_size == 0) {
         *messages = read_text(r->log);
         return tt_err(ctx, TT_EIO, "gnuplot failed (%s %d) drawing '%s':",
                       WIFEXITED(ws) ? "exit status" : "signal",
                       WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), output);
     }
-    if (rename(r->fig, output) != 0)
-        return tt_err(ctx, TT_EIO, "cannot write '%s': %s", output, strerror(errno));
-    r->fig[0] = '\0';
+    rc = tt_outfile_commit(ctx, &r->fig);
+    r->fig.tmp[0] = '\0'; /* renamed, or removed */
+    if (rc)
+        return rc;
     *messages = read_text(r->log);
     return 0;
 }
 
 void tt_plot_render_close(tt_plot_render *r)
 {
-    char *files[] = {r->fig, r->script, r->log};
+    char *files[] = {r->fig.tmp, r->script, r->log};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         if (files[i][0])
             unlink(files[i]);
@@ -177,14 +174,7 @@ void tt_plot_render_close(tt_plot_render *r)
 
 int tt_plot_save_script(tt_ctx *ctx, const char *script, const char *path)
 {
-    char tmp[4096];
-    int named = tt_tmp_name(path, tmp, sizeof tmp) == 0;
-    if (!named)
-        errno = ENAMETOOLONG;
-    if (named && write_bytes(tmp, script, strlen(script)) == 0 && rename(tmp, path) == 0)
-        return 0;
-    int e = errno;
-    if (named)
-        unlink(tmp);
-    return tt_err(ctx, TT_EIO, "cannot write '%s': %s", path, strerror(e));
+    tt_outfile o;
+    int rc = tt_outfile_open(ctx, &o, path);
+    return rc ? rc : tt_outfile_write(ctx, &o, script, strlen(script));
 }

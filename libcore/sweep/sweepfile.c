@@ -13,7 +13,6 @@
 
 #include "io/h5util.h"
 #include "sim/simdesc.h"
-#include "tt/tracefile.h"
 #include "tt/version.h"
 
 #define LAYOUT "sweep/1"

@@ -13,15 +13,6 @@
 
 #define LAYOUT "trace/1"
 
-int tt_tmp_name(const char *path, char *buf, size_t size)
-{
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path + 1) : 0;
-    int n = snprintf(buf, size, "%.*s.%s.tmp-%ld", dirlen, path, slash ? slash + 1 : path,
-                     (long)getpid());
-    return (n < 0 || (size_t)n >= size) ? TT_EINVAL : 0;
-}
-
 /* ---- writing ---- */
 
 static int write_table(hid_t tables, const char *name, const tt_strtab *tab)

@@ -28,6 +28,7 @@
 #include <sys/types.h>
 
 #include "tt/error.h"
+#include "tt/outfile.h"
 #include "tt/table.h"
 
 #ifdef __cplusplus
@@ -132,30 +133,31 @@ typedef struct {
     char dir[2048];     /* the private folder, mode 0700 */
     char script[4096];  /* dir/plot.gp: the script as run */
     char log[4096];     /* dir/gnuplot.err: gnuplot's output and messages */
-    char fig[4096];     /* the figure while drawn (tt_plot_render_target) */
+    tt_outfile fig;     /* the figure: its output, and fig.tmp while drawn */
     volatile pid_t pid; /* gnuplot while it runs, else 0 */
 } tt_plot_render;
 
 /* Finds gnuplot and creates the private folder: $TMPDIR/tt-plot.XXXXXX
  * ($TMPDIR unset or empty: /tmp) with script and log named in it
- * (not created); fig stays "". 0, or TT_EIO (gnuplot not found, or the
- * folder could not be created; every name is then ""). */
+ * (not created); fig's names stay "". 0, or TT_EIO (gnuplot not found, or
+ * the folder could not be created; every name is then ""). */
 int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r);
 
-/* Names r->fig, the figure as drawn: the temporary name beside output
- * (tt_tmp_name), which the script must write (tt_plot_opts.output). 0, or
- * TT_EINVAL (the name is too long; r->fig is then ""). */
+/* Names r->fig for output (tt_outfile_open): r->fig.tmp, beside it, is
+ * the figure as drawn, which the script must write (tt_plot_opts.output).
+ * 0, or TT_EINVAL (the name is too long; r->fig's names are then ""). */
 int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output);
 
 /* Writes script to r->script, runs gnuplot on it (tt_plot_run, r->pid
- * holding its process id), and when it exits 0 having drawn r->fig, not
- * empty, renames r->fig to output. *messages gets gnuplot's output
+ * holding its process id), and when it exits 0 having drawn r->fig.tmp,
+ * not empty, renames it over output (tt_outfile_commit). *messages gets gnuplot's output
  * (malloc'ed, the caller's; NULL when it wrote none or it cannot be read)
  * on success (its warnings) and when gnuplot failed; otherwise NULL. 0, or
  * TT_EIO: the script cannot be written, gnuplot cannot be run, it failed
  * ("gnuplot failed (exit status 1) drawing 'output':", the colon before
- * its messages), or the rename failed. On failure output is untouched
- * and r->fig may remain, for tt_plot_render_close. */
+ * its messages), or the rename failed (r->fig.tmp then removed). On
+ * failure output is untouched and r->fig.tmp may remain, for
+ * tt_plot_render_close. */
 int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const char *output,
                        char **messages);
 
@@ -163,9 +165,9 @@ int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const
  * the folder) and sets every name to "". */
 void tt_plot_render_close(tt_plot_render *r);
 
-/* Writes script to path whole or not at all (a temporary name beside it,
- * renamed): the script a user keeps to redraw the figure. 0, or TT_EIO
- * ("cannot write 'path': reason"; nothing is left). */
+/* Writes script to path whole or not at all (tt/outfile.h): the script a
+ * user keeps to redraw the figure. 0, TT_EINVAL (the name is too long) or
+ * TT_EIO ("cannot write 'path': reason"; nothing is left). */
 int tt_plot_save_script(tt_ctx *ctx, const char *script, const char *path);
 
 /* ---- the pieces, for tests ---- */

@@ -51,7 +51,7 @@ typedef struct tt_sim_save_args {
 } tt_sim_save_args;
 
 /* Writes the results to path, whole or not at all: into a temporary file
- * beside it (tt_tmp_name), renamed over path at the end and removed on
+ * beside it (tt/outfile.h), renamed over path at the end and removed on
  * failure. 0, TT_EINVAL (a missing argument, a path too long) or TT_EIO. */
 int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a);
 

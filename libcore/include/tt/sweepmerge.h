@@ -39,7 +39,7 @@ typedef struct {
 } tt_sweep_merge_info;
 
 /* Checks the n shard files paths (any order) and writes out whole or not
- * at all (tt_h5u_save: a temporary file beside it, renamed at the end); an
+ * at all (tt/outfile.h: a temporary file beside it, renamed at the end); an
  * existing out is replaced, unless it is one of the inputs (refused).
  * Messages name the file first: "s2.h5: cluster '1x2x4' differs from
  * '1x1x4' in s0.h5", "shard 2/4 missing". info may be NULL.

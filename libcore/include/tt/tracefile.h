@@ -12,8 +12,6 @@
 #ifndef TT_TRACEFILE_H
 #define TT_TRACEFILE_H
 
-#include <stddef.h>
-
 #include "tt/error.h"
 #include "tt/trace.h"
 
@@ -21,8 +19,8 @@
 extern "C" {
 #endif
 
-/* Writes t to path, whole or not at all: into a temporary file beside it
- * (tt_tmp_name), renamed over path at the end and removed on failure.
+/* Writes t to path, whole or not at all (tt/outfile.h: a temporary file
+ * beside it, renamed over path at the end, removed on failure).
  * 0 or a negative code. */
 int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path);
 
@@ -30,11 +28,6 @@ int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path);
  * for a file that is not HDF5 or not a tracetune trace; TT_EIO when it
  * cannot be opened. *out is owned by the caller. */
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out);
-
-/* The temporary name tt_trace_save writes before renaming to path:
- * "DIR/.BASE.tmp-PID". Tools use it to clean up after a signal.
- * 0, or TT_EINVAL when buf is too small. */
-int tt_tmp_name(const char *path, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

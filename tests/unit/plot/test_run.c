@@ -85,15 +85,15 @@ Test(run, render_open_and_close)
     cr_expect_str_eq(r.script, want);
     snprintf(want, sizeof want, "%s/gnuplot.err", r.dir);
     cr_expect_str_eq(r.log, want);
-    cr_expect_str_eq(r.fig, "");
+    cr_expect_str_eq(r.fig.tmp, "");
     cr_expect_eq(r.pid, 0);
     /* the figure as drawn, beside its output */
     cr_assert_eq(tt_plot_render_target(ctx, &r, c.out), 0);
-    cr_expect_str_eq(r.fig, c.fig);
+    cr_expect_str_eq(r.fig.tmp, c.fig);
     tt_plot_render_close(&r);
     cr_expect(dir_is_empty(c.tmp), "the folder is left");
     cr_expect_str_eq(r.dir, "");
-    cr_expect_str_eq(r.fig, "");
+    cr_expect_str_eq(r.fig.tmp, "");
     tt_ctx_free(ctx);
     draw_teardown(&c);
 }
@@ -143,7 +143,7 @@ Test(run, render_open_errors)
     cr_assert_eq(tt_plot_render_open(ctx, &r), 0);
     cr_expect_eq(tt_plot_render_target(ctx, &r, longname), TT_EINVAL);
     cr_expect_eq(strncmp(tt_errmsg(ctx), "output name too long: 'aaa", 26), 0);
-    cr_expect_str_eq(r.fig, "");
+    cr_expect_str_eq(r.fig.tmp, "");
     tt_plot_render_close(&r);
     cr_expect(dir_is_empty(c.tmp));
     tt_ctx_free(ctx);
@@ -157,7 +157,7 @@ static int render(tt_ctx *ctx, drawcase *c, tt_plot_render *r, const char *scrip
     cr_assert_eq(tt_plot_render_open(ctx, r), 0, "%s", tt_errmsg(ctx));
     cr_assert_eq(tt_plot_render_target(ctx, r, c->out), 0);
     char text[1024];
-    snprintf(text, sizeof text, script, r->fig);
+    snprintf(text, sizeof text, script, r->fig.tmp);
     return tt_plot_render_run(ctx, r, text, c->out, msgs);
 }
 
@@ -176,7 +176,7 @@ Test(run, render_draws)
     free(fig);
     cr_expect_str_eq(msgs, "warning: a\n");
     free(msgs);
-    cr_expect_str_eq(r.fig, "");
+    cr_expect_str_eq(r.fig.tmp, "");
     cr_expect_eq(r.pid, 0);
     cr_expect_eq(access(c.fig, F_OK), -1, "the figure as drawn is left");
     tt_plot_render_close(&r);
@@ -235,13 +235,13 @@ Test(run, render_failures)
     cr_expect_null(msgs);
     tt_plot_render_close(&r);
     cr_assert_eq(chmod(c.fake, 0700), 0);
-    /* the output is a folder: drawn, but not renamed; close removes it */
+    /* the output is a folder: drawn, but not renamed, and removed */
     cr_assert_eq(mkdir(c.out, 0700), 0);
     cr_expect_eq(render(ctx, &c, &r, "echo PNG >'%s'\n", &msgs), TT_EIO);
     snprintf(want, sizeof want, "cannot write '%s': Is a directory", c.out);
     cr_expect_str_eq(tt_errmsg(ctx), want);
     cr_expect_null(msgs);
-    cr_expect_eq(access(c.fig, F_OK), 0);
+    cr_expect_str_eq(r.fig.tmp, "");
     tt_plot_render_close(&r);
     cr_expect_eq(access(c.fig, F_OK), -1);
     cr_expect(dir_is_empty(c.tmp));

@@ -1,0 +1,132 @@
+/* Output files whole or not at all: the temporary name, the write and the
+ * rename, and what is left when either fails. */
+#include <sys/stat.h>
+
+#include "testutil.h"
+#include "tt/outfile.h"
+
+/* A fresh folder for one test; removed by rm_dir. */
+static void make_dir(char *dir, size_t size)
+{
+    snprintf(dir, size, "/tmp/tt-test-outfile-XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_dir(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+/* The names in dir, sorted, space-separated (dot files too). */
+static const char *listing(const char *dir)
+{
+    static char out[1024];
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ls -A | tr '\\n' ' '", dir);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    size_t n = fread(out, 1, sizeof out - 1, p);
+    out[n] = '\0';
+    pclose(p);
+    return out;
+}
+
+static char *text_of(const char *path)
+{
+    static char buf[256];
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+Test(outfile, temporary_name_beside_the_output)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_outfile o;
+    char want[64];
+    cr_assert_eq(tt_outfile_open(ctx, &o, "/tmp/x/out.h5"), 0);
+    cr_expect_str_eq(o.target, "/tmp/x/out.h5");
+    snprintf(want, sizeof want, "/tmp/x/.out.h5.tmp-%d", (int)getpid());
+    cr_expect_str_eq(o.tmp, want);
+    cr_assert_eq(tt_outfile_open(ctx, &o, "out.h5"), 0);
+    snprintf(want, sizeof want, ".out.h5.tmp-%d", (int)getpid());
+    cr_expect_str_eq(o.tmp, want);
+    static char longname[5000];
+    memset(longname, 'a', sizeof longname - 1);
+    cr_expect_eq(tt_outfile_open(ctx, &o, longname), TT_EINVAL);
+    cr_expect_eq(strncmp(tt_errmsg(ctx), "output name too long: 'aaa", 26), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_expect_str_eq(o.tmp, "");
+    cr_expect_str_eq(o.target, "");
+    tt_ctx_free(ctx);
+}
+
+Test(outfile, write_replaces_whole)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], path[128], want[256];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    tt_outfile o;
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    cr_assert_eq(tt_outfile_write(ctx, &o, "one\n", 4), 0, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(text_of(path), "one\n");
+    cr_assert_eq(tt_outfile_write(ctx, &o, "two\n", 4), 0, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(text_of(path), "two\n");
+    cr_expect_str_eq(listing(dir), "out.txt ");
+    /* a folder that does not exist: the message names the output */
+    snprintf(path, sizeof path, "%s/nodir/out.txt", dir);
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    cr_expect_eq(tt_outfile_write(ctx, &o, "x", 1), TT_EIO);
+    snprintf(want, sizeof want, "cannot write '%s': No such file or directory", path);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    rm_dir(dir);
+    tt_ctx_free(ctx);
+}
+
+Test(outfile, failed_rename_leaves_nothing)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], path[128], want[256];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/sub", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    cr_assert_eq(mkdir(strcat(path, "/x"), 0700), 0); /* not empty: rename cannot replace it */
+    path[strlen(path) - 2] = '\0';
+    tt_outfile o;
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    cr_expect_eq(tt_outfile_write(ctx, &o, "x", 1), TT_EIO);
+    snprintf(want, sizeof want, "cannot write '%s': Is a directory", path);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_str_eq(listing(dir), "sub ");
+    rm_dir(dir);
+    tt_ctx_free(ctx);
+}
+
+Test(outfile, same_file_through_links)
+{
+    char dir[64], a[128], b[128], c[128], d[128];
+    make_dir(dir, sizeof dir);
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    snprintf(c, sizeof c, "%s/c", dir);
+    snprintf(d, sizeof d, "%s/d", dir);
+    FILE *f = fopen(a, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(symlink("a", b), 0);
+    cr_assert_eq(link(a, c), 0);
+    cr_expect(tt_same_file(a, a));
+    cr_expect(tt_same_file(a, b));
+    cr_expect(tt_same_file(b, c));
+    cr_expect(!tt_same_file(a, d)); /* d does not exist */
+    cr_expect(!tt_same_file(d, d));
+    cr_expect(!tt_same_file(a, dir));
+    rm_dir(dir);
+}
