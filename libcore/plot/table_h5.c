@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/layout.h"
 #include "plot/table_impl.h"
 #include "tt/sim.h"
 
@@ -215,12 +216,6 @@ int tt_tab_read_attrs(tt_ctx *ctx, const char *path, hid_t f, const char *where,
 
 /* ---- sweep and simulation results ---- */
 
-/* The layouts this version reads, as the writers mark their group
- * (sweepfile.c, simfile.c, tunefile.c). */
-#define LAYOUT_SWEEP "sweep/1"
-#define LAYOUT_SIM "sim/1"
-#define LAYOUT_TUNE "tune/1"
-
 static const char *const job_names[] = {
     "job",   "submit", "duration",  "gpus",      "cls",       "start",     "end",
     "queue", "level",  "slow",      "preemptions", "starts_l0", "starts_l1", "starts_l2",
@@ -250,12 +245,12 @@ static int add_jct(tt_ctx *ctx, tt_table *t)
  * see: "it is a trace: see tt-plot trace". */
 static const char *file_kind(hid_t f, int see)
 {
-    if (H5Lexists(f, "tune", H5P_DEFAULT) > 0)
+    if (H5Lexists(f, GRP_TUNE, H5P_DEFAULT) > 0)
         return see ? "it is a tune file: see tt-plot search" : "it is a tune file";
-    if (H5Lexists(f, "jobs", H5P_DEFAULT) > 0)
+    if (H5Lexists(f, GRP_JOBS, H5P_DEFAULT) > 0)
         return see ? "it is a trace: see tt-plot trace" : "it is a trace";
-    return H5Lexists(f, "sweep", H5P_DEFAULT) > 0 ? "it is a sweep file"
-           : H5Lexists(f, "sim", H5P_DEFAULT) > 0 ? "it is a simulation result"
+    return H5Lexists(f, GRP_SWEEP, H5P_DEFAULT) > 0 ? "it is a sweep file"
+           : H5Lexists(f, GRP_SIM, H5P_DEFAULT) > 0 ? "it is a simulation result"
                                                   : "no /sweep, /sim or /tune group";
 }
 
@@ -269,7 +264,7 @@ static int check_layout(tt_ctx *ctx, const char *path, hid_t f, const char *wher
     hid_t g = H5Gopen2(f, where, H5P_DEFAULT);
     layout[0] = '\0';
     if (g >= 0) {
-        tt_tab_attr_text(g, "tracetune_layout", layout, sizeof layout);
+        tt_tab_attr_text(g, LAYOUT_ATTR, layout, sizeof layout);
         H5Gclose(g);
     }
     if (!*layout)
@@ -283,14 +278,14 @@ static int check_layout(tt_ctx *ctx, const char *path, hid_t f, const char *wher
 
 static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t)
 {
-    int sweep = H5Lexists(f, "sweep", H5P_DEFAULT) > 0;
-    int sim = H5Lexists(f, "sim", H5P_DEFAULT) > 0;
+    int sweep = H5Lexists(f, GRP_SWEEP, H5P_DEFAULT) > 0;
+    int sim = H5Lexists(f, GRP_SIM, H5P_DEFAULT) > 0;
     int rc;
     if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE) {
-        if (H5Lexists(f, "tune", H5P_DEFAULT) <= 0)
+        if (H5Lexists(f, GRP_TUNE, H5P_DEFAULT) <= 0)
             return tt_err(ctx, TT_EFORMAT, "'%s': not a tune file (%s; tt-tune -o writes one)",
                           path, file_kind(f, 0));
-        rc = check_layout(ctx, path, f, "/tune", LAYOUT_TUNE, "tune file");
+        rc = check_layout(ctx, path, f, PATH_TUNE, LAYOUT_TUNE, "tune file");
         return rc ? rc : tt_tab_read_tune(ctx, path, f, part, t);
     }
     const char *want = part == TT_TABLE_CONFIGS ? "a sweep or simulation result"
@@ -298,15 +293,15 @@ static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, t
                                                 : "a simulation result with /sim/timeline";
     if (!sweep && !sim)
         return tt_err(ctx, TT_EFORMAT, "'%s': not %s (%s)", path, want, file_kind(f, 1));
-    rc = sweep ? check_layout(ctx, path, f, "/sweep", LAYOUT_SWEEP, "sweep file")
-               : check_layout(ctx, path, f, "/sim", LAYOUT_SIM, "simulation result");
+    rc = sweep ? check_layout(ctx, path, f, PATH_SWEEP, LAYOUT_SWEEP, "sweep file")
+               : check_layout(ctx, path, f, PATH_SIM, LAYOUT_SIM, "simulation result");
     if (!rc)
-        rc = tt_tab_read_attrs(ctx, path, f, sweep ? "/sweep" : "/sim", t);
+        rc = tt_tab_read_attrs(ctx, path, f, sweep ? PATH_SWEEP : PATH_SIM, t);
     if (rc)
         return rc;
     if (part == TT_TABLE_CONFIGS) {
-        const char *gp = sweep ? "/sweep/params" : "/sim/summary";
-        const char *gm = sweep ? "/sweep/metrics" : "/sim/summary";
+        const char *gp = sweep ? PATH_SWEEP_PARAMS : PATH_SIM_SUMMARY;
+        const char *gm = sweep ? PATH_SWEEP_METRICS : PATH_SIM_SUMMARY;
         if (sim)
             t->n = 1;
         /* a sweep's columns are all read (per-class ones too); a summary
@@ -318,13 +313,13 @@ static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, t
     if (!sim)
         return tt_err(ctx, TT_EFORMAT, "'%s': not %s (it is a sweep file)", path, want);
     if (part == TT_TABLE_JOBS) {
-        rc = tt_tab_read_group(ctx, path, f, "/sim/jobs", job_names, NELEM(job_names), 0, t);
+        rc = tt_tab_read_group(ctx, path, f, PATH_SIM_JOBS, job_names, NELEM(job_names), 0, t);
         return rc ? rc : add_jct(ctx, t);
     }
-    if (H5Lexists(f, "/sim/timeline", H5P_DEFAULT) <= 0)
+    if (H5Lexists(f, PATH_SIM_TIMELINE, H5P_DEFAULT) <= 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': no /sim/timeline (written by tt-sim -o only "
                       "with --timeline)", path);
-    return tt_tab_read_group(ctx, path, f, "/sim/timeline", timeline_names,
+    return tt_tab_read_group(ctx, path, f, PATH_SIM_TIMELINE, timeline_names,
                              NELEM(timeline_names), 0, t);
 }
 

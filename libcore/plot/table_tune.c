@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/layout.h"
 #include "plot/table_impl.h"
 #include "tt/sim.h"
 
@@ -27,14 +28,14 @@ static int append_word(char **s, const char *word)
 static int add_roles(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
 {
     static const char *const names[] = {"role", "train_row", "test_row"};
-    tt_table *res = tt_tab_new("/tune/result");
+    tt_table *res = tt_tab_new(PATH_TUNE_RESULT);
     column *col = res ? tt_tab_add_col(t, "role", "", 1) : NULL;
     int rc = col ? 0 : tt_err(ctx, TT_ENOMEM, "out of memory");
     for (int64_t r = 0; !rc && r < t->n; r++)
         if (!(col->s[r] = strdup("")))
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
     if (!rc)
-        rc = tt_tab_read_group(ctx, path, f, "/tune/result", names, 3, 0, res);
+        rc = tt_tab_read_group(ctx, path, f, PATH_TUNE_RESULT, names, 3, 0, res);
     int c[3];
     for (int i = 0; i < 3; i++)
         c[i] = rc ? -1 : tt_table_find(res, names[i]);
@@ -80,8 +81,8 @@ static int cmp_dims(const void *a, const void *b)
  * order, else in parameter order. */
 static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
 {
-    hid_t g = H5Lexists(f, "/tune/space", H5P_DEFAULT) > 0
-                  ? H5Gopen2(f, "/tune/space", H5P_DEFAULT)
+    hid_t g = H5Lexists(f, PATH_TUNE_SPACE, H5P_DEFAULT) > 0
+                  ? H5Gopen2(f, PATH_TUNE_SPACE, H5P_DEFAULT)
                   : -1;
     if (g < 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': no group /tune/space", path);
@@ -102,7 +103,7 @@ static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
         else if ((dims[i]->n = tt_tab_dataset_len(g, l.v[i])) < 1)
             rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/space/%s holds no value", path, l.v[i]);
-        else if (!(rc = tt_tab_read_dataset(ctx, path, "/tune/space", g, l.v[i], dims[i])) &&
+        else if (!(rc = tt_tab_read_dataset(ctx, path, PATH_TUNE_SPACE, g, l.v[i], dims[i])) &&
                  !dims[i]->cols[0].v)
             rc = tt_err(ctx, TT_EFORMAT, "'%s': /tune/space/%s is not numbers", path, l.v[i]);
         hid_t d = rc ? -1 : H5Dopen2(g, l.v[i], H5P_DEFAULT);
@@ -134,16 +135,16 @@ static int read_space(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
 
 int tt_tab_read_tune(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t)
 {
-    int rc = tt_tab_read_attrs(ctx, path, f, "/tune", t);
+    int rc = tt_tab_read_attrs(ctx, path, f, PATH_TUNE, t);
     if (rc || part == TT_TABLE_TUNE_SPACE)
         return rc ? rc : read_space(ctx, path, f, t);
-    rc = tt_tab_read_group(ctx, path, f, "/tune/history", history_names, NELEM(history_names), 1,
+    rc = tt_tab_read_group(ctx, path, f, PATH_TUNE_HISTORY, history_names, NELEM(history_names), 1,
                            t);
     if (!rc)
-        rc = tt_tab_read_group(ctx, path, f, "/tune/history/params", tt_param_names, TT_NPARAMS,
+        rc = tt_tab_read_group(ctx, path, f, PATH_TUNE_HISTORY_PARAMS, tt_param_names, TT_NPARAMS,
                                1, t);
     if (!rc)
-        rc = tt_tab_read_group(ctx, path, f, "/tune/history/metrics", tt_metric_names,
+        rc = tt_tab_read_group(ctx, path, f, PATH_TUNE_HISTORY_METRICS, tt_metric_names,
                                TT_NMETRICS, 1, t);
     return rc ? rc : add_roles(ctx, path, f, t);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "io/h5util.h"
+#include "io/layout.h"
 
 #define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
 const sd_param tt_sd_params[TT_NPARAMS] = {
@@ -111,7 +112,7 @@ int tt_sd_write_origin(hid_t g, const char *layout, const char *trace_path, cons
 {
     char cluster[64];
     tt_cluster_format(c, cluster, sizeof cluster);
-    return tt_h5u_attr_str(g, "tracetune_layout", layout) ||
+    return tt_h5u_attr_str(g, LAYOUT_ATTR, layout) ||
            tt_h5u_attr_str(g, "trace_file", trace_path ? trace_path : "") ||
            tt_h5u_attr_str(g, "trace_format", p ? p->format : "") ||
            tt_h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||

@@ -12,10 +12,9 @@
 #include <unistd.h>
 
 #include "io/h5util.h"
+#include "io/layout.h"
 #include "sim/simdesc.h"
 #include "tt/version.h"
-
-#define LAYOUT "sim/1"
 
 /* A column of an array of structs: the field at off of each row, gathered
  * into buf (n * 8 bytes). */
@@ -39,7 +38,7 @@ static int struct_col(hid_t grp, const char *name, int is64, const void *rows, s
 static int write_prov(hid_t g, const tt_sim_save_args *a)
 {
     const tt_provenance *p = a->trace_prov;
-    return tt_sd_write_origin(g, LAYOUT, a->trace_path, p, a->cluster, a->models) ||
+    return tt_sd_write_origin(g, LAYOUT_SIM, a->trace_path, p, a->cluster, a->models) ||
            tt_h5u_attr_str(g, "trace_source_files", p ? p->source_files : "") ||
            tt_h5u_attr_i64(g, "racks", a->cluster->racks) ||
            tt_h5u_attr_i64(g, "nodes_per_rack", a->cluster->nodes_per_rack) ||
@@ -181,9 +180,10 @@ static int write_file(const tt_sim_save_args *a, const char *path)
         free(buf);
         return -1;
     }
-    hid_t sim = tt_h5u_group(f, "sim");
+    hid_t sim = tt_h5u_group(f, GRP_SIM);
     hid_t sub[4] = {-1, -1, -1, -1};
-    static const char *const names[4] = {"summary", "jobs", "models", "timeline"};
+    static const char *const names[4] = {GRP_SIM_SUMMARY, GRP_SIM_JOBS, GRP_SIM_MODELS,
+                                         GRP_SIM_TIMELINE};
     int rc = sim < 0 ? -1 : write_prov(sim, a);
     for (int i = 0; i < 4 && !rc; i++)
         if (i < 3 || a->timeline)

@@ -12,16 +12,16 @@
 #include <unistd.h>
 
 #include "io/h5util.h"
+#include "io/layout.h"
 #include "sim/simdesc.h"
 #include "tt/version.h"
-
-#define LAYOUT "sweep/1"
 
 static int write_prov(hid_t g, const tt_sweep_save_args *a)
 {
     char shard[64];
     snprintf(shard, sizeof shard, "%lld/%lld", (long long)a->shard_k, (long long)a->shard_n);
-    return tt_sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
+    return tt_sd_write_origin(g, LAYOUT_SWEEP, a->trace_path, a->trace_prov, a->cluster,
+                              a->models) ||
            tt_h5u_attr_str(g, "device", a->device ? a->device : "") ||
            tt_h5u_attr_f64(g, "elapsed_s", a->elapsed_s) ||
            tt_h5u_attr_f64(g, "sims_per_s", a->sims_per_s) ||
@@ -44,9 +44,9 @@ static int write_file(const tt_sweep_save_args *a, const tt_params *params, cons
             pp[r] = &params[r];
             mp[r] = &a->metrics[r];
         }
-        hid_t sw = tt_h5u_group(f, "sweep");
-        hid_t gp = sw >= 0 ? tt_h5u_group(sw, "params") : -1;
-        hid_t gm = sw >= 0 ? tt_h5u_group(sw, "metrics") : -1;
+        hid_t sw = tt_h5u_group(f, GRP_SWEEP);
+        hid_t gp = sw >= 0 ? tt_h5u_group(sw, GRP_PARAMS) : -1;
+        hid_t gm = sw >= 0 ? tt_h5u_group(sw, GRP_METRICS) : -1;
         rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
              tt_h5u_attr_str(sw, "configs_sha256", digest) ||
              tt_h5u_write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,

@@ -15,10 +15,10 @@
 #include <unistd.h>
 
 #include "io/h5util.h"
+#include "io/layout.h"
 #include "tt/parse.h"
 #include "tt/sweep.h"
 
-#define LAYOUT "sweep/1"
 #define LIST_MISSING 8 /* missing shards named in the message */
 
 /* The string attributes that must be equal in every shard of one sweep
@@ -223,16 +223,16 @@ static int open_shard(tt_ctx *ctx, shard *s)
         return tt_err(ctx, TT_EFORMAT, "%s: not an HDF5 file", p);
     if ((s->f = H5Fopen(s->file, H5F_ACC_RDONLY, H5P_DEFAULT)) < 0)
         return tt_err(ctx, TT_EFORMAT, "%s: cannot open as HDF5", p);
-    if (H5Lexists(s->f, "sweep", H5P_DEFAULT) <= 0 ||
-        (s->g = H5Gopen2(s->f, "sweep", H5P_DEFAULT)) < 0)
+    if (H5Lexists(s->f, GRP_SWEEP, H5P_DEFAULT) <= 0 ||
+        (s->g = H5Gopen2(s->f, GRP_SWEEP, H5P_DEFAULT)) < 0)
         return tt_err(ctx, TT_EFORMAT, "%s: not a sweep file (no /sweep group)", p);
-    char *layout = attr_str(s->g, "tracetune_layout");
+    char *layout = attr_str(s->g, LAYOUT_ATTR);
     int rc = 0;
     if (!layout)
         rc = tt_err(ctx, TT_EFORMAT, "%s: not a sweep file (no tracetune_layout on /sweep)", p);
-    else if (strcmp(layout, LAYOUT) != 0)
+    else if (strcmp(layout, LAYOUT_SWEEP) != 0)
         rc = tt_err(ctx, TT_EFORMAT, "%s: tracetune_layout '%s', expected '%s'", p, layout,
-                    LAYOUT);
+                    LAYOUT_SWEEP);
     free(layout);
     char *sh = rc ? NULL : attr_str(s->g, "shard");
     if (!rc && !sh)
@@ -382,7 +382,7 @@ static herr_t add_name(hid_t grp, const char *name, const H5L_info_t *info, void
 /* The columns of s in name order: index, metrics/..., params/... */
 static int list_cols(tt_ctx *ctx, const shard *s, h5u_names *l)
 {
-    static const char *const groups[] = {"metrics", "params"};
+    static const char *const groups[] = {GRP_METRICS, GRP_PARAMS};
     if (tt_h5u_names_add(l, "", "index"))
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     for (int i = 0; i < 2; i++) {
@@ -490,9 +490,9 @@ static int write_merged(const char *tmp, void *arg)
     hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return -1;
-    hid_t g = tt_h5u_group(f, "sweep");
-    hid_t gp = g >= 0 ? tt_h5u_group(g, "params") : -1;
-    hid_t gm = g >= 0 ? tt_h5u_group(g, "metrics") : -1;
+    hid_t g = tt_h5u_group(f, GRP_SWEEP);
+    hid_t gp = g >= 0 ? tt_h5u_group(g, GRP_PARAMS) : -1;
+    hid_t gm = g >= 0 ? tt_h5u_group(g, GRP_METRICS) : -1;
     int rc = g < 0 || gp < 0 || gm < 0 || copy_attrs(m->sh[0].g, g, m) ||
              tt_h5u_attr_str(g, "merged_from", m->from);
     for (int i = 0; !rc && i < m->cols.n; i++)

@@ -10,8 +10,7 @@
 #include <unistd.h>
 
 #include "io/h5util.h"
-
-#define LAYOUT "trace/1"
+#include "io/layout.h"
 
 /* ---- writing ---- */
 
@@ -71,7 +70,7 @@ static const col_desc cols[] = {
 static int write_prov(hid_t g, const tt_trace *t)
 {
     const tt_provenance *p = &t->prov;
-    int rc = tt_h5u_attr_str(g, "tracetune_layout", LAYOUT) ||
+    int rc = tt_h5u_attr_str(g, LAYOUT_ATTR, LAYOUT_TRACE) ||
              tt_h5u_attr_str(g, "format", p->format) ||
              tt_h5u_attr_str(g, "source_files", p->source_files) ||
              tt_h5u_attr_str(g, "source_sha256", p->source_sha256) ||
@@ -103,8 +102,8 @@ static int write_file(const tt_trace *t, const char *path)
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     if (f < 0)
         return -1;
-    hid_t g = H5Gcreate2(f, "jobs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    hid_t tables = g < 0 ? -1 : H5Gcreate2(g, "tables", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t g = H5Gcreate2(f, GRP_JOBS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t tables = g < 0 ? -1 : H5Gcreate2(g, GRP_TABLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = (g < 0 || tables < 0) ? -1 : write_prov(g, t);
     for (size_t i = 0; i < NCOLS && !rc; i++) {
         const col_desc *c = &cols[i];
@@ -228,17 +227,17 @@ static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, t
 
 static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
 {
-    hid_t g = H5Gopen2(f, "jobs", H5P_DEFAULT);
+    hid_t g = H5Gopen2(f, GRP_JOBS, H5P_DEFAULT);
     if (g < 0)
         return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs group)", path);
     char *layout = NULL;
     int rc = 0;
-    if (read_attr_str(g, "tracetune_layout", &layout))
+    if (read_attr_str(g, LAYOUT_ATTR, &layout))
         rc = tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (/jobs has no tracetune_layout)",
                     path);
-    else if (strcmp(layout, LAYOUT) != 0)
+    else if (strcmp(layout, LAYOUT_TRACE) != 0)
         rc = tt_err(ctx, TT_EFORMAT, "'%s': trace layout '%s', this version reads '%s'", path,
-                    layout, LAYOUT);
+                    layout, LAYOUT_TRACE);
     free(layout);
     int64_t n = 0;
     if (!rc && (tt_h5u_attr_read_i64(g, "jobs", &n) || n < 0))
@@ -270,7 +269,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
             tt_h5u_attr_read_i64(g, name, &p->dropped[r]);
         }
     }
-    hid_t tables = rc ? -1 : H5Gopen2(g, "tables", H5P_DEFAULT);
+    hid_t tables = rc ? -1 : H5Gopen2(g, GRP_TABLES, H5P_DEFAULT);
     if (!rc && tables < 0)
         rc = tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs/tables)", path);
     for (size_t i = 0; i < NCOLS && !rc; i++) {

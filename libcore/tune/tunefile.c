@@ -8,11 +8,10 @@
 #include <string.h>
 
 #include "io/h5util.h"
+#include "io/layout.h"
 #include "sim/simdesc.h"
 #include "tt/tune.h"
 #include "tt/version.h"
-
-#define LAYOUT "tune/1"
 
 typedef struct {
     tt_ctx *ctx;
@@ -37,7 +36,8 @@ static int write_attrs(hid_t g, const tune_write *w)
     const tt_tune_save_args *a = w->a;
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)a->seed);
-    return tt_sd_write_origin(g, LAYOUT, a->trace_path, a->trace_prov, a->cluster, a->models) ||
+    return tt_sd_write_origin(g, LAYOUT_TUNE, a->trace_path, a->trace_prov, a->cluster,
+                              a->models) ||
            tt_h5u_attr_str(g, "objective", tt_objective_text(a->objective)) ||
            tt_h5u_attr_str(g, "strategy", a->strategy ? a->strategy : "") ||
            tt_h5u_attr_str(g, "seed", seed) || tt_h5u_attr_i64(g, "budget", a->budget) ||
@@ -120,7 +120,8 @@ static int write_history(hid_t g, const tune_write *w, void *buf)
     for (int64_t r = 0; r < n; r++)
         f[r] = w->rows[r]->predicted;
     rc = rc || col_f64(g, "predicted", n, f);
-    hid_t gp = rc ? -1 : tt_h5u_group(g, "params"), gm = gp < 0 ? -1 : tt_h5u_group(g, "metrics");
+    hid_t gp = rc ? -1 : tt_h5u_group(g, GRP_PARAMS);
+    hid_t gm = gp < 0 ? -1 : tt_h5u_group(g, GRP_METRICS);
     rc = rc || gp < 0 || gm < 0 || write_table(gp, gm, w, buf);
     if (gp >= 0)
         H5Gclose(gp);
@@ -166,10 +167,10 @@ static int write_file(const char *path, void *arg)
     hid_t f = buf ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
     int rc = -1;
     if (f >= 0) {
-        hid_t g = tt_h5u_group(f, "tune");
-        hid_t gs = g >= 0 ? ordered_group(g, "space") : -1;
-        hid_t gh = g >= 0 ? tt_h5u_group(g, "history") : -1;
-        hid_t gr = g >= 0 ? tt_h5u_group(g, "result") : -1;
+        hid_t g = tt_h5u_group(f, GRP_TUNE);
+        hid_t gs = g >= 0 ? ordered_group(g, GRP_TUNE_SPACE) : -1;
+        hid_t gh = g >= 0 ? tt_h5u_group(g, GRP_TUNE_HISTORY) : -1;
+        hid_t gr = g >= 0 ? tt_h5u_group(g, GRP_TUNE_RESULT) : -1;
         rc = g < 0 || gs < 0 || gh < 0 || gr < 0 || write_attrs(g, w) ||
              write_space(gs, w->a) || write_history(gh, w, buf) || write_result(gr, w->a);
         hid_t gg[] = {gs, gh, gr, g};
