@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "tt/ingest.h"
@@ -32,13 +31,6 @@ static void help(void)
            "  -q          no report on stderr\n"
            "  -h, --help  this help;  --version  version and GPU support\n"
            "\nExit status: 0 ok, 1 bad input or I/O error, 2 usage error.\n");
-}
-
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
 }
 
 static void report(const tt_trace *t)
@@ -101,7 +93,7 @@ int main(int argc, char **argv)
     if (cli_stdin_once((const char *const *)argv + optind, argc - optind))
         return cli_usage_error(usage);
     for (int i = optind; i < argc; i++)
-        if (same_file(argv[i], out)) {
+        if (tt_same_file(argv[i], out)) {
             cli_err("output '%s' is also an input: refusing to overwrite it", out);
             return EXIT_FAIL;
         }

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli.h"
 #include "tt/outfile.h"
@@ -71,13 +70,6 @@ static void help(void)
         "are jobs whose model class was drawn from the mix).\n"
         "Exit status: 0 ok, 1 bad or unreadable trace or model table, write error,\n"
         "2 usage error (bad option, -c or -p value).\n");
-}
-
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
 }
 
 /* v, or an empty field when the job was not simulated. */
@@ -214,7 +206,7 @@ int main(int argc, char **argv)
         if (!val || tt_params_set(s.ctx, &par, s.models, name, val))
             return finish(&s, EXIT_USAGE);
     }
-    if (out && same_file(path, out)) {
+    if (out && tt_same_file(path, out)) {
         cli_err("output '%s' is also the input: refusing to overwrite it", out);
         return finish(&s, EXIT_FAIL);
     }

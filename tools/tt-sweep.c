@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -66,13 +65,6 @@ static void help(void)
         "Exit status: 0 ok, 1 bad or unreadable trace or model table, no GPU for\n"
         "-d gpu, GPU failure, write error, 2 usage error (bad option, -c, -g, -p or\n"
         "--configs), 128+N stopped by signal N (130 for Ctrl-C).\n");
-}
-
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
 }
 
 static double now_s(void)
@@ -240,7 +232,7 @@ int main(int argc, char **argv)
     }
     if (cfile && tt_sweep_configs(s.ctx, s.sweep, cfile))
         return finish(&s, EXIT_USAGE);
-    if (out && same_file(path, out)) {
+    if (out && tt_same_file(path, out)) {
         cli_err("output '%s' is also the input: refusing to overwrite it", out);
         return finish(&s, EXIT_FAIL);
     }

@@ -140,6 +140,56 @@ int tt_h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out)
     return rc < 0 ? -1 : 0;
 }
 
+hid_t tt_h5u_attr_open_scalar(hid_t obj, const char *name, H5T_class_t cls)
+{
+    if (H5Aexists(obj, name) <= 0)
+        return -1;
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a < 0)
+        return -1;
+    hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
+    int ok = t >= 0 && sp >= 0 && H5Tget_class(t) == cls && H5Sget_simple_extent_npoints(sp) == 1;
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    if (!ok) {
+        H5Aclose(a);
+        return -1;
+    }
+    return a;
+}
+
+char *tt_h5u_attr_read_str(hid_t obj, const char *name)
+{
+    hid_t a = tt_h5u_attr_open_scalar(obj, name, H5T_STRING);
+    if (a < 0)
+        return NULL;
+    hid_t ft = H5Aget_type(a), mt = H5Tcopy(H5T_C_S1);
+    H5Tset_cset(mt, H5Tget_cset(ft));
+    char *out = NULL;
+    if (H5Tis_variable_str(ft) > 0) {
+        char *v = NULL;
+        H5Tset_size(mt, H5T_VARIABLE);
+        if (H5Aread(a, mt, &v) >= 0 && v) {
+            out = strdup(v);
+            H5free_memory(v);
+        }
+    } else {
+        /* fixed length: room for a terminating NUL the file need not hold */
+        size_t size = H5Tget_size(ft);
+        H5Tset_size(mt, size + 1);
+        if ((out = (char *)calloc(size + 1, 1)) && H5Aread(a, mt, out) < 0) {
+            free(out);
+            out = NULL;
+        }
+    }
+    H5Tclose(mt);
+    H5Tclose(ft);
+    H5Aclose(a);
+    return out;
+}
+
 hid_t tt_h5u_group(hid_t parent, const char *name)
 {
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

@@ -31,6 +31,12 @@ void tt_h5u_names_free(h5u_names *l);
 /* Reads an integer attribute as int64; -1 when absent or not readable so
  * (the HDF5 error stack must be quiet: it may be absent on purpose). */
 int tt_h5u_attr_read_i64(hid_t obj, const char *name, int64_t *out);
+/* The attribute name of obj, opened, when it holds one value of class cls
+ * (the caller closes it: H5Aclose); -1 when absent or otherwise. */
+hid_t tt_h5u_attr_open_scalar(hid_t obj, const char *name, H5T_class_t cls);
+/* A text attribute (one string, variable or fixed length) as a malloc'd
+ * copy, the caller's; NULL when absent, not one string, or out of memory. */
+char *tt_h5u_attr_read_str(hid_t obj, const char *name);
 /* A 1-D column of n values, chunked (H5U_CHUNK_ROWS) with shuffle + deflate
  * level 1 (the columns are small integers that repeat a lot, and level 1
  * keeps writing near I/O speed); units may be NULL; a "missing" attribute

@@ -14,24 +14,9 @@
 
 void tt_tab_attr_text(hid_t d, const char *name, char *buf, size_t size)
 {
-    buf[0] = '\0';
-    if (H5Aexists(d, name) <= 0)
-        return;
-    hid_t a = H5Aopen(d, name, H5P_DEFAULT);
-    hid_t ft = a < 0 ? -1 : H5Aget_type(a);
-    if (ft >= 0 && H5Tget_class(ft) == H5T_STRING && H5Tis_variable_str(ft) > 0) {
-        hid_t mt = tt_h5u_vlen_utf8();
-        char *v = NULL;
-        if (H5Aread(a, mt, &v) >= 0 && v) {
-            snprintf(buf, size, "%s", v);
-            H5free_memory(v);
-        }
-        H5Tclose(mt);
-    }
-    if (ft >= 0)
-        H5Tclose(ft);
-    if (a >= 0)
-        H5Aclose(a);
+    char *v = tt_h5u_attr_read_str(d, name);
+    snprintf(buf, size, "%s", v ? v : "");
+    free(v);
 }
 
 /* Signed integers with their "infinite" and "missing" attributes,

@@ -11,11 +11,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "io/h5util.h"
 #include "io/layout.h"
+#include "tt/outfile.h"
 #include "tt/parse.h"
 #include "tt/sweep.h"
 
@@ -51,13 +51,6 @@ typedef struct {
     char err[1024];
 } merge;
 
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 /* Closes the n HDF5 ids given that are open (>= 0), of any kind. */
 static void close_ids(int n, ...)
 {
@@ -80,56 +73,10 @@ static void close_ids(int n, ...)
 
 /* ---- attributes ---- */
 
-/* The attribute name of obj when it holds one value of class cls; else -1. */
-static hid_t open_scalar(hid_t obj, const char *name, H5T_class_t cls)
-{
-    if (H5Aexists(obj, name) <= 0)
-        return -1;
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    if (a < 0)
-        return -1;
-    hid_t t = H5Aget_type(a), sp = H5Aget_space(a);
-    int ok = t >= 0 && sp >= 0 && H5Tget_class(t) == cls && H5Sget_simple_extent_npoints(sp) == 1;
-    close_ids(2, t, sp);
-    if (!ok) {
-        H5Aclose(a);
-        return -1;
-    }
-    return a;
-}
-
-/* A string attribute (variable or fixed length) as a malloc'd copy; NULL
- * when absent or not one string. */
-static char *attr_str(hid_t obj, const char *name)
-{
-    hid_t a = open_scalar(obj, name, H5T_STRING);
-    if (a < 0)
-        return NULL;
-    hid_t ft = H5Aget_type(a), mt = H5Tcopy(H5T_C_S1);
-    H5Tset_cset(mt, H5Tget_cset(ft));
-    char *out = NULL;
-    if (H5Tis_variable_str(ft) > 0) {
-        char *v = NULL;
-        H5Tset_size(mt, H5T_VARIABLE);
-        if (H5Aread(a, mt, &v) >= 0 && v) {
-            out = strdup(v);
-            H5free_memory(v);
-        }
-    } else {
-        size_t size = H5Tget_size(ft);
-        H5Tset_size(mt, size + 1);
-        if ((out = (char *)calloc(size + 1, 1)) && H5Aread(a, mt, out) < 0) {
-            free(out);
-            out = NULL;
-        }
-    }
-    close_ids(3, mt, ft, a);
-    return out;
-}
-
+/* A number attribute (one value of class cls) into *out as memtype. 0 or -1. */
 static int attr_num(hid_t obj, const char *name, H5T_class_t cls, hid_t memtype, void *out)
 {
-    hid_t a = open_scalar(obj, name, cls);
+    hid_t a = tt_h5u_attr_open_scalar(obj, name, cls);
     if (a < 0)
         return -1;
     herr_t rc = H5Aread(a, memtype, out);
@@ -226,7 +173,7 @@ static int open_shard(tt_ctx *ctx, shard *s)
     if (H5Lexists(s->f, GRP_SWEEP, H5P_DEFAULT) <= 0 ||
         (s->g = H5Gopen2(s->f, GRP_SWEEP, H5P_DEFAULT)) < 0)
         return tt_err(ctx, TT_EFORMAT, "%s: not a sweep file (no /sweep group)", p);
-    char *layout = attr_str(s->g, LAYOUT_ATTR);
+    char *layout = tt_h5u_attr_read_str(s->g, LAYOUT_ATTR);
     int rc = 0;
     if (!layout)
         rc = tt_err(ctx, TT_EFORMAT, "%s: not a sweep file (no tracetune_layout on /sweep)", p);
@@ -234,7 +181,7 @@ static int open_shard(tt_ctx *ctx, shard *s)
         rc = tt_err(ctx, TT_EFORMAT, "%s: tracetune_layout '%s', expected '%s'", p, layout,
                     LAYOUT_SWEEP);
     free(layout);
-    char *sh = rc ? NULL : attr_str(s->g, "shard");
+    char *sh = rc ? NULL : tt_h5u_attr_read_str(s->g, "shard");
     if (!rc && !sh)
         rc = need_attr(ctx, s, "shard", 0);
     else if (!rc && parse_shard(sh, &s->k, &s->n))
@@ -254,7 +201,8 @@ static int open_shard(tt_ctx *ctx, shard *s)
         rc = need_attr(ctx, s, "elapsed_s",
                        !attr_num(s->g, "elapsed_s", H5T_FLOAT, H5T_NATIVE_DOUBLE, &s->elapsed));
     if (!rc)
-        rc = need_attr(ctx, s, "device", (s->device = attr_str(s->g, "device")) != NULL);
+        rc = need_attr(ctx, s, "device",
+                       (s->device = tt_h5u_attr_read_str(s->g, "device")) != NULL);
     return rc;
 }
 
@@ -264,7 +212,7 @@ static int check_same(tt_ctx *ctx, const shard *s, const shard *ref)
     int rc = 0;
     for (size_t i = 0; !rc && i < sizeof same_attrs / sizeof same_attrs[0]; i++) {
         const char *name = same_attrs[i];
-        char *a = attr_str(s->g, name), *b = attr_str(ref->g, name);
+        char *a = tt_h5u_attr_read_str(s->g, name), *b = tt_h5u_attr_read_str(ref->g, name);
         if (!a && strcmp(name, "configs_sha256") == 0)
             rc = tt_err(ctx, TT_EFORMAT,
                         "%s: no configs_sha256: written by an older tt-sweep; cannot check it is "
@@ -303,7 +251,7 @@ static int check_cover(tt_ctx *ctx, const merge *m)
         const shard *a = &m->sh[i - 1], *b = &m->sh[i];
         if (a->k != b->k)
             continue;
-        if (same_file(a->file, b->file))
+        if (tt_same_file(a->file, b->file))
             return tt_err(ctx, TT_EFORMAT, "%s: given twice", b->path);
         return tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld again (also %s)", b->path,
                       (long long)b->k, (long long)b->n, a->path);
@@ -568,7 +516,7 @@ int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
     if (!out || !files || !paths || n < 1)
         return tt_err(ctx, TT_EINVAL, "no shard files to merge");
     for (int i = 0; i < n; i++)
-        if (same_file(out, files[i]))
+        if (tt_same_file(out, files[i]))
             return tt_err(ctx, TT_EINVAL,
                           "output '%s' is also the input '%s': refusing to overwrite it", out,
                           paths[i]);

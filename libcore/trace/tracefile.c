@@ -132,39 +132,13 @@ int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path)
 
 /* ---- reading ---- */
 
+/* A text attribute into a provenance field. 0, or -1 when absent. */
 static int read_attr_str(hid_t obj, const char *name, char **out)
 {
-    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
-    if (a < 0)
-        return -1;
-    hid_t ftype = H5Aget_type(a);
-    int rc = -1;
-    if (H5Tget_class(ftype) == H5T_STRING) {
-        if (H5Tis_variable_str(ftype) > 0) {
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, H5T_VARIABLE);
-            H5Tset_cset(mt, H5Tget_cset(ftype));
-            char *v = NULL;
-            if (H5Aread(a, mt, &v) >= 0 && v) {
-                rc = tt_prov_set(out, v) ? -1 : 0;
-                H5free_memory(v);
-            }
-            H5Tclose(mt);
-        } else {
-            size_t n = H5Tget_size(ftype);
-            char *v = (char *)calloc(n + 1, 1);
-            hid_t mt = H5Tcopy(H5T_C_S1);
-            H5Tset_size(mt, n + 1);
-            H5Tset_cset(mt, H5Tget_cset(ftype));
-            if (v && H5Aread(a, mt, v) >= 0)
-                rc = tt_prov_set(out, v) ? -1 : 0;
-            H5Tclose(mt);
-            free(v);
-        }
-    }
-    H5Tclose(ftype);
-    H5Aclose(a);
-    return rc;
+    char *v = tt_h5u_attr_read_str(obj, name);
+    int rc = v ? tt_prov_set(out, v) : -1;
+    free(v);
+    return rc ? -1 : 0;
 }
 
 static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *name,
