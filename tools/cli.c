@@ -233,24 +233,3 @@ int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out)
     }
     return 0;
 }
-
-void cli_print_sim_header(void)
-{
-    for (int i = 0; i < TT_NPARAMS; i++)
-        printf("%s\t", tt_param_names[i]);
-    for (int i = 0; i < TT_NMETRICS; i++)
-        printf("%s%c", tt_metric_names[i], i + 1 < TT_NMETRICS ? '\t' : '\n');
-}
-
-void cli_print_sim_row(const tt_params *p, const tt_models *models, const tt_metrics *m)
-{
-    char buf[TT_PARAM_TEXT_MAX];
-    for (int i = 0; i < TT_NPARAMS; i++) {
-        tt_params_format(p, models, i, buf, sizeof buf);
-        printf("%s\t", buf);
-    }
-    for (int i = 0; i < TT_NMETRICS; i++) {
-        tt_metric_format(m, i, buf, sizeof buf);
-        printf("%s%c", buf, i + 1 < TT_NMETRICS ? '\t' : '\n');
-    }
-}

@@ -1,7 +1,6 @@
 /* cli.h: what every tool shares: messages as "prog: what: reason", exit
  * codes, a checked close of stdout, standard input read whole or kept as
- * a file, clean-up of temporary files on a signal, --version, and the
- * simulation TSV.
+ * a file, clean-up of temporary files on a signal, --version.
  * Tool-side only: libcore never prints. */
 #ifndef TT_CLI_H
 #define TT_CLI_H
@@ -10,8 +9,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-#include "tt/sim.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -72,10 +69,5 @@ const char *cli_split_arg(const char *opt, const char *what, const char *arg, ch
                           size_t size);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
-
-/* The TSV every simulating tool prints (tt-sim, tt-sweep): the header
- * (parameter names, then metric names) and one row per configuration. */
-void cli_print_sim_header(void);
-void cli_print_sim_row(const tt_params *p, const tt_models *models, const tt_metrics *m);
 
 #endif

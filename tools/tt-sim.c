@@ -252,8 +252,8 @@ int main(int argc, char **argv)
     else if (want_tl)
         print_timeline(&s.tl);
     else {
-        cli_print_sim_header();
-        cli_print_sim_row(&par, s.models, &m);
+        tt_sim_tsv_header(stdout);
+        tt_sim_tsv_row(stdout, &par, s.models, &m);
     }
     return finish(&s, EXIT_OK);
 }

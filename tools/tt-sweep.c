@@ -12,6 +12,7 @@
 #include "tt/gpu.h"
 #include "tt/outfile.h"
 #include "tt/sim.h"
+#include "tt/simfile.h"
 #include "tt/sweep.h"
 #include "tt/sweepfile.h"
 #include "tt/tracefile.h"
@@ -140,11 +141,11 @@ static int finish(state *s, int status)
 
 static void print_rows(const state *s, int64_t count)
 {
-    cli_print_sim_header();
+    tt_sim_tsv_header(stdout);
     for (int64_t r = 0; r < count; r++) {
         tt_params p;
         tt_sweep_params(s->ctx, s->sweep, s->idx[r], &p); /* checked before the run */
-        cli_print_sim_row(&p, s->models, &s->metrics[r]);
+        tt_sim_tsv_row(stdout, &p, s->models, &s->metrics[r]);
     }
 }
 

@@ -1,4 +1,5 @@
-/* tt/simfile.h: one simulation's results in HDF5 (SPEC section 9).
+/* tt/simfile.h: one simulation's results in HDF5 (SPEC section 9), and
+ * simulation rows as TSV.
  *
  * Layout, all under the group /sim (marker attribute tracetune_layout =
  * "sim/1"; provenance attributes: trace_file, trace_format,
@@ -28,6 +29,7 @@
 #define TT_SIMFILE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tt/error.h"
 #include "tt/sim.h"
@@ -54,6 +56,14 @@ typedef struct tt_sim_save_args {
  * beside it (tt/outfile.h), renamed over path at the end and removed on
  * failure. 0, TT_EINVAL (a missing argument, a path too long) or TT_EIO. */
 int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a);
+
+/* The TSV of tt-sim and tt-sweep (read back by tt_table_load): a header
+ * of the parameter names (tt_param_names) then the metric names
+ * (tt_metric_names), and a row per configuration with the parameters as
+ * tt_params_format writes them and the metrics as tt_metric_format does,
+ * written to f. 0, or TT_EIO when f has an error set. */
+int tt_sim_tsv_header(FILE *f);
+int tt_sim_tsv_row(FILE *f, const tt_params *p, const tt_models *models, const tt_metrics *m);
 
 #ifdef __cplusplus
 }
