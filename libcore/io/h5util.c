@@ -1,13 +1,14 @@
 /* HDF5 writing helpers shared by the file layouts (internal/h5util.h). */
 #include "io/h5util.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "tt/outfile.h"
+
+/* The in-memory file grows by this much at a time. */
+#define IMAGE_STEP (4 << 20)
 
 void tt_h5u_quiet(void) { H5Eset_auto2(H5E_DEFAULT, NULL, NULL); }
 
@@ -195,19 +196,48 @@ hid_t tt_h5u_group(hid_t parent, const char *name)
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
-int tt_h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
-             void *arg)
+/* The bytes of an HDF5 file built in memory by fill: HDF5 never touches
+ * the disk, so a disk that fills cannot leave it holding a file it failed
+ * to close (HDF5 1.10 then crashes at exit, closing it again). *len gets
+ * the size; NULL when fill or HDF5 failed or memory ran out. */
+static void *build_image(int (*fill)(hid_t f, void *arg), void *arg, size_t *len)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t f = fapl >= 0 && H5Pset_fapl_core(fapl, IMAGE_STEP, 0) >= 0
+                  ? H5Fcreate("tt-h5u-save", H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+                  : -1;
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (f < 0)
+        return NULL;
+    void *image = NULL;
+    ssize_t n = fill(f, arg) || H5Fflush(f, H5F_SCOPE_LOCAL) < 0
+                    ? -1
+                    : H5Fget_file_image(f, NULL, 0);
+    if (n > 0 && (image = malloc((size_t)n)) && H5Fget_file_image(f, image, (size_t)n) != n) {
+        free(image);
+        image = NULL;
+    }
+    if (H5Fclose(f) < 0) {
+        free(image);
+        image = NULL;
+    }
+    *len = image ? (size_t)n : 0;
+    return image;
+}
+
+int tt_h5u_save(tt_ctx *ctx, const char *path, int (*fill)(hid_t f, void *arg), void *arg)
 {
     tt_h5u_quiet();
     tt_outfile o;
-    if (tt_outfile_open(ctx, &o, path))
-        return TT_EINVAL;
-    errno = 0;
-    if (write(o.tmp, arg)) {
-        int e = errno;
-        unlink(o.tmp);
-        return tt_err(ctx, TT_EIO, "cannot write '%s'%s%s", path, e ? ": " : "",
-                      e ? strerror(e) : "");
-    }
-    return tt_outfile_commit(ctx, &o);
+    int rc = tt_outfile_open(ctx, &o, path);
+    if (rc)
+        return rc;
+    size_t len;
+    void *image = build_image(fill, arg, &len);
+    rc = image ? tt_outfile_write(ctx, &o, image, len)
+               : tt_err(ctx, TT_EIO, "cannot write '%s': the HDF5 library failed or memory ran "
+                                     "out", path);
+    free(image);
+    return rc;
 }

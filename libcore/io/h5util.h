@@ -49,11 +49,10 @@ int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, co
 int tt_h5u_scalar_str(hid_t grp, const char *name, const char *value);
 hid_t tt_h5u_group(hid_t parent, const char *name);
 
-/* Writes a file whole or not at all (tt/outfile.h): write(tmp, arg) fills
- * the temporary name beside path, which is renamed to path on success and
- * removed on failure. Quiets HDF5 first. 0, or TT_EINVAL / TT_EIO with a
- * message naming path. */
-int tt_h5u_save(tt_ctx *ctx, const char *path, int (*write)(const char *tmp, void *arg),
-             void *arg);
+/* Writes an HDF5 file whole or not at all: fill(f, arg) fills the file f,
+ * built in memory, whose bytes are then written beside path and renamed
+ * over it (tt/outfile.h). Quiets HDF5 first. 0; TT_EINVAL (a name too
+ * long) or TT_EIO, with a message naming path. */
+int tt_h5u_save(tt_ctx *ctx, const char *path, int (*fill)(hid_t f, void *arg), void *arg);
 
 #endif

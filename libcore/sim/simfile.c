@@ -167,19 +167,16 @@ static int write_timeline(hid_t g, const tt_timeline *tl, void *buf)
     return rc;
 }
 
-static int write_file(const tt_sim_save_args *a, const char *path)
+/* The results arg into the file f (tt_h5u_save). 0 or -1. */
+static int write_sim(hid_t f, void *arg)
 {
+    const tt_sim_save_args *a = (const tt_sim_save_args *)arg;
     int64_t rows = a->input->n;
     if (a->timeline && a->timeline->n > rows)
         rows = a->timeline->n;
     void *buf = malloc((size_t)(rows > 0 ? rows : 1) * sizeof(int64_t));
     if (!buf)
         return -1;
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0) {
-        free(buf);
-        return -1;
-    }
     hid_t sim = tt_h5u_group(f, GRP_SIM);
     hid_t sub[4] = {-1, -1, -1, -1};
     static const char *const names[4] = {GRP_SIM_SUMMARY, GRP_SIM_JOBS, GRP_SIM_MODELS,
@@ -197,15 +194,8 @@ static int write_file(const tt_sim_save_args *a, const char *path)
             H5Gclose(sub[i]);
     if (sim >= 0)
         H5Gclose(sim);
-    if (H5Fclose(f) < 0)
-        rc = -1;
     free(buf);
     return rc;
-}
-
-static int write_sim(const char *tmp, void *a)
-{
-    return write_file((const tt_sim_save_args *)a, tmp);
 }
 
 int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a)

@@ -30,16 +30,15 @@ static int write_prov(hid_t g, const tt_sweep_save_args *a)
            tt_h5u_attr_i64(g, "rows", a->rows) || tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
-static int write_file(const tt_sweep_save_args *a, const tt_params *params, const char *digest,
-                      const char *path)
+static int write_file(hid_t f, const tt_sweep_save_args *a, const tt_params *params,
+                      const char *digest)
 {
     size_t rows = (size_t)(a->rows > 0 ? a->rows : 1);
     void *buf = malloc(rows * 8);
     const tt_params **pp = (const tt_params **)malloc(rows * sizeof *pp);
     const tt_metrics **mp = (const tt_metrics **)malloc(rows * sizeof *mp);
     int rc = -1;
-    hid_t f = buf && pp && mp ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
-    if (f >= 0) {
+    if (buf && pp && mp) {
         for (int64_t r = 0; r < a->rows; r++) {
             pp[r] = &params[r];
             mp[r] = &a->metrics[r];
@@ -59,8 +58,6 @@ static int write_file(const tt_sweep_save_args *a, const tt_params *params, cons
             H5Gclose(gm);
         if (sw >= 0)
             H5Gclose(sw);
-        if (H5Fclose(f) < 0)
-            rc = -1;
     }
     free(buf);
     free(pp);
@@ -74,10 +71,11 @@ struct sweep_write {
     char digest[65];
 };
 
-static int write_sweep(const char *tmp, void *arg)
+/* The sweep arg into the file f (tt_h5u_save). 0 or -1. */
+static int write_sweep(hid_t f, void *arg)
 {
     const struct sweep_write *w = (const struct sweep_write *)arg;
-    return write_file(w->a, w->params, w->digest, tmp);
+    return write_file(f, w->a, w->params, w->digest);
 }
 
 int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)

@@ -432,12 +432,10 @@ static int merge_col(merge *m, hid_t dst, const char *col)
     return rc;
 }
 
-static int write_merged(const char *tmp, void *arg)
+/* The merged sweep into the file f (tt_h5u_save). 0 or -1. */
+static int write_merged(hid_t f, void *arg)
 {
     merge *m = (merge *)arg;
-    hid_t f = H5Fcreate(tmp, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return -1;
     hid_t g = tt_h5u_group(f, GRP_SWEEP);
     hid_t gp = g >= 0 ? tt_h5u_group(g, GRP_PARAMS) : -1;
     hid_t gm = g >= 0 ? tt_h5u_group(g, GRP_METRICS) : -1;
@@ -446,8 +444,6 @@ static int write_merged(const char *tmp, void *arg)
     for (int i = 0; !rc && i < m->cols.n; i++)
         rc = merge_col(m, g, m->cols.v[i]);
     close_ids(3, gp, gm, g);
-    if (H5Fclose(f) < 0)
-        rc = -1;
     return rc;
 }
 

@@ -97,11 +97,10 @@ static int write_prov(hid_t g, const tt_trace *t)
     return rc || tt_h5u_attr_i64(g, "rows_dropped", total);
 }
 
-static int write_file(const tt_trace *t, const char *path)
+/* The trace arg into the file f (tt_h5u_save). 0 or -1. */
+static int write_trace(hid_t f, void *arg)
 {
-    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    if (f < 0)
-        return -1;
+    const tt_trace *t = (const tt_trace *)arg;
     hid_t g = H5Gcreate2(f, GRP_JOBS, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     hid_t tables = g < 0 ? -1 : H5Gcreate2(g, GRP_TABLES, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int rc = (g < 0 || tables < 0) ? -1 : write_prov(g, t);
@@ -118,12 +117,8 @@ static int write_file(const tt_trace *t, const char *path)
         H5Gclose(tables);
     if (g >= 0)
         H5Gclose(g);
-    if (H5Fclose(f) < 0)
-        rc = -1;
     return rc;
 }
-
-static int write_trace(const char *tmp, void *t) { return write_file((const tt_trace *)t, tmp); }
 
 int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path)
 {

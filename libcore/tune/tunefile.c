@@ -160,13 +160,13 @@ static hid_t ordered_group(hid_t parent, const char *name)
     return g;
 }
 
-static int write_file(const char *path, void *arg)
+/* The tuner's history into the file f (tt_h5u_save). 0 or -1. */
+static int write_file(hid_t f, void *arg)
 {
     const tune_write *w = (const tune_write *)arg;
     void *buf = malloc((size_t)(w->n > 0 ? w->n : 1) * 8);
-    hid_t f = buf ? H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT) : -1;
     int rc = -1;
-    if (f >= 0) {
+    if (buf) {
         hid_t g = tt_h5u_group(f, GRP_TUNE);
         hid_t gs = g >= 0 ? ordered_group(g, GRP_TUNE_SPACE) : -1;
         hid_t gh = g >= 0 ? tt_h5u_group(g, GRP_TUNE_HISTORY) : -1;
@@ -177,8 +177,6 @@ static int write_file(const char *path, void *arg)
         for (int i = 0; i < 4; i++)
             if (gg[i] >= 0)
                 H5Gclose(gg[i]);
-        if (H5Fclose(f) < 0)
-            rc = -1;
     }
     free(buf);
     return rc ? -1 : 0;
