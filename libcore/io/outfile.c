@@ -1,5 +1,6 @@
-/* Output files whole or not at all (tt/outfile.h): the temporary name
- * beside the output, the bytes written there, and the rename over it. */
+/* Output files whole or not at all (tt/outfile.h): what a path replaces
+ * (its links followed, only a regular file), the bytes written beside it
+ * and the rename over it. */
 #include "tt/outfile.h"
 
 #include <errno.h>
@@ -9,25 +10,114 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define MAX_LINKS 40 /* as the kernel's own limit, ELOOP past it */
+
+/* path with its symbolic links followed, into out (size bytes), so that
+ * the rename replaces the link's target and not the link. A link's
+ * relative target is read from the link's folder; a dangling link gives
+ * the file it would create. 0, or an errno value. */
+static int follow(const char *path, char *out, size_t size)
+{
+    if ((size_t)snprintf(out, size, "%s", path) >= size)
+        return ENAMETOOLONG;
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+            return 0; /* absent, unreadable or not a link: the open or write says */
+        if (hops == MAX_LINKS)
+            return ELOOP;
+        char link[4096], next[4096];
+        ssize_t n = readlink(out, link, sizeof link - 1);
+        if (n < 0)
+            return errno;
+        link[n] = '\0';
+        const char *slash = strrchr(out, '/');
+        int dirlen = link[0] == '/' || !slash ? 0 : (int)(slash - out + 1);
+        int m = snprintf(next, sizeof next, "%.*s%s", dirlen, out, link);
+        if (m < 0 || (size_t)m >= sizeof next || (size_t)m >= size)
+            return ENAMETOOLONG;
+        memcpy(out, next, (size_t)m + 1);
+    }
+}
+
+/* "'path'", or "'path' ('target')" when a link led elsewhere, for messages. */
+static const char *shown(const tt_outfile *o, char *buf, size_t size)
+{
+    if (strcmp(o->path, o->target) == 0)
+        snprintf(buf, size, "'%s'", o->path);
+    else
+        snprintf(buf, size, "'%s' ('%s')", o->path, o->target);
+    return buf;
+}
+
+static const char *kind_of(mode_t m)
+{
+    return S_ISDIR(m)    ? "a folder"
+           : S_ISCHR(m)  ? "a character device"
+           : S_ISBLK(m)  ? "a block device"
+           : S_ISFIFO(m) ? "a FIFO"
+           : S_ISSOCK(m) ? "a socket"
+                         : "something";
+}
+
+/* Clears o (no name for a caller to unlink) and returns code. */
+static int fail(tt_outfile *o, int code)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = -1;
+    return code;
+}
+
 int tt_outfile_open(tt_ctx *ctx, tt_outfile *o, const char *path)
 {
     memset(o, 0, sizeof *o);
-    const char *slash = strrchr(path, '/');
-    int dirlen = slash ? (int)(slash - path + 1) : 0;
-    int n = snprintf(o->target, sizeof o->target, "%s", path);
-    int m = snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.tmp-%ld", dirlen, path,
-                     slash ? slash + 1 : path, (long)getpid());
-    if (n < 0 || (size_t)n >= sizeof o->target || m < 0 || (size_t)m >= sizeof o->tmp) {
-        memset(o, 0, sizeof *o); /* no truncated name for a caller to unlink */
-        return tt_err(ctx, TT_EINVAL, "output name too long: '%s'", path);
+    o->mode = -1;
+    int e = (size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path
+                ? ENAMETOOLONG
+                : follow(path, o->target, sizeof o->target);
+    const char *slash = strrchr(o->target, '/');
+    int dirlen = slash ? (int)(slash - o->target + 1) : 0;
+    int m = snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.tmp-%ld", dirlen, o->target,
+                     slash ? slash + 1 : o->target, (long)getpid());
+    if (e == ENAMETOOLONG || m < 0 || (size_t)m >= sizeof o->tmp)
+        return fail(o, tt_err(ctx, TT_EINVAL, "output name too long: '%s'", path));
+    if (e)
+        return fail(o, tt_err(ctx, TT_EIO, "cannot write '%s': %s", path, strerror(e)));
+    struct stat st;
+    if (stat(o->target, &st) == 0) {
+        char buf[8300];
+        if (!S_ISREG(st.st_mode))
+            return fail(o, tt_err(ctx, TT_EIO,
+                                  "cannot write %s: %s, not a regular file: refusing to "
+                                  "replace it",
+                                  shown(o, buf, sizeof buf), kind_of(st.st_mode)));
+        o->mode = (int)(st.st_mode & 07777);
     }
     return 0;
 }
 
-/* len bytes into a new file path; 0, or -1 with errno. */
-static int write_new(const char *path, const void *data, size_t len)
+/* A new, empty o->tmp, open for writing, with o->mode: any file left
+ * under that name by a process that had this pid before is removed first,
+ * and a link planted there is not followed. The descriptor, or -1 with
+ * errno. */
+static int create_tmp(const tt_outfile *o)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    unlink(o->tmp);
+    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd >= 0 && o->mode >= 0 && fchmod(fd, (mode_t)o->mode) != 0) {
+        int e = errno;
+        close(fd);
+        unlink(o->tmp);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+/* len bytes into o->tmp; 0, or -1 with errno. */
+static int write_tmp(const tt_outfile *o, const void *data, size_t len)
+{
+    int fd = create_tmp(o);
     if (fd < 0)
         return -1;
     const char *p = (const char *)data;
@@ -49,20 +139,25 @@ static int write_new(const char *path, const void *data, size_t len)
 
 int tt_outfile_write(tt_ctx *ctx, const tt_outfile *o, const void *data, size_t len)
 {
-    if (write_new(o->tmp, data, len) != 0) {
+    if (write_tmp(o, data, len) != 0) {
         int e = errno;
+        char buf[8300];
         unlink(o->tmp);
-        return tt_err(ctx, TT_EIO, "cannot write '%s': %s", o->target, strerror(e));
+        return tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
+                      strerror(e));
     }
     return tt_outfile_commit(ctx, o);
 }
 
 int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o)
 {
-    if (rename(o->tmp, o->target) != 0) {
+    if ((o->mode >= 0 && chmod(o->tmp, (mode_t)o->mode) != 0) ||
+        rename(o->tmp, o->target) != 0) {
         int e = errno;
+        char buf[8300];
         unlink(o->tmp);
-        return tt_err(ctx, TT_EIO, "cannot write '%s': %s", o->target, strerror(e));
+        return tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
+                      strerror(e));
     }
     return 0;
 }

@@ -4,7 +4,14 @@
  * merged shards, figures, gnuplot scripts) is first written under a
  * temporary name beside the file it replaces, "DIR/.BASE.tmp-PID", and
  * renamed over it at the end, so a reader sees the old file or the new
- * one, never a part; on failure the temporary file is removed.
+ * one, never a part; on failure the temporary file is removed. What is
+ * replaced:
+ *  - a symbolic link is followed: its target is replaced, in the target's
+ *    own folder, and the link stays;
+ *  - an existing output must be a regular file: a device, FIFO, socket or
+ *    folder is refused, before anything is written;
+ *  - the new file keeps the old one's permission bits (a new file gets
+ *    0666 less the umask); its owner is the writer.
  *
  * Not thread-safe where two threads write one output; otherwise reentrant.
  */
@@ -22,22 +29,27 @@ extern "C" {
 /* One output being replaced: plain names, so that a caller's signal
  * handler can remove tmp (unlink) without calling the library. */
 typedef struct tt_outfile {
-    char target[4096]; /* the file replaced: the output as named */
+    char path[4096];   /* the output as named */
+    char target[4096]; /* the file replaced: path, its symbolic links followed */
     char tmp[4096];    /* the temporary name beside target, written first */
+    int mode;          /* the permission bits of the file replaced; -1: new */
 } tt_outfile;
 
-/* Fills o for path. 0, or TT_EINVAL when a name does not fit (the
- * message names path). */
+/* Fills o for path: follows its symbolic links, and refuses an existing
+ * target that is not a regular file. 0; TT_EINVAL when a name does not
+ * fit; TT_EIO ("cannot write 'fifo': a FIFO, not a regular file: refusing
+ * to replace it", "cannot write 'link' ('target'): ...", a loop of links).
+ * On failure every name is "". */
 int tt_outfile_open(tt_ctx *ctx, tt_outfile *o, const char *path);
 
-/* Writes len bytes to o->tmp, then renames it over o->target
- * (tt_outfile_commit). 0, or TT_EIO ("cannot write 'target': reason");
- * nothing is left on failure. */
+/* Writes len bytes to o->tmp (created afresh, with o->mode), then renames
+ * it over o->target (tt_outfile_commit). 0, or TT_EIO ("cannot write
+ * 'path': reason"); nothing is left on failure. */
 int tt_outfile_write(tt_ctx *ctx, const tt_outfile *o, const void *data, size_t len);
 
-/* Renames o->tmp, written by the caller (or a program it ran), over
- * o->target. 0, or TT_EIO ("cannot write 'target': reason"), o->tmp then
- * removed. */
+/* Gives o->tmp, written by the caller (or a program it ran), o->mode and
+ * renames it over o->target. 0, or TT_EIO ("cannot write 'path':
+ * reason"), o->tmp then removed. */
 int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o);
 
 /* 1 when a and b name the same existing file (device and inode, so

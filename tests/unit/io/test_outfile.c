@@ -93,18 +93,20 @@ Test(outfile, write_replaces_whole)
 Test(outfile, failed_rename_leaves_nothing)
 {
     tt_ctx *ctx = tt_ctx_create();
-    char dir[64], path[128], want[256];
+    char dir[64], path[128], inner[160], want[256];
     make_dir(dir, sizeof dir);
-    snprintf(path, sizeof path, "%s/sub", dir);
-    cr_assert_eq(mkdir(path, 0700), 0);
-    cr_assert_eq(mkdir(strcat(path, "/x"), 0700), 0); /* not empty: rename cannot replace it */
-    path[strlen(path) - 2] = '\0';
+    snprintf(path, sizeof path, "%s/out", dir);
     tt_outfile o;
     cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    /* a folder appears under the name after the checks: rename cannot
+     * replace it (not empty) */
+    cr_assert_eq(mkdir(path, 0700), 0);
+    snprintf(inner, sizeof inner, "%s/x", path);
+    cr_assert_eq(mkdir(inner, 0700), 0);
     cr_expect_eq(tt_outfile_write(ctx, &o, "x", 1), TT_EIO);
     snprintf(want, sizeof want, "cannot write '%s': Is a directory", path);
     cr_expect_str_eq(tt_errmsg(ctx), want);
-    cr_expect_str_eq(listing(dir), "sub ");
+    cr_expect_str_eq(listing(dir), "out ");
     rm_dir(dir);
     tt_ctx_free(ctx);
 }
@@ -129,4 +131,103 @@ Test(outfile, same_file_through_links)
     cr_expect(!tt_same_file(d, d));
     cr_expect(!tt_same_file(a, dir));
     rm_dir(dir);
+}
+
+Test(outfile, links_followed)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], path[128], want[256];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/sub", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    /* link -> sub/l2 -> real (relative to sub), real absent */
+    snprintf(path, sizeof path, "%s/link", dir);
+    cr_assert_eq(symlink("sub/l2", path), 0);
+    snprintf(want, sizeof want, "%s/sub/l2", dir);
+    cr_assert_eq(symlink("real", want), 0);
+    tt_outfile o;
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(o.path, path);
+    snprintf(want, sizeof want, "%s/sub/real", dir);
+    cr_expect_str_eq(o.target, want);
+    snprintf(want, sizeof want, "%s/sub/.real.tmp-%d", dir, (int)getpid());
+    cr_expect_str_eq(o.tmp, want);
+    cr_expect_eq(o.mode, -1);
+    cr_assert_eq(tt_outfile_write(ctx, &o, "new\n", 4), 0, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(text_of(path), "new\n");
+    cr_expect_str_eq(listing(dir), "link sub ");
+    snprintf(want, sizeof want, "%s/sub", dir);
+    cr_expect_str_eq(listing(want), "l2 real ");
+    /* a loop of links */
+    snprintf(path, sizeof path, "%s/loop", dir);
+    cr_assert_eq(symlink("loop", path), 0);
+    cr_expect_eq(tt_outfile_open(ctx, &o, path), TT_EIO);
+    snprintf(want, sizeof want, "cannot write '%s': Too many levels of symbolic links", path);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_str_eq(o.tmp, "");
+    rm_dir(dir);
+    tt_ctx_free(ctx);
+}
+
+Test(outfile, only_a_regular_file_replaced)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], path[128], link[128], want[512];
+    make_dir(dir, sizeof dir);
+    tt_outfile o;
+    snprintf(path, sizeof path, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    cr_expect_eq(tt_outfile_open(ctx, &o, path), TT_EIO);
+    snprintf(want, sizeof want,
+             "cannot write '%s': a FIFO, not a regular file: refusing to replace it", path);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_str_eq(o.tmp, "");
+    snprintf(link, sizeof link, "%s/link", dir);
+    cr_assert_eq(symlink(path, link), 0);
+    cr_expect_eq(tt_outfile_open(ctx, &o, link), TT_EIO);
+    snprintf(want, sizeof want,
+             "cannot write '%s' ('%s'): a FIFO, not a regular file: refusing to replace it",
+             link, path);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_eq(tt_outfile_open(ctx, &o, dir), TT_EIO);
+    snprintf(want, sizeof want,
+             "cannot write '%s': a folder, not a regular file: refusing to replace it", dir);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_eq(tt_outfile_open(ctx, &o, "/dev/null"), TT_EIO);
+    cr_expect_str_eq(tt_errmsg(ctx), "cannot write '/dev/null': a character device, not a "
+                                     "regular file: refusing to replace it");
+    cr_expect_str_eq(listing(dir), "fifo link ");
+    rm_dir(dir);
+    tt_ctx_free(ctx);
+}
+
+Test(outfile, mode_kept)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], path[128];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out", dir);
+    tt_outfile o;
+    struct stat st;
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    cr_assert_eq(tt_outfile_write(ctx, &o, "a", 1), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(chmod(path, 0604), 0);
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    cr_expect_eq(o.mode, 0604);
+    cr_assert_eq(tt_outfile_write(ctx, &o, "b", 1), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(stat(path, &st), 0);
+    cr_expect_eq(st.st_mode & 07777, 0604, "mode %o", (unsigned)(st.st_mode & 07777));
+    /* a file another program wrote under tmp gets it too */
+    cr_assert_eq(chmod(path, 0600), 0);
+    cr_assert_eq(tt_outfile_open(ctx, &o, path), 0);
+    FILE *f = fopen(o.tmp, "w");
+    cr_assert_not_null(f);
+    fputs("c", f);
+    fclose(f);
+    cr_assert_eq(tt_outfile_commit(ctx, &o), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(stat(path, &st), 0);
+    cr_expect_eq(st.st_mode & 07777, 0600);
+    cr_expect_str_eq(text_of(path), "c");
+    rm_dir(dir);
+    tt_ctx_free(ctx);
 }

@@ -235,12 +235,13 @@ Test(run, render_failures)
     cr_expect_null(msgs);
     tt_plot_render_close(&r);
     cr_assert_eq(chmod(c.fake, 0700), 0);
-    /* the output is a folder: drawn, but not renamed, and removed */
+    /* the output is a folder: refused before gnuplot runs */
     cr_assert_eq(mkdir(c.out, 0700), 0);
-    cr_expect_eq(render(ctx, &c, &r, "echo PNG >'%s'\n", &msgs), TT_EIO);
-    snprintf(want, sizeof want, "cannot write '%s': Is a directory", c.out);
+    cr_assert_eq(tt_plot_render_open(ctx, &r), 0);
+    cr_expect_eq(tt_plot_render_target(ctx, &r, c.out), TT_EIO);
+    snprintf(want, sizeof want,
+             "cannot write '%s': a folder, not a regular file: refusing to replace it", c.out);
     cr_expect_str_eq(tt_errmsg(ctx), want);
-    cr_expect_null(msgs);
     cr_expect_str_eq(r.fig.tmp, "");
     tt_plot_render_close(&r);
     cr_expect_eq(access(c.fig, F_OK), -1);
@@ -269,11 +270,12 @@ Test(run, save_script)
     cr_expect_eq(tt_plot_save_script(ctx, "plot x\n", path), TT_EIO);
     snprintf(want, sizeof want, "cannot write '%s': No such file or directory", path);
     cr_expect_str_eq(tt_errmsg(ctx), want);
-    /* a folder in the way: the temporary file beside it is removed */
+    /* a folder in the way: refused, nothing written beside it */
     snprintf(path, sizeof path, "%s/dir.gp", c.base);
     cr_assert_eq(mkdir(path, 0700), 0);
     cr_expect_eq(tt_plot_save_script(ctx, "plot x\n", path), TT_EIO);
-    snprintf(want, sizeof want, "cannot write '%s': Is a directory", path);
+    snprintf(want, sizeof want,
+             "cannot write '%s': a folder, not a regular file: refusing to replace it", path);
     cr_expect_str_eq(tt_errmsg(ctx), want);
     snprintf(want, sizeof want, "cd '%s' && test \"$(ls -A | tr '\\n' ' ')\" = "
              "'dir.gp gnuplot kept.gp tmp '", c.base);
