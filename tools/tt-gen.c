@@ -160,12 +160,16 @@ int main(int argc, char **argv)
         tt_ctx_free(ctx);
         return st < 0 ? EXIT_OK : st; /* -1: help or version done */
     }
+    tt_outfile of;
+    if (tt_outfile_check(ctx, &of, out, NULL, 0)) {
+        cli_err("%s", tt_errmsg(ctx));
+        tt_ctx_free(ctx);
+        return EXIT_FAIL;
+    }
     tt_trace *t = NULL;
     int rc = tt_gen_run(ctx, &p, &t);
     if (!rc) {
-        tt_outfile of;
-        if (tt_outfile_open(ctx, &of, out) == 0)
-            cli_cleanup_on_signal(of.tmp);
+        cli_cleanup_on_signal(of.tmp);
         rc = tt_trace_save(ctx, t, out);
         cli_cleanup_on_signal(NULL);
     }

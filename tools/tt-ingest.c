@@ -92,22 +92,21 @@ int main(int argc, char **argv)
     }
     if (cli_stdin_once((const char *const *)argv + optind, argc - optind))
         return cli_usage_error(usage);
-    for (int i = optind; i < argc; i++)
-        if (tt_same_file(argv[i], out)) {
-            cli_err("output '%s' is also an input: refusing to overwrite it", out);
-            return EXIT_FAIL;
-        }
     tt_ctx *ctx = tt_ctx_create();
     if (!ctx) {
         cli_err("out of memory");
         return EXIT_FAIL;
     }
+    tt_outfile of;
+    if (tt_outfile_check(ctx, &of, out, (const char *const *)argv + optind, argc - optind)) {
+        cli_err("%s", tt_errmsg(ctx));
+        tt_ctx_free(ctx);
+        return EXIT_FAIL;
+    }
     tt_trace *t = NULL;
     int rc = tt_ingest(ctx, &o, (const char *const *)argv + optind, argc - optind, &t);
     if (!rc) {
-        tt_outfile of;
-        if (tt_outfile_open(ctx, &of, out) == 0)
-            cli_cleanup_on_signal(of.tmp);
+        cli_cleanup_on_signal(of.tmp);
         rc = tt_trace_save(ctx, t, out);
         cli_cleanup_on_signal(NULL);
     }

@@ -69,15 +69,20 @@ int main(int argc, char **argv)
         free(files);
         return EXIT_FAIL;
     }
+    tt_outfile of;
+    if (tt_outfile_check(ctx, &of, out, names, n)) {
+        cli_err("%s", tt_errmsg(ctx));
+        tt_ctx_free(ctx);
+        free(files);
+        return EXIT_FAIL;
+    }
     for (int i = 0; i < n; i++)
         if (!(files[i] = cli_input(names[i]))) { /* "-": a copy of standard input */
             tt_ctx_free(ctx);
             free(files);
             return EXIT_FAIL;
         }
-    tt_outfile of;
-    if (tt_outfile_open(ctx, &of, out) == 0)
-        cli_cleanup_on_signal(of.tmp);
+    cli_cleanup_on_signal(of.tmp);
     tt_sweep_merge_info info;
     int rc = tt_sweep_merge_named(ctx, out, files, names, n, &info);
     cli_cleanup_on_signal(NULL);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "tt/outfile.h"
 #include "tt/plot.h"
 #include "tt/table.h"
 #include "tt/tracefile.h"
@@ -145,6 +146,29 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
     }
 }
 
+/* The figure and the script: each none of the inputs and creatable, and
+ * not one another; said before anything is read or drawn. 0, or a library
+ * code (message in ctx). */
+static int check_outputs(tt_ctx *ctx, const args *a, int nin, const char *const *in)
+{
+    const char *v[64 + 64 + 2];
+    int n = 0;
+    for (int i = 0; i < nin; i++)
+        v[n++] = in[i];
+    if (nin == 0)
+        v[n++] = "-";
+    for (int i = 0; i < a->nb; i++)
+        v[n++] = a->bv[i];
+    v[n++] = a->surface; /* NULL: skipped */
+    tt_outfile fig, scr;
+    int rc = tt_outfile_check(ctx, &fig, a->o.output, v, n);
+    if (!rc && a->script && !(rc = tt_outfile_check(ctx, &scr, a->script, v, n)) &&
+        (strcmp(fig.target, scr.target) == 0 || tt_same_file(fig.target, scr.target)))
+        rc = tt_err(ctx, TT_EINVAL,
+                    "--script '%s' is also the figure (-o): refusing to overwrite it", a->script);
+    return rc;
+}
+
 static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
 {
     int rc = 0, nt = nin > 0 ? nin : 1;
@@ -154,7 +178,7 @@ static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
     size_t len = 0;
     const char *out = a->o.output;
     tt_plot_render r;
-    if (tt_plot_render_open(ctx, &r)) {
+    if (check_outputs(ctx, a, nin, in) || tt_plot_render_open(ctx, &r)) {
         cli_err("%s", tt_errmsg(ctx));
         return EXIT_FAIL;
     }

@@ -206,10 +206,9 @@ int main(int argc, char **argv)
         if (!val || tt_params_set(s.ctx, &par, s.models, name, val))
             return finish(&s, EXIT_USAGE);
     }
-    if (out && tt_same_file(path, out)) {
-        cli_err("output '%s' is also the input: refusing to overwrite it", out);
+    tt_outfile of;
+    if (out && tt_outfile_check(s.ctx, &of, out, inputs, 3))
         return finish(&s, EXIT_FAIL);
-    }
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load(s.ctx, file, &s.trace))
         return finish(&s, EXIT_FAIL);
@@ -230,9 +229,7 @@ int main(int argc, char **argv)
     if (out) {
         tt_sim_save_args a = {&cl, &par, s.models, path, &s.trace->prov, &s.jobs, s.res, &m,
                               &s.tl};
-        tt_outfile of;
-        if (tt_outfile_open(s.ctx, &of, out) == 0)
-            cli_cleanup_on_signal(of.tmp);
+        cli_cleanup_on_signal(of.tmp);
         rc = tt_sim_save(s.ctx, out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)

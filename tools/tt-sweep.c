@@ -233,10 +233,9 @@ int main(int argc, char **argv)
     }
     if (cfile && tt_sweep_configs(s.ctx, s.sweep, cfile))
         return finish(&s, EXIT_USAGE);
-    if (out && tt_same_file(path, out)) {
-        cli_err("output '%s' is also the input: refusing to overwrite it", out);
+    tt_outfile of;
+    if (out && tt_outfile_check(s.ctx, &of, out, inputs, 4))
         return finish(&s, EXIT_FAIL);
-    }
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load(s.ctx, file, &s.trace))
         return finish(&s, EXIT_FAIL);
@@ -283,12 +282,10 @@ int main(int argc, char **argv)
     if (strcmp(dev, "cpu") != 0 && count > 0)
         cli_err("ran on %s", used);
     if (out) {
-        tt_outfile of;
         tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,
                                 s.metrics, sk, sn, used, elapsed,
                                 elapsed > 0 ? (double)count / elapsed : 0.0};
-        if (tt_outfile_open(s.ctx, &of, out) == 0)
-            cli_cleanup_on_signal(of.tmp);
+        cli_cleanup_on_signal(of.tmp);
         rc = tt_sweep_save(s.ctx, out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)

@@ -324,6 +324,10 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     if (*tt_la_note(s.la) && strcmp(o.strat, "model") == 0)
         cli_err("surrogate's linear algebra on the CPU (GPU: %s)", tt_la_note(s.la));
+    const char *inputs[] = {path, o.mpath, o.cspec};
+    tt_outfile of;
+    if (o.out && tt_outfile_check(s.ctx, &of, o.out, inputs, 3))
+        return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load(s.ctx, file, &s.trace) ||
         tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs))
@@ -388,14 +392,12 @@ int main(int argc, char **argv)
     tt_params_format_options(&tt_tune_row_at(s.tr, ro->train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
     if (o.out) {
-        tt_outfile of;
         tt_tune_save_args a = {s.tr, s.te, s.dims, s.nd, s.obj, o.strat, (uint64_t)o.seed,
                                budget, o.batch > 0 ? o.batch : tt_tune_default_batch(budget),
                                &cl, s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro->nroles,
                                tt_tune_role_names, ro->train_row, s.te ? ro->test_row : NULL};
-        if (tt_outfile_open(s.ctx, &of, o.out) == 0)
-            cli_cleanup_on_signal(of.tmp);
+        cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, o.out, &a);
         cli_cleanup_on_signal(NULL);
         if (rc)

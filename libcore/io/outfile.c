@@ -1,6 +1,6 @@
 /* Output files whole or not at all (tt/outfile.h): what a path replaces
- * (its links followed, only a regular file), the bytes written beside it
- * and the rename over it. */
+ * (its links followed, only a regular file), the checks before the work,
+ * the bytes written beside it and the rename over it. */
 #include "tt/outfile.h"
 
 #include <errno.h>
@@ -112,6 +112,39 @@ static int create_tmp(const tt_outfile *o)
         return -1;
     }
     return fd;
+}
+
+/* inputs[i] is the file o replaces. */
+static int is_input(const tt_outfile *o, const char *in)
+{
+    struct stat si, so;
+    if (strcmp(in, "-") != 0)
+        return tt_same_file(in, o->target);
+    return fstat(STDIN_FILENO, &si) == 0 && stat(o->target, &so) == 0 &&
+           si.st_dev == so.st_dev && si.st_ino == so.st_ino;
+}
+
+int tt_outfile_check(tt_ctx *ctx, tt_outfile *o, const char *path, const char *const *inputs,
+                     int n)
+{
+    int rc = tt_outfile_open(ctx, o, path);
+    for (int i = 0; !rc && i < n; i++)
+        if (inputs[i] && is_input(o, inputs[i]))
+            rc = fail(o, tt_err(ctx, TT_EINVAL,
+                                "output '%s' is also the input '%s': refusing to overwrite it",
+                                path, inputs[i]));
+    if (rc)
+        return rc;
+    /* the folder exists and takes a new file: said now, not after the work */
+    int fd = create_tmp(o);
+    if (fd < 0) {
+        char buf[8300];
+        return fail(o, tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
+                              strerror(errno)));
+    }
+    close(fd);
+    unlink(o->tmp);
+    return 0;
 }
 
 /* len bytes into o->tmp; 0, or -1 with errno. */

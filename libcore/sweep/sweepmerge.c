@@ -511,11 +511,10 @@ int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
 {
     if (!out || !files || !paths || n < 1)
         return tt_err(ctx, TT_EINVAL, "no shard files to merge");
-    for (int i = 0; i < n; i++)
-        if (tt_same_file(out, files[i]))
-            return tt_err(ctx, TT_EINVAL,
-                          "output '%s' is also the input '%s': refusing to overwrite it", out,
-                          paths[i]);
+    tt_outfile o; /* the files read: a copy of standard input is never the output */
+    int rc = tt_outfile_check(ctx, &o, out, files, n);
+    if (rc)
+        return rc;
     tt_h5u_quiet();
     merge m;
     memset(&m, 0, sizeof m);
@@ -529,7 +528,7 @@ int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
         m.sh[i].f = m.sh[i].g = -1;
     }
     m.str_type = tt_h5u_vlen_utf8();
-    int rc = check_all(ctx, &m);
+    rc = check_all(ctx, &m);
     if (!rc && (rc = tt_h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
         rc = tt_err(ctx, TT_EFORMAT, "%s", m.err);
     if (!rc && info) {

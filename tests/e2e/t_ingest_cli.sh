@@ -44,7 +44,7 @@ expect_exit 1 tt-ingest -q -o keep.h5 "$FIX/ingest/philly_csv/philly_csv_bad_gpu
 [ "$(sha256sum keep.h5)" = "$before" ] || fail "failed run changed an existing output"
 cp "$P" in.csv
 expect_exit 1 tt-ingest -o in.csv in.csv
-expect_err "is also an input"
+expect_err "output 'in.csv' is also the input 'in.csv': refusing to overwrite it"
 cmp -s in.csv "$P" || fail "input was touched"
 
 # inputs are read one at a time: 200 files under a limit of 64 descriptors

@@ -1,10 +1,11 @@
 # Output files, for every tool that writes one (tt-ingest, tt-gen, tt-sim,
 # tt-sweep, tt-tune, tt-merge, tt-plot's figure and --script): a symbolic
 # link is followed and stays a link; the old file's mode is kept; an output
-# that is not a regular file (FIFO, device, socket, folder) is refused; a
-# disk that fills during the write leaves the old file, no temporary file,
-# exit 1. Devices and small file systems need root: those parts skip
-# without it.
+# that is not a regular file (FIFO, device, socket, folder) or that is one
+# of the inputs (through links too) is refused before any work; an output
+# that cannot be created is said before the input is even read; a disk that
+# fills during the write leaves the old file, no temporary file, exit 1.
+# Devices and small file systems need root: those parts skip without it.
 EX="$FIX/../../data/example.tsv"
 expect_exit 0 tt-ingest -q -f csv -o ex.h5 "$EX"
 expect_exit 0 tt-sweep -d cpu -j 1 -c 2x8x8 -g w0=0,600 -g theta=1500,inf -o sw.h5 ex.h5
@@ -89,6 +90,72 @@ for w in $writers; do
     fi
     no_tmp .
 done
+
+# ---- an output that is an input: refused, through links, for every
+# input: traces, model tables, cluster and configuration files, the data
+# of a figure and its script; the input untouched ----
+cp ex.h5 ex.orig
+ln -s ex.h5 exlink.h5
+ln ex.h5 exhard.h5
+printf 'name\tslow_l1\tslow_l2\nbert\t1100\t1300\n' >models.tsv
+printf 'racks\tnodes_per_rack\tgpus_per_node\n2\t8\t8\n' >cluster.tsv
+printf 'w0\n0\n600\n' >configs.tsv
+cp models.tsv models.orig; cp cluster.tsv cluster.orig; cp configs.tsv configs.orig
+refused() { # OUT IN CMD...: exit 1, the message, the input unchanged
+    local out=$1 in=$2; shift 2
+    expect_exit 1 "$@"
+    expect_err "output '$out' is also the input '$in': refusing to overwrite it"
+}
+refused ex.h5 ex.h5 tt-tune -c 2x8x8 -s w0=0:600:4 --objective jct_mean -o ex.h5 ex.h5
+refused exlink.h5 ex.h5 tt-sim -c 2x8x8 -o exlink.h5 ex.h5
+refused exhard.h5 ex.h5 tt-sweep -c 2x8x8 -g w0=0,600 -o exhard.h5 ex.h5
+refused exhard.h5 exlink.h5 tt-ingest -q -f csv -o exhard.h5 "$EX" exlink.h5
+refused ex.h5 - tt-ingest -q -f csv -o ex.h5 - <ex.h5
+refused models.tsv models.tsv tt-sim -c 2x8x8 --models models.tsv -o models.tsv ex.h5
+refused models.tsv models.tsv tt-tune -c 2x8x8 -s w0=0:600:4 --objective jct_mean \
+    --models models.tsv -o models.tsv ex.h5
+refused cluster.tsv cluster.tsv tt-sweep -c cluster.tsv -g w0=0,600 -o cluster.tsv ex.h5
+refused cluster.tsv cluster.tsv tt-sim -c cluster.tsv -o cluster.tsv ex.h5
+refused configs.tsv configs.tsv tt-sweep -c 2x8x8 --configs configs.tsv -o configs.tsv ex.h5
+refused exlink.h5 ex.h5 tt-merge -o exlink.h5 ex.h5
+cmp -s ex.h5 ex.orig && cmp -s models.tsv models.orig && cmp -s cluster.tsv cluster.orig &&
+    cmp -s configs.tsv configs.orig || fail "an input was changed"
+if [ $have_plot = 1 ]; then
+    cp sw.h5 sw.orig
+    refused sw.h5 sw.h5 tt-plot pareto --script sw.h5 -o f.svg sw.h5
+    cp sw.h5 data.svg
+    refused data.svg data.svg tt-plot pareto -o data.svg data.svg
+    cp "$FIX/plot/plot_sweep.tsv" base.tsv
+    refused base.tsv base.tsv tt-plot pareto --baseline base.tsv --script base.tsv -o f.svg sw.h5
+    expect_exit 1 tt-plot pareto --script same.svg -o same.svg sw.h5
+    expect_err "--script 'same.svg' is also the figure (-o): refusing to overwrite it"
+    cmp -s sw.h5 sw.orig && cmp -s base.tsv "$FIX/plot/plot_sweep.tsv" || fail "tt-plot changed an input"
+fi
+no_tmp .
+
+# ---- an output that cannot be created: said before the input is read
+# (so before any simulation or drawing), nothing left ----
+nowhere() { # OUT CMD...
+    local out=$1; shift
+    expect_exit 1 "$@"
+    expect_err "cannot write '$out': No such file or directory"
+}
+nowhere nodir/i.h5 tt-ingest -q -o nodir/i.h5 missing.csv
+nowhere nodir/g.h5 tt-gen -n 10 -o nodir/g.h5
+nowhere nodir/r.h5 tt-sim -c 2x8x8 -o nodir/r.h5 missing.h5
+nowhere /nonexistent/dir/s.h5 tt-sweep -c 2x8x8 -g w0=0,600 -o /nonexistent/dir/s.h5 missing.h5
+nowhere nodir/t.h5 tt-tune -c 2x8x8 -s w0=0:600:4 --objective jct_mean -o nodir/t.h5 missing.h5
+nowhere nodir/m.h5 tt-merge -o nodir/m.h5 missing.h5
+if [ $have_plot = 1 ]; then
+    nowhere nodir/f.svg tt-plot pareto -o nodir/f.svg missing.h5
+    nowhere nodir/f.gp tt-plot pareto --script nodir/f.gp -o f.svg missing.h5
+fi
+if [ $root = 1 ] && mkdir ro && mount -t tmpfs -o size=64k,ro tmpfs ro 2>/dev/null; then
+    expect_exit 1 tt-sweep -c 2x8x8 -g w0=0,600 -o ro/s.h5 missing.h5
+    umount ro
+    expect_err "cannot write 'ro/s.h5': Read-only file system"
+fi
+no_tmp .
 
 # ---- a disk that fills during the write: exit 1 (HDF5 writers crashed at
 # exit, the failed file still open), the old output intact, no temporary

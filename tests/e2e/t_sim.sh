@@ -184,7 +184,7 @@ expect_err "tt-sim: 'long.h5': job 0"
 # the output may not be the trace; a folder that does not exist
 cp small.h5 small_copy.h5
 expect_exit 1 tt-sim -c 1x1x4 -o small.h5 small.h5
-expect_err "output 'small.h5' is also the input: refusing to overwrite it"
+expect_err "output 'small.h5' is also the input 'small.h5': refusing to overwrite it"
 cmp -s small.h5 small_copy.h5 || fail "the input was overwritten"
 expect_exit 1 tt-sim -c 1x1x4 -o nodir/r.h5 small.h5
 expect_err "cannot write 'nodir/r.h5'"

@@ -116,7 +116,7 @@ expect_exit 1 tt-sweep -c 1x1x4 -g w0=1,2 -o keep.h5 long.h5
 expect_err "tt-sweep: 'long.h5': job 0: duration 5000000000 outside 0 .. 2^32 s"
 [ ! -s out.txt ] || fail "output for a trace beyond the bounds"
 expect_exit 1 tt-sweep -c 1x1x4 -o small.h5 small.h5
-expect_err "output 'small.h5' is also the input: refusing to overwrite it"
+expect_err "output 'small.h5' is also the input 'small.h5': refusing to overwrite it"
 expect_exit 1 tt-sweep -c 1x1x4 -o nodir/s.h5 small.h5
 expect_err "cannot write 'nodir/s.h5'"
 [ "$(cat keep.h5)" = old ] || fail "an error replaced the existing output"

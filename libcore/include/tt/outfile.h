@@ -12,6 +12,8 @@
  *    folder is refused, before anything is written;
  *  - the new file keeps the old one's permission bits (a new file gets
  *    0666 less the umask); its owner is the writer.
+ * Tools call tt_outfile_check before any long work: it also refuses an
+ * output that is one of the inputs and one that cannot be created.
  *
  * Not thread-safe where two threads write one output; otherwise reentrant.
  */
@@ -41,6 +43,16 @@ typedef struct tt_outfile {
  * to replace it", "cannot write 'link' ('target'): ...", a loop of links).
  * On failure every name is "". */
 int tt_outfile_open(tt_ctx *ctx, tt_outfile *o, const char *path);
+
+/* tt_outfile_open, then the checks a tool makes before any long work:
+ * the output is none of the n inputs (the same file: device and inode, so
+ * through symbolic and hard links; "-" is standard input; NULL entries are
+ * skipped), and its temporary file can be created in its folder (it is
+ * created and removed at once). 0; TT_EINVAL ("output 'x' is also the
+ * input 'y': refusing to overwrite it", or a name too long); TT_EIO ("cannot
+ * write 'x': No such file or directory", and as tt_outfile_open). */
+int tt_outfile_check(tt_ctx *ctx, tt_outfile *o, const char *path, const char *const *inputs,
+                     int n);
 
 /* Writes len bytes to o->tmp (created afresh, with o->mode), then renames
  * it over o->target (tt_outfile_commit). 0, or TT_EIO ("cannot write

@@ -40,11 +40,12 @@ typedef struct {
 
 /* Checks the n shard files paths (any order) and writes out whole or not
  * at all (tt/outfile.h: a temporary file beside it, renamed at the end); an
- * existing out is replaced, unless it is one of the inputs (refused).
+ * existing out is replaced, unless it is one of the inputs or not a
+ * regular file (tt_outfile_check, before anything is read: refused).
  * Messages name the file first: "s2.h5: cluster '1x2x4' differs from
  * '1x1x4' in s0.h5", "shard 2/4 missing". info may be NULL.
  * 0; TT_EINVAL (no files, out is an input); TT_EIO (unreadable input,
- * write failure); TT_EFORMAT (not a sweep file, files that do not form
+ * out not a regular file or not creatable, write failure); TT_EFORMAT (not a sweep file, files that do not form
  * one sweep); TT_ENOMEM. */
 int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n,
                    tt_sweep_merge_info *info);

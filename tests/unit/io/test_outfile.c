@@ -231,3 +231,43 @@ Test(outfile, mode_kept)
     rm_dir(dir);
     tt_ctx_free(ctx);
 }
+
+Test(outfile, check_inputs_and_folder)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], a[128], b[128], c[128], want[512];
+    make_dir(dir, sizeof dir);
+    snprintf(a, sizeof a, "%s/a", dir);
+    snprintf(b, sizeof b, "%s/b", dir);
+    snprintf(c, sizeof c, "%s/c", dir);
+    FILE *f = fopen(a, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    cr_assert_eq(symlink("a", b), 0);
+    tt_outfile o;
+    const char *in[] = {c, NULL, a};
+    cr_expect_eq(tt_outfile_check(ctx, &o, b, in, 3), TT_EINVAL);
+    snprintf(want, sizeof want, "output '%s' is also the input '%s': refusing to overwrite it",
+             b, a);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_str_eq(o.tmp, "");
+    /* not an input: checked, and the folder takes a file; nothing left */
+    cr_expect_eq(tt_outfile_check(ctx, &o, c, in, 2), 0, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(listing(dir), "a b ");
+    /* standard input is the output */
+    int saved = dup(STDIN_FILENO);
+    cr_assert(freopen(a, "r", stdin) != NULL);
+    const char *dash[] = {"-"};
+    cr_expect_eq(tt_outfile_check(ctx, &o, b, dash, 1), TT_EINVAL);
+    snprintf(want, sizeof want, "output '%s' is also the input '-': refusing to overwrite it", b);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    dup2(saved, STDIN_FILENO);
+    close(saved);
+    /* a folder that does not exist: said by the check */
+    snprintf(c, sizeof c, "%s/nodir/c", dir);
+    cr_expect_eq(tt_outfile_check(ctx, &o, c, NULL, 0), TT_EIO);
+    snprintf(want, sizeof want, "cannot write '%s': No such file or directory", c);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    rm_dir(dir);
+    tt_ctx_free(ctx);
+}
