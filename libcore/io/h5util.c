@@ -196,29 +196,70 @@ hid_t tt_h5u_group(hid_t parent, const char *name)
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
 }
 
+/* The in-memory file's buffer, kept when HDF5 lets it go at close (the
+ * core driver's file image callbacks), so its bytes are written from
+ * where HDF5 built them, not from a second copy. */
+static void *img_malloc(size_t size, H5FD_file_image_op_t op, void *kept)
+{
+    (void)op;
+    (void)kept;
+    return malloc(size);
+}
+
+static void *img_memcpy(void *dst, const void *src, size_t size, H5FD_file_image_op_t op,
+                        void *kept)
+{
+    (void)op;
+    (void)kept;
+    return memcpy(dst, src, size);
+}
+
+static void *img_realloc(void *ptr, size_t size, H5FD_file_image_op_t op, void *kept)
+{
+    (void)op;
+    (void)kept;
+    return realloc(ptr, size);
+}
+
+static herr_t img_free(void *ptr, H5FD_file_image_op_t op, void *kept)
+{
+    if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE && !*(void **)kept)
+        *(void **)kept = ptr;
+    else
+        free(ptr);
+    return 0;
+}
+
+static void *img_udata_copy(void *kept) { return kept; } /* one pointer, shared */
+static herr_t img_udata_free(void *kept)
+{
+    (void)kept;
+    return 0;
+}
+
 /* The bytes of an HDF5 file built in memory by fill: HDF5 never touches
  * the disk, so a disk that fills cannot leave it holding a file it failed
  * to close (HDF5 1.10 then crashes at exit, closing it again). *len gets
  * the size; NULL when fill or HDF5 failed or memory ran out. */
 static void *build_image(int (*fill)(hid_t f, void *arg), void *arg, size_t *len)
 {
+    void *image = NULL;
+    H5FD_file_image_callbacks_t cb = {img_malloc,  img_memcpy,     img_realloc,   img_free,
+                                      img_udata_copy, img_udata_free, &image};
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    hid_t f = fapl >= 0 && H5Pset_fapl_core(fapl, IMAGE_STEP, 0) >= 0
+    hid_t f = fapl >= 0 && H5Pset_fapl_core(fapl, IMAGE_STEP, 0) >= 0 &&
+                      H5Pset_file_image_callbacks(fapl, &cb) >= 0
                   ? H5Fcreate("tt-h5u-save", H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
                   : -1;
     if (fapl >= 0)
         H5Pclose(fapl);
     if (f < 0)
         return NULL;
-    void *image = NULL;
+    /* the size of the image (its end of allocation) once flushed */
     ssize_t n = fill(f, arg) || H5Fflush(f, H5F_SCOPE_LOCAL) < 0
                     ? -1
                     : H5Fget_file_image(f, NULL, 0);
-    if (n > 0 && (image = malloc((size_t)n)) && H5Fget_file_image(f, image, (size_t)n) != n) {
-        free(image);
-        image = NULL;
-    }
-    if (H5Fclose(f) < 0) {
+    if (H5Fclose(f) < 0 || n <= 0) {
         free(image);
         image = NULL;
     }
