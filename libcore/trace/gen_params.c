@@ -1,0 +1,316 @@
+/* Parameters of the synthetic trace generator: the Philly-fitted defaults,
+ * the -g/-d mix strings, the range check, and the command line that
+ * reproduces a parameter set (the trace's provenance). See tt/gen.h. */
+#include "tt/gen.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt/parse.h"
+
+/* ---- defaults (fitted to the Philly per-job CSV, see data/README.md) ---- */
+
+/* num_gpus counts of the 82,247 jobs of the Pollux Philly CSV. */
+static const int32_t philly_gpu_k[] = {1, 2, 4, 8, 12, 16, 24, 32, 64, 128};
+static const double philly_gpu_n[] = {76627, 1818, 1870, 1643, 7, 199, 7, 67, 6, 3};
+/* Three log-normals fitted to its duration quantiles p5..p99.9. */
+static const double philly_dur[][3] = {
+    {0.292, 72.7, 0.435}, {0.574, 1549.5, 0.833}, {0.134, 26556.0, 1.563}};
+
+void tt_gen_defaults(tt_gen_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->jobs = 1000;
+    p->seed = 0;
+    p->interarrival = 114.4; /* 9,408,690 s span / 82,247 jobs */
+    p->batch = 1.7;          /* jobs per run of gaps <= 5 s */
+    p->day_ratio = 1.8;      /* first harmonic of the hour-of-day counts */
+    p->peak_hour = 15;       /* "busier afternoons" */
+    p->weekend = 0.55;       /* jobs per weekend day / per weekday */
+    p->start = TT_TIME_NONE;
+    p->users = 300;
+    p->vcs = 15;
+    p->user_skew = 1.0;
+    p->vc_skew = 1.5;
+    p->ngpu = (int)(sizeof philly_gpu_k / sizeof philly_gpu_k[0]);
+    for (int i = 0; i < p->ngpu; i++) {
+        p->gpu_k[i] = philly_gpu_k[i];
+        p->gpu_w[i] = philly_gpu_n[i];
+    }
+    p->ndur = (int)(sizeof philly_dur / sizeof philly_dur[0]);
+    for (int i = 0; i < p->ndur; i++) {
+        p->dur_w[i] = philly_dur[i][0];
+        p->dur_median[i] = philly_dur[i][1];
+        p->dur_sigma[i] = philly_dur[i][2];
+    }
+}
+
+/* ---- option strings ---- */
+
+/* Splits "a:b:c" at ':' into exactly want fields (in place). */
+static int split_colon(char *s, char **f, int want)
+{
+    int n = 0;
+    for (;;) {
+        if (n == want)
+            return -1;
+        f[n++] = s;
+        char *c = strchr(s, ':');
+        if (!c)
+            break;
+        *c = '\0';
+        s = c + 1;
+    }
+    return n == want ? 0 : -1;
+}
+
+/* Calls entry(i, fields) for each comma-separated entry of spec. */
+static int parse_list(tt_ctx *ctx, const char *what, const char *spec, int nfield, int max,
+                      const char *shape, int (*entry)(tt_ctx *, const char *, int, char **, void *),
+                      void *arg)
+{
+    if (!spec || !*spec)
+        return tt_err(ctx, TT_EINVAL, "%s: empty (expected %s,...)", what, shape);
+    size_t len = strlen(spec);
+    char *copy = (char *)malloc(len + 1);
+    if (!copy)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    memcpy(copy, spec, len + 1);
+    int rc = 0, i = 0;
+    char *s = copy;
+    for (;;) {
+        char *comma = strchr(s, ',');
+        if (comma)
+            *comma = '\0';
+        char *f[4];
+        int at = (int)(s - copy), elen = (int)strlen(s);
+        if (i == max) {
+            rc = tt_err(ctx, TT_EINVAL, "%s '%s': more than %d entries", what, spec, max);
+            break;
+        }
+        if (split_colon(s, f, nfield)) {
+            rc = tt_err(ctx, TT_EINVAL, "%s '%s': entry %d '%.*s' is not %s", what, spec, i + 1,
+                        elen, spec + at, shape);
+            break;
+        }
+        if ((rc = entry(ctx, what, i, f, arg)))
+            break;
+        i++;
+        if (!comma)
+            break;
+        s = comma + 1;
+    }
+    free(copy);
+    return rc ? rc : i;
+}
+
+/* A positive finite number, at most max. */
+static int positive(tt_ctx *ctx, const char *what, const char *name, const char *text, double max,
+                    double *out)
+{
+    if (tt_parse_f64(text, out) || !(*out > 0.0) || *out > max)
+        return tt_err(ctx, TT_EINVAL, "%s: %s '%s' is not a number in (0, %g]", what, name, text,
+                      max);
+    return 0;
+}
+
+static int gpu_entry(tt_ctx *ctx, const char *what, int i, char **f, void *arg)
+{
+    tt_gen_params *p = (tt_gen_params *)arg;
+    int32_t k;
+    if (tt_parse_i32(f[0], &k) || k < 1 || k > INT32_MAX / 1000)
+        return tt_err(ctx, TT_EINVAL, "%s: GPU count '%s' is not an integer in [1, %d]", what,
+                      f[0], INT32_MAX / 1000);
+    for (int j = 0; j < i; j++)
+        if (p->gpu_k[j] == k)
+            return tt_err(ctx, TT_EINVAL, "%s: GPU count %d given twice", what, (int)k);
+    p->gpu_k[i] = k;
+    return positive(ctx, what, "weight", f[1], 1e15, &p->gpu_w[i]);
+}
+
+int tt_gen_parse_gpus(tt_ctx *ctx, const char *spec, tt_gen_params *p)
+{
+    tt_gen_params tmp = *p;
+    int n = parse_list(ctx, "GPU mix", spec, 2, TT_GEN_MAX_GPU_MIX, "GPUS:WEIGHT", gpu_entry,
+                       &tmp);
+    if (n < 0)
+        return n;
+    tmp.ngpu = n;
+    *p = tmp;
+    return 0;
+}
+
+static int dur_entry(tt_ctx *ctx, const char *what, int i, char **f, void *arg)
+{
+    tt_gen_params *p = (tt_gen_params *)arg;
+    int rc;
+    if ((rc = positive(ctx, what, "weight", f[0], 1e15, &p->dur_w[i])) ||
+        (rc = positive(ctx, what, "median", f[1], 1e9, &p->dur_median[i])))
+        return rc;
+    if (tt_parse_f64(f[2], &p->dur_sigma[i]) || !(p->dur_sigma[i] >= 0.0) ||
+        p->dur_sigma[i] > 10.0)
+        return tt_err(ctx, TT_EINVAL, "%s: sigma '%s' is not a number in [0, 10]", what, f[2]);
+    return 0;
+}
+
+int tt_gen_parse_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p)
+{
+    tt_gen_params tmp = *p;
+    int n = parse_list(ctx, "duration mix", spec, 3, TT_GEN_MAX_DUR_MIX, "WEIGHT:MEDIAN:SIGMA",
+                       dur_entry, &tmp);
+    if (n < 0)
+        return n;
+    tmp.ndur = n;
+    *p = tmp;
+    return 0;
+}
+
+/* ---- parameters ---- */
+
+#define MAX_START 1000000000000ll /* year ~33,700: keeps every sum in int64 */
+
+static int bad_range(tt_ctx *ctx, const char *field, double v, double lo, double hi)
+{
+    return tt_err(ctx, TT_EINVAL, "%s must be in [%g, %g], got %g", field, lo, hi, v);
+}
+
+int tt_gen_check(tt_ctx *ctx, const tt_gen_params *p)
+{
+    if (p->jobs < 1 || p->jobs > INT32_MAX - 1)
+        return tt_err(ctx, TT_EINVAL, "jobs (-n) must be in [1, %d], got %lld", INT32_MAX - 1,
+                      (long long)p->jobs);
+    if (p->seed < 0)
+        return tt_err(ctx, TT_EINVAL, "seed (-s) must be >= 0, got %lld", (long long)p->seed);
+    if (!(p->interarrival > 0.0) || p->interarrival > 1e7)
+        return tt_err(ctx, TT_EINVAL, "mean inter-arrival (-a) must be in (0, 1e+07] s, got %g",
+                      p->interarrival);
+    if (!(p->batch >= 1.0 && p->batch <= 1000.0))
+        return bad_range(ctx, "mean batch size (-b)", p->batch, 1, 1000);
+    if (!(p->day_ratio >= 1.0 && p->day_ratio <= 100.0))
+        return bad_range(ctx, "day ratio (--day-ratio)", p->day_ratio, 1, 100);
+    if (p->peak_hour < 0 || p->peak_hour > 23)
+        return bad_range(ctx, "peak hour (--peak-hour)", p->peak_hour, 0, 23);
+    if (!(p->weekend >= 0.01 && p->weekend <= 100.0))
+        return bad_range(ctx, "weekend factor (--weekend)", p->weekend, 0.01, 100);
+    if (p->start != TT_TIME_NONE && (p->start < 0 || p->start > MAX_START))
+        return tt_err(ctx, TT_EINVAL, "start (--start) must be in [0, %lld], got %lld",
+                      (long long)MAX_START, (long long)p->start);
+    if (p->users < 1 || p->users > 1000000)
+        return bad_range(ctx, "users (-u)", p->users, 1, 1000000);
+    if (p->vcs < 1 || p->vcs > 1000000)
+        return bad_range(ctx, "VCs (-v)", p->vcs, 1, 1000000);
+    if (!(p->user_skew >= 0.0 && p->user_skew <= 10.0))
+        return bad_range(ctx, "user skew (--user-skew)", p->user_skew, 0, 10);
+    if (!(p->vc_skew >= 0.0 && p->vc_skew <= 10.0))
+        return bad_range(ctx, "VC skew (--vc-skew)", p->vc_skew, 0, 10);
+    if (p->ngpu < 1 || p->ngpu > TT_GEN_MAX_GPU_MIX)
+        return tt_err(ctx, TT_EINVAL, "GPU mix (-g) needs 1 to %d entries", TT_GEN_MAX_GPU_MIX);
+    for (int i = 0; i < p->ngpu; i++)
+        if (p->gpu_k[i] < 1 || p->gpu_k[i] > INT32_MAX / 1000 || !(p->gpu_w[i] > 0.0) ||
+            p->gpu_w[i] > 1e15)
+            return tt_err(ctx, TT_EINVAL, "GPU mix (-g): entry %d out of range", i + 1);
+    if (p->ndur < 1 || p->ndur > TT_GEN_MAX_DUR_MIX)
+        return tt_err(ctx, TT_EINVAL, "duration mix (-d) needs 1 to %d entries",
+                      TT_GEN_MAX_DUR_MIX);
+    for (int i = 0; i < p->ndur; i++)
+        if (!(p->dur_w[i] > 0.0) || p->dur_w[i] > 1e15 || !(p->dur_median[i] > 0.0) ||
+            p->dur_median[i] > 1e9 || !(p->dur_sigma[i] >= 0.0) || p->dur_sigma[i] > 10.0)
+            return tt_err(ctx, TT_EINVAL, "duration mix (-d): entry %d out of range", i + 1);
+    return 0;
+}
+
+/* ---- the command line in the provenance ---- */
+
+/* Whole numbers as integers, others in the shortest %g form that reads
+ * back as exactly v. */
+static void put_num(char *buf, size_t size, double v)
+{
+    if (v == floor(v) && fabs(v) < 1e15) {
+        snprintf(buf, size, "%.0f", v);
+        return;
+    }
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, size, "%.*g", prec, v);
+        double back;
+        if (tt_parse_f64(buf, &back) == 0 && back == v)
+            return;
+    }
+}
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+} strbuf;
+
+static void sb_add(strbuf *b, const char *s)
+{
+    size_t n = strlen(s);
+    if (b->oom)
+        return;
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = (b->len + n + 1) * 2;
+        char *c = (char *)realloc(b->s, cap);
+        if (!c) {
+            b->oom = 1;
+            return;
+        }
+        b->s = c;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->len, s, n + 1);
+    b->len += n;
+}
+
+static void sb_num(strbuf *b, const char *opt, double v)
+{
+    char num[64];
+    put_num(num, sizeof num, v);
+    sb_add(b, opt);
+    sb_add(b, num);
+}
+
+static void sb_int(strbuf *b, const char *opt, long long v)
+{
+    char num[32];
+    snprintf(num, sizeof num, "%lld", v);
+    sb_add(b, opt);
+    sb_add(b, num);
+}
+
+char *tt_gen_describe(const tt_gen_params *p)
+{
+    strbuf b = {NULL, 0, 0, 0};
+    sb_int(&b, "tt-gen -n ", (long long)p->jobs);
+    sb_int(&b, " -s ", (long long)p->seed);
+    sb_num(&b, " -a ", p->interarrival);
+    sb_num(&b, " -b ", p->batch);
+    sb_num(&b, " --day-ratio ", p->day_ratio);
+    sb_int(&b, " --peak-hour ", p->peak_hour);
+    sb_num(&b, " --weekend ", p->weekend);
+    if (p->start != TT_TIME_NONE)
+        sb_int(&b, " --start ", (long long)p->start);
+    sb_add(&b, " -g ");
+    for (int i = 0; i < p->ngpu; i++) {
+        sb_int(&b, i ? "," : "", p->gpu_k[i]);
+        sb_num(&b, ":", p->gpu_w[i]);
+    }
+    sb_add(&b, " -d ");
+    for (int i = 0; i < p->ndur; i++) {
+        sb_num(&b, i ? "," : "", p->dur_w[i]);
+        sb_num(&b, ":", p->dur_median[i]);
+        sb_num(&b, ":", p->dur_sigma[i]);
+    }
+    sb_int(&b, " -u ", p->users);
+    sb_num(&b, " --user-skew ", p->user_skew);
+    sb_int(&b, " -v ", p->vcs);
+    sb_num(&b, " --vc-skew ", p->vc_skew);
+    if (b.oom) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
