@@ -11,7 +11,7 @@
 #include "tt/tracefile.h"
 
 static const char usage[] =
-    "usage: tt-gen -n JOBS [-s SEED] [-a SECONDS] [-b BATCH] [-g MIX] [-d MIX]\n"
+    "usage: tt-gen -n JOBS [-s SEED] [-a SECONDS] [-b BATCH] [-g MIX] [-d MIX] [-w MIX]\n"
     "              [-u USERS] [-v VCS] [--day-ratio R] [--peak-hour H] [--weekend F]\n"
     "              [--user-skew S] [--vc-skew S] [--start EPOCH] -o OUT.h5\n";
 
@@ -35,6 +35,10 @@ static void help(const tt_gen_params *d)
            "  -g MIX        GPU counts GPUS:WEIGHT,... e.g. 1:0.8,8:0.2 (default: Philly's)\n"
            "  -d MIX        durations: log-normals WEIGHT:MEDIAN_S:SIGMA,... clamped to\n"
            "                [1 s, 60 days] (default fitted to Philly's quantiles)\n"
+           "  -w MIX        the -d weights per GPU count, GPUS:W1:W2:...,... one weight\n"
+           "                per log-normal, e.g. 1:6:3:1,8:0:1:9; other counts take -d's\n"
+           "                (default fitted to Philly's GPU-hours per count; -d without\n"
+           "                -w drops them)\n"
            "  -u USERS      users, Zipf-distributed (default 300)\n"
            "  --user-skew S Zipf exponent over users (default 1)\n"
            "  -v VCS        virtual clusters, Zipf-distributed (default 15)\n"
@@ -99,7 +103,8 @@ static int parse_opts(int argc, char **argv, tt_gen_params *p, tt_ctx *ctx, cons
                                           {"version", no_argument, 0, O_VERSION},
                                           {0, 0, 0, 0}};
     int c, bad = 0;
-    while (!bad && (c = getopt_long(argc, argv, "n:s:a:b:g:d:u:v:o:h", lopts, NULL)) != -1) {
+    const char *wmix = NULL; /* after every -d, whose components it weighs */
+    while (!bad && (c = getopt_long(argc, argv, "n:s:a:b:g:d:w:u:v:o:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'n': bad = cli_i64("-n", optarg, 1, &p->jobs); *have_n = 1; break;
         case 's': bad = cli_i64("-s", optarg, 0, &p->seed); break;
@@ -120,11 +125,16 @@ static int parse_opts(int argc, char **argv, tt_gen_params *p, tt_ctx *ctx, cons
                 bad = 1;
             }
             break;
+        case 'w': wmix = optarg; break;
         case 'o': *out = optarg; break;
         case 'h': help(p); return cli_close_stdout(EXIT_OK) == EXIT_OK ? -1 : EXIT_FAIL;
         case O_VERSION: return cli_version() == EXIT_OK ? -1 : EXIT_FAIL;
         default: return cli_usage_error(usage);
         }
+    }
+    if (!bad && wmix && tt_gen_parse_gpu_durations(ctx, wmix, p)) {
+        cli_err("option -w: %s", tt_errmsg(ctx));
+        bad = 1;
     }
     if (bad)
         return EXIT_USAGE;

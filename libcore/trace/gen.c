@@ -129,11 +129,9 @@ static double gen_probit(double p)
 
 #define CUM_ONE (1ull << 53)
 
-static uint64_t *cum_build(const double *w, int64_t n)
+/* A weight of 0 gives cum[i] = cum[i - 1]: never picked. */
+static void cum_fill(const double *w, int64_t n, uint64_t *cum)
 {
-    uint64_t *cum = (uint64_t *)malloc((size_t)n * sizeof *cum);
-    if (!cum)
-        return NULL;
     double total = 0.0, acc = 0.0;
     for (int64_t i = 0; i < n; i++)
         total += w[i];
@@ -141,6 +139,13 @@ static uint64_t *cum_build(const double *w, int64_t n)
         acc += w[i];
         cum[i] = i == n - 1 ? CUM_ONE : (uint64_t)(acc / total * (double)CUM_ONE);
     }
+}
+
+static uint64_t *cum_build(const double *w, int64_t n)
+{
+    uint64_t *cum = (uint64_t *)malloc((size_t)n * sizeof *cum);
+    if (cum)
+        cum_fill(w, n, cum);
     return cum;
 }
 
@@ -260,7 +265,8 @@ static int clock_advance(clock_state *c, int64_t units)
 #define BURST_GAP_MAX 5 /* seconds between the jobs of one burst: 0..5 */
 
 typedef struct gen_tables {
-    uint64_t *gpu, *dur, *user, *vc;
+    uint64_t *gpu, *user, *vc;
+    uint64_t *dur; /* the duration mix of GPU mix entry i at dur + i * ndur */
     double dur_mu[TT_GEN_MAX_DUR_MIX];
     int32_t *user_code, *vc_code; /* string code of each rank, -1 until first drawn */
 } gen_tables;
@@ -278,13 +284,20 @@ static void tables_free(gen_tables *g)
 static int tables_build(gen_tables *g, const tt_gen_params *p)
 {
     g->gpu = cum_build(p->gpu_w, p->ngpu);
-    g->dur = cum_build(p->dur_w, p->ndur);
+    g->dur = (uint64_t *)malloc((size_t)p->ngpu * (size_t)p->ndur * sizeof *g->dur);
     g->user = zipf_build(p->users, p->user_skew);
     g->vc = zipf_build(p->vcs, p->vc_skew);
     g->user_code = (int32_t *)malloc((size_t)p->users * sizeof *g->user_code);
     g->vc_code = (int32_t *)malloc((size_t)p->vcs * sizeof *g->vc_code);
     if (!g->gpu || !g->dur || !g->user || !g->vc || !g->user_code || !g->vc_code)
         return TT_ENOMEM;
+    for (int i = 0; i < p->ngpu; i++) {
+        const double *w = p->dur_w;
+        for (int j = 0; j < p->ngpu_dur; j++)
+            if (p->gpu_dur_k[j] == p->gpu_k[i])
+                w = p->gpu_dur_w[j];
+        cum_fill(w, p->ndur, g->dur + (size_t)i * (size_t)p->ndur);
+    }
     for (int i = 0; i < p->ndur; i++)
         g->dur_mu[i] = gen_log(p->dur_median[i]);
     memset(g->user_code, 0xff, (size_t)p->users * sizeof *g->user_code);
@@ -305,10 +318,12 @@ static int32_t rank_code(tt_strtab *tab, int32_t *codes, const char *prefix, int
     return codes[r];
 }
 
-static int64_t duration_of(const tt_gen_params *p, const gen_tables *g, uint64_t seed,
+/* Job j's duration, its component drawn from the mix of GPU mix entry gi. */
+static int64_t duration_of(const tt_gen_params *p, const gen_tables *g, int64_t gi, uint64_t seed,
                            int64_t j)
 {
-    int k = (int)cum_pick(g->dur, p->ndur, draw(seed, ST_DUR_PICK, (uint64_t)j));
+    const uint64_t *mix = g->dur + (size_t)gi * (size_t)p->ndur;
+    int k = (int)cum_pick(mix, p->ndur, draw(seed, ST_DUR_PICK, (uint64_t)j));
     double z = gen_probit(u01_open(draw(seed, ST_DUR_Z, (uint64_t)j)));
     double d = gen_exp(g->dur_mu[k] + p->dur_sigma[k] * z);
     if (!(d >= TT_GEN_MIN_DURATION))
@@ -344,7 +359,8 @@ static int generate(tt_ctx *ctx, const tt_gen_params *p, gen_tables *g, tt_trace
                           (long long)MAX_SLOT);
         int64_t size = batch_size(p, ln_q, seed, b, p->jobs - j);
         tt_job job = tt_job_empty();
-        job.gpus = p->gpu_k[cum_pick(g->gpu, p->ngpu, draw(seed, ST_GPUS, (uint64_t)b))];
+        int64_t gi = cum_pick(g->gpu, p->ngpu, draw(seed, ST_GPUS, (uint64_t)b));
+        job.gpus = p->gpu_k[gi];
         /* User and VC go in as codes: interning the same few names a
          * million times would cost more than generating the jobs. */
         int32_t user = rank_code(t->users, g->user_code, "user",
@@ -356,7 +372,7 @@ static int generate(tt_ctx *ctx, const tt_gen_params *p, gen_tables *g, tt_trace
             if (i)
                 job.submit += (int64_t)(((draw(seed, ST_JOB_GAP, (uint64_t)j) >> 32) *
                                          (BURST_GAP_MAX + 1)) >> 32);
-            job.duration = duration_of(p, g, seed, j);
+            job.duration = duration_of(p, g, gi, seed, j);
             if (tt_trace_append(t, &job)) {
                 user = -1;
                 break;

@@ -1,5 +1,5 @@
 /* Parameters of the synthetic trace generator: the Philly-fitted defaults,
- * the -g/-d mix strings, the range check, and the command line that
+ * the -g/-d/-w mix strings, the range check, and the command line that
  * reproduces a parameter set (the trace's provenance). See tt/gen.h. */
 #include "tt/gen.h"
 
@@ -15,9 +15,16 @@
 /* num_gpus counts of the 82,247 jobs of the Pollux Philly CSV. */
 static const int32_t philly_gpu_k[] = {1, 2, 4, 8, 12, 16, 24, 32, 64, 128};
 static const double philly_gpu_n[] = {76627, 1818, 1870, 1643, 7, 199, 7, 67, 6, 3};
-/* Three log-normals fitted to its duration quantiles p5..p99.9. */
+/* Three log-normals (weight, median s, sigma) and their weights per GPU
+ * count, fitted together: the weighted mix to the duration quantiles
+ * p5..p99.9, each count's weights to its mean and quantiles, so that GPU-
+ * hours fall on the GPU counts as in Philly (big jobs run longer). */
 static const double philly_dur[][3] = {
-    {0.292, 72.7, 0.435}, {0.574, 1549.5, 0.833}, {0.134, 26556.0, 1.563}};
+    {0.355, 85.1, 0.553}, {0.582, 2270.0, 1.09}, {0.063, 85300.0, 1.17}};
+static const int32_t philly_gpu_dur_k[] = {1, 2, 4, 8, 16, 32};
+static const double philly_gpu_dur_w[][3] = {{0.351, 0.615, 0.034}, {0.818, 0.0, 0.182},
+                                             {0.15, 0.387, 0.463},  {0.25, 0.0, 0.75},
+                                             {0.25, 0.0, 0.75},     {0.0, 0.841, 0.159}};
 
 void tt_gen_defaults(tt_gen_params *p)
 {
@@ -44,6 +51,12 @@ void tt_gen_defaults(tt_gen_params *p)
         p->dur_w[i] = philly_dur[i][0];
         p->dur_median[i] = philly_dur[i][1];
         p->dur_sigma[i] = philly_dur[i][2];
+    }
+    p->ngpu_dur = (int)(sizeof philly_gpu_dur_k / sizeof philly_gpu_dur_k[0]);
+    for (int i = 0; i < p->ngpu_dur; i++) {
+        p->gpu_dur_k[i] = philly_gpu_dur_k[i];
+        for (int c = 0; c < p->ndur; c++)
+            p->gpu_dur_w[i][c] = philly_gpu_dur_w[i][c];
     }
 }
 
@@ -84,7 +97,7 @@ static int parse_list(tt_ctx *ctx, const char *what, const char *spec, int nfiel
         char *comma = strchr(s, ',');
         if (comma)
             *comma = '\0';
-        char *f[4];
+        char *f[1 + TT_GEN_MAX_DUR_MIX];
         int at = (int)(s - copy), elen = (int)strlen(s);
         if (i == max) {
             rc = tt_err(ctx, TT_EINVAL, "%s '%s': more than %d entries", what, spec, max);
@@ -116,18 +129,24 @@ static int positive(tt_ctx *ctx, const char *what, const char *name, const char 
     return 0;
 }
 
+/* A GPU count not among the n before it. */
+static int gpu_count(tt_ctx *ctx, const char *what, const char *text, const int32_t *before,
+                     int n, int32_t *out)
+{
+    if (tt_parse_i32(text, out) || *out < 1 || *out > INT32_MAX / 1000)
+        return tt_err(ctx, TT_EINVAL, "%s: GPU count '%s' is not an integer in [1, %d]", what,
+                      text, INT32_MAX / 1000);
+    for (int j = 0; j < n; j++)
+        if (before[j] == *out)
+            return tt_err(ctx, TT_EINVAL, "%s: GPU count %d given twice", what, (int)*out);
+    return 0;
+}
+
 static int gpu_entry(tt_ctx *ctx, const char *what, int i, char **f, void *arg)
 {
     tt_gen_params *p = (tt_gen_params *)arg;
-    int32_t k;
-    if (tt_parse_i32(f[0], &k) || k < 1 || k > INT32_MAX / 1000)
-        return tt_err(ctx, TT_EINVAL, "%s: GPU count '%s' is not an integer in [1, %d]", what,
-                      f[0], INT32_MAX / 1000);
-    for (int j = 0; j < i; j++)
-        if (p->gpu_k[j] == k)
-            return tt_err(ctx, TT_EINVAL, "%s: GPU count %d given twice", what, (int)k);
-    p->gpu_k[i] = k;
-    return positive(ctx, what, "weight", f[1], 1e15, &p->gpu_w[i]);
+    int rc = gpu_count(ctx, what, f[0], p->gpu_k, i, &p->gpu_k[i]);
+    return rc ? rc : positive(ctx, what, "weight", f[1], 1e15, &p->gpu_w[i]);
 }
 
 int tt_gen_parse_gpus(tt_ctx *ctx, const char *spec, tt_gen_params *p)
@@ -163,6 +182,53 @@ int tt_gen_parse_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p)
     if (n < 0)
         return n;
     tmp.ndur = n;
+    tmp.ngpu_dur = 0;
+    *p = tmp;
+    return 0;
+}
+
+/* Weights of the duration mix for one GPU count: not all 0. */
+static int gpu_dur_ok(const tt_gen_params *p, int i)
+{
+    double sum = 0.0;
+    for (int c = 0; c < p->ndur; c++) {
+        double w = p->gpu_dur_w[i][c];
+        if (!(w >= 0.0) || w > 1e15)
+            return 0;
+        sum += w;
+    }
+    return sum > 0.0;
+}
+
+static int gpu_dur_entry(tt_ctx *ctx, const char *what, int i, char **f, void *arg)
+{
+    tt_gen_params *p = (tt_gen_params *)arg;
+    int rc = gpu_count(ctx, what, f[0], p->gpu_dur_k, i, &p->gpu_dur_k[i]);
+    if (rc)
+        return rc;
+    for (int c = 0; c < p->ndur; c++)
+        if (tt_parse_f64(f[1 + c], &p->gpu_dur_w[i][c]) || !(p->gpu_dur_w[i][c] >= 0.0) ||
+            p->gpu_dur_w[i][c] > 1e15)
+            return tt_err(ctx, TT_EINVAL, "%s: weight '%s' is not a number in [0, 1e+15]", what,
+                          f[1 + c]);
+    if (!gpu_dur_ok(p, i))
+        return tt_err(ctx, TT_EINVAL, "%s: the weights of %d GPUs are all 0", what,
+                      (int)p->gpu_dur_k[i]);
+    return 0;
+}
+
+int tt_gen_parse_gpu_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p)
+{
+    /* "GPUS:W1:W2:W3" for three components */
+    char shape[16 + 4 * TT_GEN_MAX_DUR_MIX] = "GPUS";
+    for (int c = 0; c < p->ndur; c++)
+        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ":W%d", c + 1);
+    tt_gen_params tmp = *p;
+    int n = parse_list(ctx, "duration weights per GPU count", spec, 1 + p->ndur,
+                       TT_GEN_MAX_GPU_MIX, shape, gpu_dur_entry, &tmp);
+    if (n < 0)
+        return n;
+    tmp.ngpu_dur = n;
     *p = tmp;
     return 0;
 }
@@ -218,6 +284,18 @@ int tt_gen_check(tt_ctx *ctx, const tt_gen_params *p)
         if (!(p->dur_w[i] > 0.0) || p->dur_w[i] > 1e15 || !(p->dur_median[i] > 0.0) ||
             p->dur_median[i] > 1e9 || !(p->dur_sigma[i] >= 0.0) || p->dur_sigma[i] > 10.0)
             return tt_err(ctx, TT_EINVAL, "duration mix (-d): entry %d out of range", i + 1);
+    if (p->ngpu_dur < 0 || p->ngpu_dur > TT_GEN_MAX_GPU_MIX)
+        return tt_err(ctx, TT_EINVAL, "duration weights per GPU count (-w) need 0 to %d entries",
+                      TT_GEN_MAX_GPU_MIX);
+    for (int i = 0; i < p->ngpu_dur; i++) {
+        int twice = 0;
+        for (int j = 0; j < i; j++)
+            twice |= p->gpu_dur_k[j] == p->gpu_dur_k[i];
+        if (twice || p->gpu_dur_k[i] < 1 || p->gpu_dur_k[i] > INT32_MAX / 1000 ||
+            !gpu_dur_ok(p, i))
+            return tt_err(ctx, TT_EINVAL,
+                          "duration weights per GPU count (-w): entry %d out of range", i + 1);
+    }
     return 0;
 }
 
@@ -302,6 +380,11 @@ char *tt_gen_describe(const tt_gen_params *p)
         sb_num(&b, i ? "," : "", p->dur_w[i]);
         sb_num(&b, ":", p->dur_median[i]);
         sb_num(&b, ":", p->dur_sigma[i]);
+    }
+    for (int i = 0; i < p->ngpu_dur; i++) {
+        sb_int(&b, i ? "," : " -w ", p->gpu_dur_k[i]);
+        for (int c = 0; c < p->ndur; c++)
+            sb_num(&b, ":", p->gpu_dur_w[i][c]);
     }
     sb_int(&b, " -u ", p->users);
     sb_num(&b, " --user-skew ", p->user_skew);

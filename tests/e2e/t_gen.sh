@@ -23,6 +23,12 @@ expect_exit 2 tt-gen -n 10 -g 1:1,1:2 -o g.h5
 expect_err "GPU count 1 given twice"
 expect_exit 2 tt-gen -n 10 -d 1:60:-1 -o g.h5
 expect_err "sigma '-1' is not a number in [0, 10]"
+expect_exit 2 tt-gen -n 10 -w 1:1:1 -o g.h5
+expect_err "option -w: duration weights per GPU count '1:1:1': entry 1 '1:1:1' is not GPUS:W1:W2:W3"
+# -w weighs the components of -d, whatever the order on the line
+expect_exit 0 tt-gen -n 10 -w 1:1:1 -d 1:60:1,1:600:1 -o g.h5
+tt-cat --info g.h5 | grep -q -- " -d 1:60:1,1:600:1 -w 1:1:1 -u " || fail "-w before -d: $(tt-cat --info g.h5)"
+rm g.h5
 expect_exit 2 tt-gen -n 10 --peak-hour 24 -o g.h5
 expect_err "option --peak-hour: not an hour 0-23 '24'"
 expect_exit 2 tt-gen -n 10 --weekend 0 -o g.h5
@@ -47,7 +53,7 @@ grep -qx "jobs	1000" info.tsv || fail "jobs attribute"
 grep -qx "rows_read	1000" info.tsv || fail "rows_read"
 grep -qx "rows_kept	1000" info.tsv || fail "rows_kept"
 grep -qx "time_base	relative" info.tsv || fail "time_base"
-grep -q "^notes	tt-gen -n 1000 -s 3 -a 114.4 -b 1.7 --day-ratio 1.8 --peak-hour 15 --weekend 0.55 -g 1:76627,2:1818,4:1870,8:1643,12:7,16:199,24:7,32:67,64:6,128:3 -d 0.292:72.7:0.435,0.574:1549.5:0.833,0.134:26556:1.563 -u 300 --user-skew 1 -v 15 --vc-skew 1.5$" info.tsv ||
+grep -q "^notes	tt-gen -n 1000 -s 3 -a 114.4 -b 1.7 --day-ratio 1.8 --peak-hour 15 --weekend 0.55 -g 1:76627,2:1818,4:1870,8:1643,12:7,16:199,24:7,32:67,64:6,128:3 -d 0.355:85.1:0.553,0.582:2270:1.09,0.063:85300:1.17 -w 1:0.351:0.615:0.034,2:0.818:0:0.182,4:0.15:0.387:0.463,8:0.25:0:0.75,16:0.25:0:0.75,32:0:0.841:0.159 -u 300 --user-skew 1 -v 15 --vc-skew 1.5$" info.tsv ||
     fail "notes: $(grep notes info.tsv)"
 tt-cat g.h5 > g.tsv
 [ "$(head -1 g.tsv)" = "$(printf 'submit\tduration\tgpus\tgpu_milli\tstart\tend\tnodes\tname\tuser\tvc\tmodel\tstatus')" ] ||
@@ -138,12 +144,13 @@ def cum(w):
     return out
 def pick(c, r): return next(i for i, v in enumerate(c) if (r >> 11) < v)
 def zipf(n, s): return cum([1.0 if s == 0.0 else exp(-s * ln(k + 1.0)) for k in range(n)])
-n, seed, a, b, R, peak, wk, start, gmix, dmix, users, us, vcs, vs = sys.argv[1:]
+n, seed, a, b, R, peak, wk, start, gmix, dmix, wmix, users, us, vcs, vs = sys.argv[1:]
 n, seed, peak, users, vcs = int(n), int(seed), int(peak), int(users), int(vcs)
 a, b, R, wk, us, vs = map(float, (a, b, R, wk, us, vs))
 start = None if start == "-" else int(start)
 gpus = [(int(k), float(w)) for k, w in (e.split(":") for e in gmix.split(","))]
 durs = [tuple(map(float, e.split(":"))) for e in dmix.split(",")]
+wby = {} if wmix == "-" else {int(e.split(":")[0]): [float(x) for x in e.split(":")[1:]] for e in wmix.split(",")}
 COS = [1.0, 0.96592582628906829, 0.86602540378443865, 0.70710678118654752, 0.5, 0.25881904510252076]
 COS = COS + [0.0] + [-c for c in reversed(COS[1:])]  # 0..90 degrees, then 90..180
 COS = COS + [-1.0] + list(reversed(COS[1:]))         # 180..360
@@ -155,7 +162,8 @@ week, mean_w = sum(w) * 3600, float(sum(w)) / 168
 t0 = start or 0; hour0 = t0 - t0 % 3600
 how0 = 0 if start is None else ((t0 // 86400 + 3) % 7) * 24 + (t0 % 86400) // 3600
 slot, used = 0, (t0 - hour0) * w[how0]
-gc, dc, mu = cum([g[1] for g in gpus]), cum([d[0] for d in durs]), [ln(d[1]) for d in durs]
+gc, mu = cum([g[1] for g in gpus]), [ln(d[1]) for d in durs]
+dc = [cum(wby.get(g[0], [d[0] for d in durs])) for g in gpus]  # one duration mix per GPU count
 uc, vcc = zipf(users, us), zipf(vcs, vs)
 lnq = ln(1.0 - 1.0 / b) if b > 1.0 else 0.0
 jobs, j, bi = [], 0, 0
@@ -170,12 +178,12 @@ while j < n:
     if b > 1.0:
         k = 1.0 + math.floor(ln(u01c(draw(seed, 2, bi))) / lnq)
         size = int(k) if k < float(n - j) else n - j
-    g = gpus[pick(gc, draw(seed, 3, bi))][0]
+    gi = pick(gc, draw(seed, 3, bi)); g = gpus[gi][0]
     vc, u = pick(vcc, draw(seed, 4, bi)), pick(uc, draw(seed, 5, bi))
     sub = hour0 + slot * 3600 + used // w[(how0 + slot) % 168]
     for i in range(size):
         if i: sub += ((draw(seed, 6, j) >> 32) * 6) >> 32
-        k = pick(dc, draw(seed, 7, j))
+        k = pick(dc[gi], draw(seed, 7, j))
         d = exp(mu[k] + durs[k][2] * probit(u01o(draw(seed, 8, j))))
         d = 1 if not d >= 1 else 5184000 if d >= 5184000 else int(d + 0.5)
         jobs.append((sub, d, g, u, vc)); j += 1
@@ -186,10 +194,15 @@ for i, (s, d, g, u, v) in enumerate(jobs):
     print("%d\t%d\t%d\t%d\t\t\t\tjob-%d\tuser-%d\tvc-%d\t\t" % (s, d, g, g * 1000, i + 1, u + 1, v + 1))
 EOF
 philly_g=1:76627,2:1818,4:1870,8:1643,12:7,16:199,24:7,32:67,64:6,128:3
-philly_d=0.292:72.7:0.435,0.574:1549.5:0.833,0.134:26556:1.563
-python3 ref.py 2000 1 114.4 1.7 1.8 15 0.55 - $philly_g $philly_d 300 1 15 1.5 > ref.tsv
+philly_d=0.355:85.1:0.553,0.582:2270:1.09,0.063:85300:1.17
+philly_w=1:0.351:0.615:0.034,2:0.818:0:0.182,4:0.15:0.387:0.463,8:0.25:0:0.75,16:0.25:0:0.75,32:0:0.841:0.159
+python3 ref.py 2000 1 114.4 1.7 1.8 15 0.55 - $philly_g $philly_d $philly_w 300 1 15 1.5 > ref.tsv
 cmp -s ref.tsv "$example" || fail "Python port differs from data/example.tsv: $(cmp ref.tsv "$example")"
 args="-n 3000 -s 99 -a 30 -b 3 --day-ratio 5 --peak-hour 22 --weekend 0.3 --start 1600000000 -g 1:5,2:1,8:0.5 -d 0.5:100:1,0.5:5000:2.5 -u 50 --user-skew 0.8 -v 4 --vc-skew 2"
 expect_exit 0 tt-gen $args -o p.h5
-python3 ref.py 3000 99 30 3 5 22 0.3 1600000000 1:5,2:1,8:0.5 0.5:100:1,0.5:5000:2.5 50 0.8 4 2 > ref2.tsv
+python3 ref.py 3000 99 30 3 5 22 0.3 1600000000 1:5,2:1,8:0.5 0.5:100:1,0.5:5000:2.5 - 50 0.8 4 2 > ref2.tsv
 tt-cat p.h5 | cmp -s - ref2.tsv || fail "Python port differs for: tt-gen $args"
+args="-n 1000 -s 5 -g 1:3,2:1,8:1 -d 1:100:1,1:5000:2 -w 8:0:1,2:2:1,16:1:0"
+expect_exit 0 tt-gen $args -o w.h5
+python3 ref.py 1000 5 114.4 1.7 1.8 15 0.55 - 1:3,2:1,8:1 1:100:1,1:5000:2 8:0:1,2:2:1,16:1:0 300 1 15 1.5 > ref3.tsv
+tt-cat w.h5 | cmp -s - ref3.tsv || fail "Python port differs for: tt-gen $args"

@@ -3,9 +3,10 @@
  * Arrivals are a non-homogeneous Poisson process of submissions, busier on
  * weekday afternoons than at night and at weekends; each submission is a
  * burst of near-simultaneous jobs (a hyper-parameter sweep) of geometric
- * size that share GPU count, user and VC. Durations come from a log-normal
- * mixture, GPU counts from a discrete mix, users and VCs from Zipf laws.
- * The defaults are fitted to the Philly per-job CSV (data/README.md).
+ * size that share GPU count, user and VC. GPU counts come from a discrete
+ * mix; durations from a mixture of log-normals whose weights may depend on
+ * the GPU count (big jobs run longer); users and VCs from Zipf laws. The
+ * defaults are fitted to the Philly per-job CSV (data/README.md).
  *
  * Every random draw is a counter-based hash of (seed, stream, index) and
  * every computation that decides a value uses integer or IEEE-754 basic
@@ -51,6 +52,11 @@ typedef struct tt_gen_params {
     double dur_w[TT_GEN_MAX_DUR_MIX];      /* relative weights, > 0 */
     double dur_median[TT_GEN_MAX_DUR_MIX]; /* seconds, > 0 */
     double dur_sigma[TT_GEN_MAX_DUR_MIX];  /* of the natural log, >= 0 */
+    int ngpu_dur; /* [-w] the duration mix's weights for ngpu_dur GPU counts;
+                     jobs of other counts take dur_w */
+    int32_t gpu_dur_k[TT_GEN_MAX_GPU_MIX];                    /* GPU count */
+    double gpu_dur_w[TT_GEN_MAX_GPU_MIX][TT_GEN_MAX_DUR_MIX]; /* ndur weights,
+                                                  >= 0, not all 0 */
 } tt_gen_params;
 
 /* The Philly-like defaults (jobs = 1000, seed = 0). */
@@ -62,8 +68,17 @@ void tt_gen_defaults(tt_gen_params *p);
 int tt_gen_parse_gpus(tt_ctx *ctx, const char *spec, tt_gen_params *p);
 
 /* Parses a duration mix "WEIGHT:MEDIAN:SIGMA,..." of log-normals (median
- * in seconds, sigma of the natural log) into p->dur_*. 0 or TT_EINVAL. */
+ * in seconds, sigma of the natural log) into p->dur_*, and drops the
+ * per-GPU-count weights (p->ngpu_dur = 0): they weighed the old
+ * components. 0 or TT_EINVAL (p unchanged then). */
 int tt_gen_parse_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p);
+
+/* Parses per-GPU-count weights of the duration mix "GPUS:W1:...:Wn,..."
+ * (n = p->ndur, weights relative, >= 0, not all 0; e.g. "1:6:3:1,8:0:1:9"
+ * for three components) into p->gpu_dur_*; a job of a count not listed
+ * takes p->dur_w. Counts need not be in the GPU mix. 0 or TT_EINVAL (p
+ * unchanged then). */
+int tt_gen_parse_gpu_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p);
 
 /* Checks every parameter's range. 0, or TT_EINVAL naming the field. */
 int tt_gen_check(tt_ctx *ctx, const tt_gen_params *p);

@@ -91,6 +91,7 @@ Test(gen, provenance_and_absent_fields)
     cr_expect(strstr(t->prov.notes, " -g 1:76627,2:1818,4:1870,8:1643,12:7,16:199,24:7,"
                                     "32:67,64:6,128:3 "),
               "%s", t->prov.notes);
+    cr_expect(strstr(t->prov.notes, " -w 1:"), "%s", t->prov.notes);
     for (int64_t i = 0; i < t->n; i++) {
         char name[32];
         snprintf(name, sizeof name, "job-%lld", (long long)i + 1);
@@ -226,8 +227,102 @@ Test(gen, duration_mix_parsing)
         tt_gen_params q = defaults(10, 0);
         cr_expect_eq(tt_gen_parse_durations(ctx, bad[i], &q), TT_EINVAL, "'%s' accepted", bad[i]);
         cr_expect_eq(q.ndur, 3);
+        cr_expect_eq(q.ngpu_dur, 6, "'%s' dropped the weights per GPU count", bad[i]);
     }
+    /* A new mix drops the weights per GPU count: they weighed the old one. */
+    cr_expect_eq(p.ngpu_dur, 0);
     tt_ctx_free(ctx);
+}
+
+Test(gen, gpu_duration_weights_parsing)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_gen_params p = defaults(10, 0);
+    cr_assert_eq(tt_gen_parse_gpu_durations(ctx, "1:6:3:1,8:0:1:9", &p), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_expect_eq(p.ngpu_dur, 2);
+    cr_expect_eq(p.gpu_dur_k[1], 8);
+    cr_expect_eq(p.gpu_dur_w[1][0], 0.0);
+    cr_expect_eq(p.gpu_dur_w[1][2], 9.0);
+    cr_expect_eq(tt_gen_check(ctx, &p), 0, "%s", tt_errmsg(ctx));
+    static const char *const bad[] = {
+        "",              /* empty */
+        "1:6:3",         /* two weights for three components */
+        "1:6:3:1:1",     /* four */
+        "0:1:1:1",       /* zero GPUs */
+        "1:0:0:0",       /* all zero */
+        "1:-1:1:1",      /* negative */
+        "1:nan:1:1",     /* not a number */
+        "1:1:1:1,1:2:2:2", /* GPU count twice */
+        "1:1:1:1,",      /* trailing comma */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tt_gen_params q = defaults(10, 0);
+        cr_expect_eq(tt_gen_parse_gpu_durations(ctx, bad[i], &q), TT_EINVAL, "'%s' accepted",
+                     bad[i]);
+        cr_expect(strstr(tt_errmsg(ctx), "duration weights per GPU count"), "'%s': %s", bad[i],
+                  tt_errmsg(ctx));
+        cr_expect_eq(q.ngpu_dur, 6, "'%s' changed the weights", bad[i]);
+    }
+    cr_assert_eq(tt_gen_parse_gpu_durations(ctx, "1:6:3", &p), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "is not GPUS:W1:W2:W3"), "%s", tt_errmsg(ctx));
+    p.gpu_dur_w[0][0] = -1;
+    cr_expect_eq(tt_gen_check(ctx, &p), TT_EINVAL);
+    tt_ctx_free(ctx);
+}
+
+Test(gen, durations_follow_the_gpu_count)
+{
+    /* Two fixed durations: 1-GPU jobs take the first, 8-GPU jobs the
+     * second, and 2-GPU jobs (not listed) the -d weights, half and half. */
+    tt_ctx *ctx = tt_ctx_create();
+    tt_gen_params p = defaults(20000, 9);
+    cr_assert_eq(tt_gen_parse_gpus(ctx, "1:1,2:1,8:1", &p), 0);
+    cr_assert_eq(tt_gen_parse_durations(ctx, "1:100:0,1:10000:0", &p), 0);
+    cr_assert_eq(tt_gen_parse_gpu_durations(ctx, "1:1:0,8:0:1,16:1:1", &p), 0);
+    tt_trace *t = gen(&p);
+    int64_t two = 0, two_long = 0;
+    for (int64_t i = 0; i < t->n; i++) {
+        if (t->gpus[i] == 1)
+            cr_assert_eq(t->duration[i], 100);
+        else if (t->gpus[i] == 8)
+            cr_assert_eq(t->duration[i], 10000);
+        else {
+            two++;
+            two_long += t->duration[i] == 10000;
+        }
+    }
+    double share = (double)two_long / (double)two; /* drawn per job, not per burst */
+    cr_expect(fabs(share - 0.5) < 5 * sqrt(0.25 / (double)two), "2 GPUs: %.4f long", share);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+/* Philly CSV: GPU-hours per GPU count over all GPU-hours. */
+Test(gen, gpu_hours_per_count_match_philly)
+{
+    static const int32_t k[] = {1, 2, 4, 8, 16, 32};
+    static const double philly[] = {0.1807, 0.0320, 0.1673, 0.4844, 0.1148, 0.0182};
+    static const int asserted[] = {1, 0, 1, 1, 1, 0}; /* the big shares */
+    tt_gen_params p = defaults(1000000, 1);
+    tt_trace *t = gen(&p);
+    double hours[6] = {0}, total = 0;
+    for (int64_t i = 0; i < t->n; i++) {
+        double h = (double)t->gpus[i] * (double)t->duration[i];
+        total += h;
+        for (int c = 0; c < 6; c++)
+            if (t->gpus[i] == k[c])
+                hours[c] += h;
+    }
+    fprintf(stderr, "gen: GPU-hour share per GPU count, tt-gen -n 1000000 -s 1 vs Philly\n");
+    for (int c = 0; c < 6; c++) {
+        double share = hours[c] / total;
+        fprintf(stderr, "gen:   %2d GPUs  %.4f  %.4f\n", k[c], share, philly[c]);
+        if (asserted[c])
+            cr_expect(fabs(share - philly[c]) < 0.03, "%d GPUs: %.4f of GPU-hours, Philly %.4f",
+                      k[c], share, philly[c]);
+    }
+    tt_trace_free(t);
 }
 
 Test(gen, durations_bounded_and_philly_like)
