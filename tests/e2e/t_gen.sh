@@ -93,8 +93,8 @@ tt-cat back.h5 | cmp -s - g.tsv || fail "csv round trip changed the table"
 
 # The bundled example is exactly what its recipe (data/README.md) makes.
 example="$FIX/../../data/example.tsv"
-expect_exit 0 tt-gen -n 2000 -s 1 -o ex.h5
-tt-cat ex.h5 | cmp -s - "$example" || fail "data/example.tsv differs from tt-gen -n 2000 -s 1"
+expect_exit 0 tt-gen -n 2000 -s 12 -o ex.h5
+tt-cat ex.h5 | cmp -s - "$example" || fail "data/example.tsv differs from tt-gen -n 2000 -s 12"
 
 # An independent port of the generator to Python (IEEE doubles, the same
 # operations in the same order) must give the same bytes: this is what
@@ -196,7 +196,7 @@ EOF
 philly_g=1:76627,2:1818,4:1870,8:1643,12:7,16:199,24:7,32:67,64:6,128:3
 philly_d=0.355:85.1:0.553,0.582:2270:1.09,0.063:85300:1.17
 philly_w=1:0.351:0.615:0.034,2:0.818:0:0.182,4:0.15:0.387:0.463,8:0.25:0:0.75,16:0.25:0:0.75,32:0:0.841:0.159
-python3 ref.py 2000 1 114.4 1.7 1.8 15 0.55 - $philly_g $philly_d $philly_w 300 1 15 1.5 > ref.tsv
+python3 ref.py 2000 12 114.4 1.7 1.8 15 0.55 - $philly_g $philly_d $philly_w 300 1 15 1.5 > ref.tsv
 cmp -s ref.tsv "$example" || fail "Python port differs from data/example.tsv: $(cmp ref.tsv "$example")"
 args="-n 3000 -s 99 -a 30 -b 3 --day-ratio 5 --peak-hour 22 --weekend 0.3 --start 1600000000 -g 1:5,2:1,8:0.5 -d 0.5:100:1,0.5:5000:2.5 -u 50 --user-skew 0.8 -v 4 --vc-skew 2"
 expect_exit 0 tt-gen $args -o p.h5
