@@ -183,6 +183,27 @@ void tt_pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h)
               "4 '#26828e', 5 '#1f9e89', 6 '#35b779', 7 '#6ece58', 8 '#b5de2b', 9 '#fde725')\n");
 }
 
+double tt_pg_title_px(const tt_plot_opts *o, int w, double share)
+{
+    return o->title ? 0 : (o->width > 0 ? o->width : w) * share;
+}
+
+void tt_pg_quoted_fit(pg_buf *b, const char *text, double px)
+{
+    const char *cut = strstr(text, " (");
+    for (const char *p = cut; p; p = strstr(p + 1, " ("))
+        cut = p;
+    if (!(px > 0) || !cut || (double)strlen(text) * PG_GLYPH_W <= px) {
+        tt_pg_quoted(b, text);
+        return;
+    }
+    char head[1024];
+    snprintf(head, sizeof head, "%.*s", (int)(cut - text), text);
+    tt_pg_quoted(b, head);
+    tt_pg_add(b, ".\"\\n\".");
+    tt_pg_quoted(b, cut + 1);
+}
+
 void tt_pg_title(pg_buf *b, const char *cmd, const char *text)
 {
     tt_pg_add(b, "%s ", cmd);
@@ -257,8 +278,26 @@ void tt_pg_row_params(const tt_table *t, int64_t r, const char *skip1, const cha
         strcpy(buf + size - 4, "...");
 }
 
-void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2, char *buf,
-                        size_t size)
+/* The value of parameter name that every row of t shares, or NULL. */
+static const char *shared_value(const tt_table *t, const char *name, char *buf, size_t size)
+{
+    int c = tt_table_find(t, name);
+    return c < 0 || tt_pg_varies(t, c) ? NULL : tt_pg_cell_text(t, c, 0, buf, size);
+}
+
+/* The value of parameter name among t's attributes (a run's), or NULL. */
+static const char *attr_value(const tt_table *t, const char *name, char *buf, size_t size)
+{
+    (void)buf;
+    (void)size;
+    return tt_table_attr(t, name);
+}
+
+/* "name=value, ..." for the parameters whose value (by get) is not the
+ * default; seed, mix, skip1 and skip2 left out. */
+static void nondefault(const tt_table *t,
+                       const char *(*get)(const tt_table *, const char *, char *, size_t),
+                       const char *skip1, const char *skip2, char *buf, size_t size)
 {
     tt_params d;
     tt_params_default(&d);
@@ -266,13 +305,12 @@ void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2,
     buf[0] = '\0';
     for (int i = 0; i < TT_NPARAMS && k + 1 < size; i++) {
         const char *name = tt_param_names[i];
-        int c = tt_table_find(t, name);
-        if (c < 0 || tt_pg_varies(t, c) || strcmp(name, "seed") == 0 || strcmp(name, "mix") == 0 ||
+        char dv[64], num[64];
+        const char *v = get(t, name, num, sizeof num);
+        if (!v || strcmp(name, "seed") == 0 || strcmp(name, "mix") == 0 ||
             (skip1 && strcmp(name, skip1) == 0) || (skip2 && strcmp(name, skip2) == 0))
             continue;
-        char dv[64], num[64];
         tt_params_format(&d, NULL, i, dv, sizeof dv);
-        const char *v = tt_pg_cell_text(t, c, 0, num, sizeof num);
         if (strcmp(v, dv) == 0)
             continue;
         int n = snprintf(buf + k, size - k, "%s%s=%s", k ? ", " : "", name, v);
@@ -280,6 +318,31 @@ void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2,
     }
     if (k >= size && size > 4)
         strcpy(buf + size - 4, "...");
+}
+
+void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2, char *buf,
+                        size_t size)
+{
+    nondefault(t, shared_value, skip1, skip2, buf, size);
+}
+
+void tt_pg_run_params(const tt_table *t, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (!tt_table_attr(t, "w0"))
+        return;
+    nondefault(t, attr_value, NULL, NULL, buf, size);
+    if (!*buf)
+        snprintf(buf, size, "default parameters");
+}
+
+void tt_pg_about(const tt_table *t, char *buf, size_t size)
+{
+    const char *tr = tt_table_attr(t, "trace_file"), *cl = tt_table_attr(t, "cluster");
+    tr = tr && *tr ? tr : NULL;
+    cl = cl && *cl ? cl : NULL;
+    snprintf(buf, size, "%s%s%s", tr ? tr : "", cl ? (tr ? " on " : "cluster ") : "",
+             cl ? cl : "");
 }
 
 double tt_pg_max_abs(const double *v, int64_t n)

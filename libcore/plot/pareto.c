@@ -195,7 +195,7 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
                               tt_table_source(t), xn, yn);
     }
     double dx, dy;
-    char ux[64], uy[64], lx[160], ly[160], title[512], fixed[256];
+    char ux[64], uy[64], lx[160], ly[160], title[768], fixed[256], about[256];
     tt_plot_unit(tt_table_units(t, cx), mx, &dx, ux, sizeof ux);
     tt_plot_unit(tt_table_units(t, cy), my, &dy, uy, sizeof uy);
     tt_pg_axis_label(xn, ux, lx, sizeof lx);
@@ -203,12 +203,15 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     pg_buf b = {0};
     tt_pg_preamble(&b, o, 1000, 750);
     tt_pg_fixed_params(t, NULL, NULL, fixed, sizeof fixed);
+    tt_pg_about(t, about, sizeof about);
     if (o->title)
         snprintf(title, sizeof title, "%s", o->title);
     else
-        snprintf(title, sizeof title, "%s against %s, both minimised (%lld configurations%s%s)",
-                 yn, xn, (long long)n, *fixed ? "; " : "", fixed);
-    tt_pg_title(&b, "set title", title);
+        snprintf(title, sizeof title, "%s%s%s against %s, both minimised (%lld configurations%s%s)",
+                 about, *about ? ": " : "", yn, xn, (long long)n, *fixed ? "; " : "", fixed);
+    tt_pg_add(&b, "set title ");
+    tt_pg_quoted_fit(&b, title, tt_pg_title_px(o, 1000, 0.85));
+    tt_pg_add(&b, "\n");
     tt_pg_title(&b, "set xlabel", lx);
     tt_pg_title(&b, "set ylabel", ly);
     tt_pg_add(&b, "set key below left Left reverse samplen 1.5 font ',12' maxrows 3\n"
@@ -294,6 +297,13 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
 
 /* ---- cdf ---- */
 
+/* The least of 1, 2 and 5 times a power of ten that is >= v > 0. */
+static double nice_up(double v)
+{
+    double p = pow(10, floor(log10(v)));
+    return v <= p ? p : v <= 2 * p ? 2 * p : v <= 5 * p ? 5 * p : 10 * p;
+}
+
 /* Okabe-Ito: told apart by colour-blind readers too */
 static const char *const series_colours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
                                              "#e69f00", "#56b4e9", "#000000", "#f0e442"};
@@ -317,10 +327,32 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
     }
     if (!(mx > 0))
         return tt_err(ctx, TT_EEMPTY, "no positive value of '%s' to draw on a log axis", xn);
+    /* Where most values are 0 (queueing on a quiet cluster), every curve
+     * starts high and on a 0..1 axis runs along the top of the frame: the
+     * axis then starts a little below the lowest start. */
+    double low = 1;
+    for (int i = 0; i < n; i++) {
+        const double *v = tt_table_values(runs[i], tt_table_find(runs[i], xn));
+        int64_t m = 0, zeros = 0;
+        for (int64_t r = 0; r < tt_table_rows(runs[i]); r++) {
+            m += !isnan(v[r]);
+            zeros += v[r] <= 0;
+        }
+        low = m && (double)zeros / (double)m < low ? (double)zeros / (double)m : low;
+    }
+    double ylo = low >= 0.5 ? 1 - nice_up((1 - low) * 1.2) : 0;
     /* on a log axis the unit suits the middle of the data, not its end */
     double div, *s0 = NULL;
     int64_t m0 = tt_pg_sorted_values(runs[0], tt_table_find(runs[0], xn), &s0);
-    char unit[64], lx[160], title[512];
+    char unit[64], lx[160], title[768], about[256], other[256];
+    /* the trace and cluster in the title when the runs share them, else in
+     * each key */
+    tt_pg_about(runs[0], about, sizeof about);
+    int shared = 1;
+    for (int i = 1; i < n; i++) {
+        tt_pg_about(runs[i], other, sizeof other);
+        shared &= strcmp(other, about) == 0;
+    }
     tt_plot_unit(tt_table_units(runs[0], tt_table_find(runs[0], xn)), m0 > 0 ? s0[m0 / 2] : mx,
                  &div, unit, sizeof unit);
     free(s0);
@@ -328,15 +360,27 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
     snprintf(lx + strlen(lx), sizeof lx - strlen(lx), " (log scale)");
     pg_buf b = {0};
     tt_pg_preamble(&b, o, 1000, 700);
-    snprintf(title, sizeof title, "%s", o->title ? o->title : "");
-    if (!o->title)
-        snprintf(title, sizeof title, "CDF of %s per job", xn);
-    tt_pg_title(&b, "set title", title);
+    if (o->title)
+        snprintf(title, sizeof title, "%s", o->title);
+    else
+        snprintf(title, sizeof title, "%s%sCDF of %s per job", shared ? about : "",
+                 shared && *about ? ": " : "", xn);
+    tt_pg_add(&b, "set title ");
+    tt_pg_quoted_fit(&b, title, tt_pg_title_px(o, 1000, 0.85));
+    tt_pg_add(&b, "\n");
     tt_pg_title(&b, "set xlabel", lx);
-    tt_pg_add(&b, "set ylabel 'fraction of jobs'\nset logscale x\nset format x '%%g'\n"
-               "set yrange [0:1]\nset xrange [%.10g:%.10g]\nset mxtics 10\n"
-               "set key bottom right Left reverse samplen 2 font ',12'\n",
-           mn / div, mx / div * 1.05);
+    if (ylo > 0)
+        tt_pg_add(&b, "set ylabel 'fraction of jobs (axis from %g)'\n", ylo);
+    else
+        tt_pg_add(&b, "set ylabel 'fraction of jobs'\n");
+    /* a little room above 1, so that the curves' ends are not the frame */
+    tt_pg_add(&b, "set logscale x\nset format x '%%g'\nset yrange [%g:%.10g]\n"
+               "set ytics %g,%g,1\nset xrange [%.10g:%.10g]\nset mxtics 10\n"
+               /* where rising curves leave room: above their start on a
+                * full axis, below their end on a cut one */
+               "set key %s Left reverse samplen 2 font ',12'\n",
+           ylo, 1 + (1 - ylo) * 0.02, ylo, (1 - ylo) / 5, mn / div, mx / div * 1.05,
+           ylo > 0 ? "bottom right" : "top left");
     for (int i = 0; i < n && !b.oom; i++) {
         double *s = NULL;
         int64_t m = tt_pg_sorted_values(runs[i], tt_table_find(runs[i], xn), &s);
@@ -358,10 +402,17 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
             m += !isnan(v[r]);
             zeros += v[r] <= 0;
         }
-        char key[600];
-        snprintf(key, sizeof key, "%s (%lld jobs", labels && labels[i] ? labels[i]
-                                                   : base_name(tt_table_source(t)),
-                 (long long)m);
+        /* a key without a label names the run: its file, what it is of
+         * when that is not in the title, its configuration */
+        char key[1200], run[400];
+        tt_pg_about(t, other, sizeof other);
+        tt_pg_run_params(t, run, sizeof run);
+        if (labels && labels[i])
+            snprintf(key, sizeof key, "%s (", labels[i]);
+        else
+            snprintf(key, sizeof key, "%s (%s%s%s%s", base_name(tt_table_source(t)),
+                     shared ? "" : other, !shared && *other ? "; " : "", run, *run ? "; " : "");
+        snprintf(key + strlen(key), sizeof key - strlen(key), "%lld jobs", (long long)m);
         if (zeros)
             snprintf(key + strlen(key), sizeof key - strlen(key), ", %lld at 0", (long long)zeros);
         if (rows > m)

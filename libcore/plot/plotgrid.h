@@ -29,6 +29,17 @@ void tt_pg_add(pg_buf *b, const char *fmt, ...)
     ;
 /* s as a quoted gnuplot string (tt_plot_quote). */
 void tt_pg_quoted(pg_buf *b, const char *s);
+/* Glyph sizes of the figures' 13-point sans (pdf: 10 points on 100 px an
+ * inch), in pixels: a character's advance, a line's height. */
+#define PG_GLYPH_W 9.0
+#define PG_GLYPH_H 17.0
+/* text as a gnuplot string expression, on two lines ('head'."\n".'(rest)',
+ * cut before its last " (") when wider than px pixels; px 0: one line. */
+void tt_pg_quoted_fit(pg_buf *b, const char *text, double px);
+/* The width a default title may take: share of the figure's width (w
+ * unless o sets one), in the figures' font; 0 for the user's title
+ * (--title), printed as written. */
+double tt_pg_title_px(const tt_plot_opts *o, int w, double share);
 /* "cmd 'text'\n" */
 void tt_pg_title(pg_buf *b, const char *cmd, const char *text);
 /* The terminal, the output, the palette: the first lines of every script;
@@ -61,6 +72,15 @@ void tt_pg_row_params(const tt_table *t, int64_t r, const char *skip1, const cha
  * a title ("load=2000, w1=inf"); seed, mix, skip1 and skip2 left out. */
 void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2, char *buf,
                         size_t size);
+/* The parameters of a simulated run (the attributes of its jobs or
+ * timeline, tt/table.h) that differ from the defaults, seed and mix left
+ * out: "w0=600, theta=1500", or "default parameters"; "" when t carries
+ * none (TSV). */
+void tt_pg_run_params(const tt_table *t, char *buf, size_t size);
+/* What a result is of, for a title: "example.h5 on 3x4x4" from the
+ * attributes trace_file and cluster ("cluster 3x4x4" or "example.h5"
+ * alone when one is missing), "" when it has neither (TSV). */
+void tt_pg_about(const tt_table *t, char *buf, size_t size);
 
 /* ---- sorted values ---- */
 
@@ -90,6 +110,12 @@ typedef struct {
     int64_t ncell;   /* zero edge, finite cells, inf edge */
     double *lo, *hi; /* cell bounds in plot space */
     char units[64];
+    /* set by the figure: the axis's length on the canvas in pixels (0:
+     * unknown) and whether its labels sit side by side (an x axis, both
+     * axes of a 3-D view) or stacked (a 2-D y axis); tics whose labels
+     * would touch are left unlabelled */
+    double px;
+    int side_by_side;
 } pg_axis;
 
 /* The axis of the n values v (repeats allowed, no NAN, at least one
@@ -107,7 +133,8 @@ double tt_pg_cell_mid(const pg_axis *a, int64_t k);
 /* Where value v of the axis is drawn: at its tic (inside its cell, not
  * always its middle), an edge value in the middle of its column. */
 double tt_pg_axis_pos(const pg_axis *a, double v);
-/* Tics, range and label of axis ax ("x" or "y"). */
+/* Tics, range and label of axis ax ("x" or "y"); a tic whose label would
+ * run into the previous one (by a->px) is left out. */
 void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax);
 
 /* ---- the heat map ---- */

@@ -551,6 +551,11 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
     pg_buf b = {0};
     if (!rc) {
         tt_pg_preamble(&b, o, 1000, 800);
+        /* the axes' lengths on the canvas, roughly (a heat map's colour
+         * bar takes some of the width) */
+        g.x.px = (o->width > 0 ? o->width : 1000) * (sw ? 0.70 : 0.80);
+        g.y.px = (o->height > 0 ? o->height : 800) * 0.65;
+        g.x.side_by_side = 1;
         pg_heat heat;
         memset(&heat, 0, sizeof heat);
         if (sw) {
@@ -567,18 +572,21 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
             tt_pg_title(&b, "set ylabel", label);
             tt_pg_add(&b, "set ytics out nomirror\nset offsets 0, 0, graph 0.08, graph 0.08\n");
         }
-        char title[1024], note[1024];
+        char title[1024], note[1024], about[256], fixed[256];
         const char *strat = tt_table_attr(h, "strategy");
         char grid[64] = "";
         if (s.ng)
             snprintf(grid, sizeof grid, "; grid baseline %lld", (long long)s.ng);
-        snprintf(title, sizeof title, "search for the least %s over %s%s%s (%s%s%lld in %d "
-                 "round%s%s)", s.objname, xn, s.one_d ? "" : " x ", s.one_d ? "" : yn,
-                 strat && *strat ? strat : "", strat && *strat ? ": " : "", (long long)s.ns,
-                 s.rounds, s.rounds == 1 ? "" : "s", grid);
+        tt_pg_about(h, about, sizeof about);
+        tt_pg_fixed_params(h, xn, yn, fixed, sizeof fixed);
+        snprintf(title, sizeof title, "%s%ssearch for the least %s over %s%s%s (%s%s%lld in %d "
+                 "round%s%s%s%s)", about, *about ? ": " : "", s.objname, xn, s.one_d ? "" : " x ",
+                 s.one_d ? "" : yn, strat && *strat ? strat : "", strat && *strat ? ": " : "",
+                 (long long)s.ns, s.rounds, s.rounds == 1 ? "" : "s", grid, *fixed ? "; " : "",
+                 fixed);
         notes(&s, &d, xn, yn, sw, note, sizeof note);
         tt_pg_add(&b, "set title ");
-        tt_pg_quoted(&b, o->title ? o->title : title);
+        tt_pg_quoted_fit(&b, o->title ? o->title : title, tt_pg_title_px(o, 1000, 0.85));
         if (*note) {
             tt_pg_add(&b, ".\"\\n\".");
             tt_pg_quoted(&b, note);

@@ -162,19 +162,33 @@ double tt_pg_axis_pos(const pg_axis *a, double v)
     return to_plot(a, v);
 }
 
-/* Tic marks: every grid value when there are few, else round values
- * (time steps for seconds on a log axis); the edges labelled. */
-void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
+/* A labelled tic: its text and where it is in plot space. */
+typedef struct {
+    char label[64];
+    double pos;
+} pg_tic;
+
+#define MAX_TICS 128
+
+static void tic_add(pg_tic *t, int *n, const char *label, double pos)
 {
-    int64_t z = a->zero_edge, m = a->m;
-    tt_pg_add(b, "set %stics out nomirror (", ax);
-    int first = 1;
+    if (*n < MAX_TICS) {
+        snprintf(t[*n].label, sizeof t[*n].label, "%s", label);
+        t[(*n)++].pos = pos;
+    }
+}
+
+/* The tics to label: every grid value when there are few, else round
+ * values (time steps for seconds on a log axis). */
+static int axis_tic_list(const pg_axis *a, pg_tic *t)
+{
+    int64_t m = a->m;
+    int n = 0;
     if (m <= 8) {
         for (int64_t k = 0; k < m; k++) {
             char num[64];
             tt_pg_num(a->vals[k], num, sizeof num);
-            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, to_plot(a, a->vals[k]));
-            first = 0;
+            tic_add(t, &n, num, to_plot(a, a->vals[k]));
         }
     } else if (a->log) {
         static const struct {
@@ -191,16 +205,12 @@ void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
                 if (secs) {
                     for (size_t j = 0; j < sizeof times / sizeof times[0]; j++)
                         if (times[j].v >= dec && times[j].v < dec * 10 && times[j].v >= lo &&
-                            times[j].v <= hi) {
-                            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", times[j].label,
-                                   log10(times[j].v));
-                            first = 0;
-                        }
+                            times[j].v <= hi)
+                            tic_add(t, &n, times[j].label, log10(times[j].v));
                 } else if (v >= lo && v <= hi) {
                     char num[64];
                     tt_pg_num(v, num, sizeof num);
-                    tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, log10(v));
-                    first = 0;
+                    tic_add(t, &n, num, log10(v));
                 }
             }
         }
@@ -211,9 +221,31 @@ void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
         for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
             char num[64];
             tt_pg_num(v, num, sizeof num);
-            tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", num, v);
-            first = 0;
+            tic_add(t, &n, num, v);
         }
+    }
+    return n;
+}
+
+/* Tic marks with the edges labelled; a label that would run into the one
+ * before it is left out (1800 beside 3600 on a narrow log axis). */
+void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
+{
+    int64_t z = a->zero_edge, m = a->m;
+    pg_tic t[MAX_TICS];
+    int n = axis_tic_list(a, t), first = 1;
+    double per = a->px > 0 ? a->px / (a->hi[a->ncell - 1] - a->lo[0]) : 0;
+    double last = 0, lastw = 0;
+    tt_pg_add(b, "set %stics out nomirror (", ax);
+    for (int k = 0; k < n; k++) {
+        double w = a->side_by_side ? PG_GLYPH_W * (double)strlen(t[k].label) : PG_GLYPH_H;
+        double need = a->side_by_side ? (lastw + w) / 2 + PG_GLYPH_W : 1.25 * PG_GLYPH_H;
+        if (!first && per > 0 && (t[k].pos - last) * per < need)
+            continue;
+        tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", t[k].label, t[k].pos);
+        first = 0;
+        last = t[k].pos;
+        lastw = w;
     }
     if (z)
         tt_pg_add(b, "%s'0' %.10g", first ? "" : ", ", tt_pg_cell_mid(a, 0));
@@ -358,8 +390,17 @@ void tt_pg_heat_setup(pg_buf *b, const pg_grid *g, int zc, int id, int view3d, i
     tt_pg_axis_tics(b, &g->y, "y");
     tt_pg_add(b, "set cblabel ");
     tt_pg_quoted(b, cblabel ? h->label : "");
-    /* no offset: gnuplot's margin then holds the label (an offset clips it) */
-    tt_pg_add(b, "\nset colorbox\nset cbtics out\n");
+    /* no offset: gnuplot's margin then holds the label (an offset clips it).
+     * A 3-D view fills the canvas to its right edge, where the bar's label
+     * then falls off: the view is kept left of a bar placed with room. */
+    if (view3d && cblabel)
+        tt_pg_add(b, "\nset rmargin at screen 0.82\nset colorbox vertical user origin screen 0.86, "
+                  "screen 0.3 size screen 0.025, screen 0.4\nset cbtics out\n");
+    else
+        tt_pg_add(b, "\nset colorbox\nset cbtics out\n");
+    /* contour labels: dark on a pale box, readable over any colour */
+    if (h->contour && !view3d)
+        tt_pg_add(b, "set style textbox opaque fc rgb '#50ffffff' noborder margins 1,1\n");
 }
 
 void tt_pg_heat_layers(pg_buf *b, int id, const pg_heat *h)
@@ -367,8 +408,13 @@ void tt_pg_heat_layers(pg_buf *b, int id, const pg_heat *h)
     tt_pg_add(b, "$cells%d using 5:6:1:2:3:4:7 with boxxyerror fs solid 1.0 noborder fc palette z "
               "notitle",
            id);
+    /* each contour labelled with its value at the third point of each of
+     * its pieces (the shortest, at a corner, go unlabelled) */
     if (h->contour)
-        tt_pg_add(b, ", $contour%d using 1:2 with lines lc rgb '#60ffffff' lw 1.2 notitle", id);
+        tt_pg_add(b, ", $contour%d using 1:2 with lines lc rgb '#60ffffff' lw 1.2 notitle"
+                  ", $contour%d using 1:2:(sprintf('%%g', $3)) every ::2::2 with labels boxed "
+                  "font ',10' tc rgb '#101010' notitle",
+                  id, id);
 }
 
 /* ---- surface ---- */
@@ -377,7 +423,7 @@ void tt_pg_heat_layers(pg_buf *b, int id, const pg_heat *h)
  * says which point is marked. A panel of a facet names its metric in the
  * title rather than beside the colour bar, where the next panel is. */
 static void surface_panel(pg_buf *b, const pg_grid *g, int zc, int id, const tt_plot_opts *o,
-                          const char *head, int facet)
+                          const char *head, double head_px, int facet)
 {
     const tt_table *t = g->t;
     const double *z = tt_table_values(t, zc);
@@ -400,10 +446,11 @@ static void surface_panel(pg_buf *b, const pg_grid *g, int zc, int id, const tt_
         snprintf(best + strlen(best), sizeof best - strlen(best), " (1st of %lld equal)",
                  (long long)ties + 1);
     tt_pg_add(b, "set title ");
-    tt_pg_quoted(b, facet ? zlabel : head);
+    tt_pg_quoted_fit(b, facet ? zlabel : head, facet ? 0 : head_px);
     tt_pg_add(b, ".\"\\n\".");
     tt_pg_quoted(b, best);
-    tt_pg_add(b, "\nunset key\n");
+    /* over the middle of the canvas, not of a 3-D view kept left of its bar */
+    tt_pg_add(b, "%s\nunset key\n", o->view3d && !facet ? " offset screen 0.09,0" : "");
     int64_t bx = tt_pg_axis_cell(&g->x, tt_table_values(t, g->cx)[br]);
     int64_t by = tt_pg_axis_cell(&g->y, tt_table_values(t, g->cy)[br]);
     if (o->view3d) {
@@ -455,26 +502,38 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
         return rc;
     }
     pg_buf b = {0};
-    tt_pg_preamble(&b, o, cf >= 0 ? 1500 : 1000, cf >= 0 ? 650 : 750);
-    char title[512], fixed[256];
+    int w = cf >= 0 ? 1500 : 1000, h = cf >= 0 ? 650 : 750;
+    tt_pg_preamble(&b, o, w, h);
+    /* the axes' lengths on the canvas, roughly: a panel less its margins
+     * and colour bar; a 3-D view's axes foreshortened */
+    double pw = (o->width > 0 ? o->width : w) / (cf >= 0 ? 2.0 : 1.0);
+    double ph = o->height > 0 ? o->height : h;
+    if (o->view3d && cf < 0)
+        pw *= 0.82; /* the view is kept left of its colour bar */
+    g.x.px = pw * (o->view3d ? 0.45 : 0.70);
+    g.y.px = o->view3d ? pw * 0.18 : ph * (cf >= 0 ? 0.68 : 0.72);
+    g.x.side_by_side = 1;
+    char title[768], fixed[256], about[256];
     tt_pg_fixed_params(t, xn, yn, fixed, sizeof fixed);
+    tt_pg_about(t, about, sizeof about);
     if (o->title)
         snprintf(title, sizeof title, "%s", o->title);
     else
-        snprintf(title, sizeof title, "%s%s%s over %s x %s (%lld configurations%s%s)", zn,
-                 cf >= 0 ? " and " : "", cf >= 0 ? o->facet : "", xn, yn,
+        snprintf(title, sizeof title, "%s%s%s%s%s over %s x %s (%lld configurations%s%s)", about,
+                 *about ? ": " : "", zn, cf >= 0 ? " and " : "", cf >= 0 ? o->facet : "", xn, yn,
                  (long long)tt_table_rows(t), *fixed ? "; " : "", fixed);
     /* numbers only, and contour tables come out space-separated */
     tt_pg_add(&b, "set datafile separator whitespace\nunset grid\n");
     if (cf >= 0) {
+        /* a default title too wide for the canvas goes on two lines */
         tt_pg_add(&b, "set multiplot layout 1,2 title ");
-        tt_pg_quoted(&b, title);
+        tt_pg_quoted_fit(&b, title, tt_pg_title_px(o, w, 0.95 * 13 / 15)); /* in 15 points */
         tt_pg_add(&b, " font ',15'\n");
-        surface_panel(&b, &g, cz, 1, o, NULL, 1);
-        surface_panel(&b, &g, cf, 2, o, NULL, 1);
+        surface_panel(&b, &g, cz, 1, o, NULL, 0, 1);
+        surface_panel(&b, &g, cf, 2, o, NULL, 0, 1);
         tt_pg_add(&b, "unset multiplot\n");
     } else {
-        surface_panel(&b, &g, cz, 1, o, title, 0);
+        surface_panel(&b, &g, cz, 1, o, title, o->title ? 0 : pw * 0.85, 0);
     }
     tt_pg_grid_free(&g);
     return tt_pg_finish(ctx, &b, script);

@@ -84,6 +84,18 @@ const char *tt_table_text(const tt_table *t, int col, int64_t row)
     return t->cols[col].s ? t->cols[col].s[row] : NULL;
 }
 
+int tt_tab_add_attr(tt_table *t, const char *name, const char *value)
+{
+    char **na = (char **)realloc(t->attr, (size_t)(t->nattrs + 1) * 2 * sizeof *na);
+    if (!na)
+        return -1;
+    t->attr = na;
+    na[2 * t->nattrs] = strdup(name);
+    na[2 * t->nattrs + 1] = strdup(value);
+    t->nattrs++; /* counted now so that tt_table_free releases them */
+    return na[2 * t->nattrs - 2] && na[2 * t->nattrs - 1] ? 0 : -1;
+}
+
 const char *tt_table_attr(const tt_table *t, const char *name)
 {
     for (int i = 0; i < t->nattrs; i++)
@@ -520,5 +532,13 @@ int tt_table_from_trace(tt_ctx *ctx, const tt_trace *tr, tt_table_trace_view vie
              : view == TT_TABLE_TRACE_LOAD     ? trace_load(ctx, tr, bin, t)
                                                : tt_err(ctx, TT_EINVAL, "unknown trace view %d",
                                                         (int)view);
+    /* what the trace is, for a title, as a sweep's attributes say it */
+    char jobs[32];
+    snprintf(jobs, sizeof jobs, "%lld", (long long)tr->n);
+    if (!rc && (tt_tab_add_attr(t, "trace_format", tr->prov.format ? tr->prov.format : "") ||
+                tt_tab_add_attr(t, "trace_source_files",
+                                tr->prov.source_files ? tr->prov.source_files : "") ||
+                tt_tab_add_attr(t, "jobs", jobs)))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
     return finish(ctx, rc, t, out);
 }

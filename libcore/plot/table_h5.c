@@ -176,16 +176,7 @@ static herr_t add_attr(hid_t loc, const char *name, const H5A_info_t *info, void
         H5Tclose(type);
     if (a >= 0)
         H5Aclose(a);
-    if (!keep)
-        return 0;
-    char **na = (char **)realloc(t->attr, (size_t)(t->nattrs + 1) * 2 * sizeof *na);
-    if (!na)
-        return -1;
-    t->attr = na;
-    na[2 * t->nattrs] = strdup(name);
-    na[2 * t->nattrs + 1] = strdup(val);
-    t->nattrs++; /* counted now so that tt_table_free releases them */
-    return na[2 * t->nattrs - 2] && na[2 * t->nattrs - 1] ? 0 : -1;
+    return keep ? tt_tab_add_attr(t, name, val) : 0;
 }
 
 int tt_tab_read_attrs(tt_ctx *ctx, const char *path, hid_t f, const char *where, tt_table *t)
@@ -261,6 +252,32 @@ static int check_layout(tt_ctx *ctx, const char *path, hid_t f, const char *wher
     return 0;
 }
 
+/* The parameters of the run (the one row of /sim/summary) as attributes
+ * named after them, written as the tools print them ("inf", "fifo"): the
+ * jobs and the timeline of a result then say which configuration ran. */
+static int add_run_params(tt_ctx *ctx, const char *path, hid_t f, tt_table *t)
+{
+    tt_table *s = tt_tab_new(path);
+    if (!s)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    s->n = 1;
+    int rc = tt_tab_read_group(ctx, path, f, "/sim/summary", tt_param_names, TT_NPARAMS, 0, s);
+    for (int c = 0; !rc && c < s->ncols; c++) {
+        char num[64];
+        double v = s->cols[c].v ? s->cols[c].v[0] : 0;
+        if (!s->cols[c].v)
+            snprintf(num, sizeof num, "%s", s->cols[c].s[0] ? s->cols[c].s[0] : "");
+        else if (isinf(v))
+            snprintf(num, sizeof num, "%sinf", v < 0 ? "-" : "");
+        else
+            snprintf(num, sizeof num, v == floor(v) ? "%.0f" : "%.17g", v);
+        if (tt_tab_add_attr(t, s->cols[c].name, num))
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    }
+    tt_table_free(s);
+    return rc;
+}
+
 static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t)
 {
     int sweep = H5Lexists(f, GRP_SWEEP, H5P_DEFAULT) > 0;
@@ -297,6 +314,8 @@ static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, t
     }
     if (!sim)
         return tt_err(ctx, TT_EFORMAT, "'%s': not %s (it is a sweep file)", path, want);
+    if ((rc = add_run_params(ctx, path, f, t)))
+        return rc;
     if (part == TT_TABLE_JOBS) {
         rc = tt_tab_read_group(ctx, path, f, PATH_SIM_JOBS, job_names, NELEM(job_names), 0, t);
         return rc ? rc : add_jct(ctx, t);

@@ -37,6 +37,8 @@ tt_table *tt_tab_new(const char *source);
 /* A new column of t->n rows, numeric or text (zeroed); NULL when out of
  * memory. Earlier columns may move: index t->cols after the last add. */
 column *tt_tab_add_col(tt_table *t, const char *name, const char *units, int text);
+/* Adds attribute name = value (both copied). 0, or -1 when out of memory. */
+int tt_tab_add_attr(tt_table *t, const char *name, const char *value);
 
 /* ---- HDF5 files (table_h5.c) ---- */
 

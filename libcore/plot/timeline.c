@@ -68,18 +68,22 @@ int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char
     int64_t n = tt_table_rows(t);
     const double *tv = tt_table_values(t, ct);
     double span = tv[n - 1] - tv[0], div;
-    char unit[64], lx[160], title[512];
+    char unit[64], lx[160], title[768], about[256], run[400];
     tt_plot_unit("s", span, &div, unit, sizeof unit);
     snprintf(lx, sizeof lx, "time since the first event [%s]", unit);
     pg_buf b = {0};
     tt_pg_preamble(&b, o, 1000, 800);
     timeline_block(&b, t, cols, 5, div);
-    snprintf(title, sizeof title, "%s",
-             o->title ? o->title
-                      : n > TIMELINE_BINS ? "simulated cluster over time (means over equal bins)"
-                                          : "simulated cluster over time");
+    tt_pg_about(t, about, sizeof about);
+    tt_pg_run_params(t, run, sizeof run);
+    if (o->title)
+        snprintf(title, sizeof title, "%s", o->title);
+    else
+        snprintf(title, sizeof title, "%s%s%s%ssimulated cluster over time%s", about,
+                 *about && *run ? ", " : "", run, *about || *run ? ": " : "",
+                 n > TIMELINE_BINS ? " (means over equal bins)" : "");
     tt_pg_add(&b, "set multiplot layout 3,1 title ");
-    tt_pg_quoted(&b, title);
+    tt_pg_quoted_fit(&b, title, tt_pg_title_px(o, 1000, 0.9 * 13 / 15)); /* in 15 points */
     tt_pg_add(&b, " font ',15' margins 0.1,0.97,0.09,0.92 spacing 0,0.045\n"
                "set key top right Left reverse samplen 2 font ',12'\nset format x ''\n"
                "set ylabel 'jobs waiting'\nset yrange [0:*]\n"
@@ -97,6 +101,26 @@ int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char
 }
 
 /* ---- trace ---- */
+
+/* "example.tsv (csv, 2000 jobs)": the trace a view is of, by its first
+ * source file and format (tt_table_from_trace's attributes). */
+static void trace_name(const tt_table *t, char *buf, size_t size)
+{
+    const char *src = tt_table_attr(t, "trace_source_files");
+    const char *fmt = tt_table_attr(t, "trace_format"), *jobs = tt_table_attr(t, "jobs");
+    const char *base = src ? src : "", *slash;
+    size_t len = strcspn(base, "\n"); /* the first file, without its folder */
+    while ((slash = (const char *)memchr(base, '/', len))) {
+        len -= (size_t)(slash + 1 - base);
+        base = slash + 1;
+    }
+    if (!len) {
+        base = "trace";
+        len = strlen(base);
+    }
+    snprintf(buf, size, "%.*s (%s%s%s jobs)", (int)len, base, fmt && *fmt ? fmt : "",
+             fmt && *fmt ? ", " : "", jobs ? jobs : "?");
+}
 
 int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
                   const tt_table *load, const tt_plot_opts *o, char **script)
@@ -132,9 +156,14 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
         free(b.s);
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     }
-    char unit[64], lunit[64], lx[160], title[512];
+    char unit[64], lunit[64], lx[160], title[768], name[512];
     tt_plot_unit("s", m ? s[m / 2] : 0, &div, unit, sizeof unit);
     tt_pg_cdf_block(&b, "$duration", s, m, div);
+    /* the axis ends just past the data, not at the next decade: a label on
+     * the panel's right edge runs off the canvas */
+    double dlo = 0, dhi = m > 0 ? s[m - 1] / div * 1.05 : 0;
+    for (int64_t i = m - 1; i >= 0 && s[i] > 0; i--) /* the least positive */
+        dlo = s[i] / div;
     free(s);
     const double *lt = tt_table_values(load, ct), *lg = tt_table_values(load, cl);
     int64_t nl = tt_table_rows(load);
@@ -143,10 +172,13 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
     for (int64_t i = 0; i < nl; i++)
         tt_pg_add(&b, "%.10g\t%.10g\n", lt[i] / ldiv, lg[i]);
     tt_pg_add(&b, "EOD\n");
-    snprintf(title, sizeof title, "%s",
-             o->title ? o->title : "trace: job sizes, durations and offered load");
+    trace_name(gpus, name, sizeof name);
+    if (o->title)
+        snprintf(title, sizeof title, "%s", o->title);
+    else
+        snprintf(title, sizeof title, "%s: job sizes, durations and offered load", name);
     tt_pg_add(&b, "set multiplot title ");
-    tt_pg_quoted(&b, title);
+    tt_pg_quoted_fit(&b, title, tt_pg_title_px(o, 1200, 0.9 * 13 / 15)); /* in 15 points */
     tt_pg_add(&b, " font ',15'\n"
                "set size 0.5,0.5\nset origin 0,0.45\n"
                "set title 'job-size mix'\nset style data histograms\n"
@@ -156,13 +188,18 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
                "plot $mix using 3:xtic(2) lc rgb '#0072b2' title 'jobs', "
                "$mix using 4 lc rgb '#e69f00' title 'GPU time'\n"
                "set size 0.5,0.5\nset origin 0.5,0.45\nset title 'duration CDF'\n"
-               "set style data lines\nset logscale x\nset format x '%%g'\nset yrange [0:1]\n"
+               "set style data lines\nset logscale x\nset format x '%%g'\n"
+               /* room above 1: the curve's end is not the frame */
+               "set yrange [0:1.02]\nset ytics 0,0.2,1\n"
                "set ylabel 'fraction of jobs'\nunset key\n");
+    if (dhi > dlo && dlo > 0)
+        tt_pg_add(&b, "set xrange [%.10g:%.10g]\n", dlo, dhi);
     tt_pg_axis_label("duration", unit, lx, sizeof lx);
     snprintf(lx + strlen(lx), sizeof lx - strlen(lx), " (log scale)");
     tt_pg_title(&b, "set xlabel", lx);
     tt_pg_add(&b, "plot $duration using 1:2 with steps lw 2 lc rgb '#009e73'\n"
-               "set size 1,0.45\nset origin 0,0\nunset logscale x\n"
+               "set size 1,0.45\nset origin 0,0\nunset logscale x\nset xrange [*:*]\n"
+               "set ytics autofreq\n"
                "set title 'offered load: GPUs the submitted jobs ask for, as if each ran "
                "from its submit'\nset yrange [0:*]\nset ylabel 'GPUs (bin mean)'\n");
     snprintf(lx, sizeof lx, "time since the first submit [%s]", lunit);

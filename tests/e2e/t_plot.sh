@@ -69,13 +69,23 @@ done
 grep -q 'w0=60,' p.txt && fail "a dominated point is labelled"
 clean
 
-# ---- HDF5: a real sweep gives the same script from its file as from its TSV ----
+# ---- HDF5: a real sweep gives the same script from its file as from its
+# TSV, but for the title, which names the trace and cluster the file records ----
 expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim/sim_small.tsv"
 expect_exit 0 tt-sweep -d cpu -c 1x1x8 -g w0=0,60,600,inf -g theta=1100,1500,inf -o sw.h5 small.h5
 cp out.txt sw.tsv
 expect_exit 0 tt-plot surface --facet makespan -o h.png --script h5.gp sw.h5
 expect_exit 0 tt-plot surface --facet makespan -o h.png --script tsv.gp sw.tsv
-cmp -s h5.gp tsv.gp || fail "HDF5 and TSV scripts differ: $(diff h5.gp tsv.gp | head -5)"
+grep -q "^set multiplot layout 1,2 title 'small.h5 on 1x1x8: jct_mean and makespan over w0 x theta (12 configurations)'" h5.gp ||
+    fail "HDF5 surface title: $(grep -m1 title h5.gp)"
+grep -q "^set multiplot layout 1,2 title 'jct_mean and makespan over w0 x theta (12 configurations)'" tsv.gp ||
+    fail "TSV surface title: $(grep -m1 title tsv.gp)"
+diff h5.gp tsv.gp | grep -q '^[<>] set multiplot layout 1,2 title' || fail "no title difference"
+[ "$(diff h5.gp tsv.gp | grep -c '^[<>]')" = 2 ] ||
+    fail "HDF5 and TSV scripts differ beyond the title: $(diff h5.gp tsv.gp | head -5)"
+expect_exit 0 tt-plot pareto -o hp.png --script hp.gp sw.h5
+grep -q "^set title 'small.h5 on 1x1x8: jct_mean against makespan, both minimised (12 configurations)'" hp.gp ||
+    fail "pareto title: $(grep -m1 title hp.gp)"
 tt-plot pareto -o hp.svg <sw.h5 || fail "HDF5 on stdin"
 clean
 
@@ -89,6 +99,15 @@ expect_exit 0 tt-plot cdf -o c.png "$FIX/plot/plot_jobs_a.tsv"
 [ "$(png_size c.png)" = 1000x700 ] || fail "cdf size"
 expect_exit 0 tt-sim -c 1x1x8 --timeline -o run.h5 small.h5
 expect_exit 0 tt-plot cdf -x queue -o cq.png run.h5
+# titles and keys name the trace, the cluster and the run's configuration
+expect_exit 0 tt-sim -c 1x1x8 -p w0=600 -p theta=1500 --jobs -o run2.h5 small.h5
+expect_exit 0 tt-plot cdf -o c2.png --script c2.gp run.h5 run2.h5
+grep -q "^set title 'small.h5 on 1x1x8: CDF of jct per job'" c2.gp || fail "cdf title: $(grep -m1 title c2.gp)"
+grep -q "title 'run.h5 (default parameters; " c2.gp || fail "cdf key of the defaults: $(grep 'title .run' c2.gp)"
+grep -q "title 'run2.h5 (w0=600, theta=1500; " c2.gp || fail "cdf key of w0=600: $(grep 'title .run2' c2.gp)"
+expect_exit 0 tt-plot timeline -o tl.png --script tl.gp run.h5
+grep -q "title 'small.h5 on 1x1x8, default parameters: simulated cluster over time'" tl.gp ||
+    fail "timeline title: $(grep -m1 title tl.gp)"
 expect_exit 0 tt-plot timeline -o tl.svg run.h5
 svg_text tl.svg >tl.txt
 for want in 'jobs waiting' 'busy GPUs' 'jobs running' 'L0 packed' 'L2 spread'; do
@@ -98,7 +117,8 @@ expect_exit 0 tt-plot timeline --size 800x600 -o tl.png "$FIX/plot/plot_timeline
 [ "$(png_size tl.png)" = 800x600 ] || fail "timeline size $(png_size tl.png)"
 expect_exit 0 tt-plot trace -o tr.svg small.h5
 svg_text tr.svg >tr.txt
-for want in 'job-size mix' 'GPUs per job' 'duration CDF' 'GPUs (bin mean)'; do
+for want in 'job-size mix' 'GPUs per job' 'duration CDF' 'GPUs (bin mean)' \
+    "sim_small.tsv (csv, $(($(wc -l <"$FIX/sim/sim_small.tsv") - 1)) jobs): job sizes, durations and offered load"; do
     grep -qxF -- "$want" tr.txt || fail "trace SVG lacks '$want'"
 done
 expect_exit 0 tt-plot trace -o tr.png small.h5
@@ -188,7 +208,8 @@ svg_text s.svg >s.txt
 for want in "recommended: jct_mean = $rec" 'w0 [s] (log scale)' 'theta [permille]' 'round 0 (4)' \
     'strict consolidation' 'no-wait' 'inf' \
     "grid baseline ($ngrid)" \
-    "search for the least jct_mean over w0 x theta (model: 12 in 3 rounds; grid baseline $ngrid)"; do
+    "cut.h5 on 1x4x8: search for the least jct_mean over w0 x theta" \
+    "(model: 12 in 3 rounds; grid baseline $ngrid; load=2000)"; do
     grep -qxF -- "$want" s.txt || fail "search SVG lacks '$want': $(tr '\n' '|' <s.txt)"
 done
 grep -q '^strict consolidation: jct_mean = ' s.txt || fail "strict not labelled"

@@ -18,7 +18,10 @@
  * as text). The columns of an HDF5 group are read by the datasets it
  * holds: a column an older file lacks (timers) is absent, not an error,
  * and one a newer writer adds (w0.bert) is read too. The group's text and
- * integer attributes (trace_source_sha256, cluster, ...) come along.
+ * integer attributes (trace_source_sha256, cluster, ...) come along; the
+ * jobs and the timeline of a simulation result also carry the run's
+ * parameters (its /sim/summary row) as attributes named after them (w0,
+ * theta, order, ...), written as the tools print them (600, inf, fifo).
  *
  * Ownership: a table owns its columns; tt_table_free releases them.
  * Reading a table from many threads is safe; loading is not (HDF5 is
@@ -78,7 +81,8 @@ typedef enum {
 } tt_table_trace_view;
 /* A view of the trace t (the contract of tt/stats.h); bin is the load bin
  * in seconds (view LOAD only; 0: the span / 300 rounded up to whole hours).
- * 0 or the codes of tt/stats.h. */
+ * Attributes: trace_format and trace_source_files (the provenance) and
+ * jobs. 0 or the codes of tt/stats.h. */
 int tt_table_from_trace(tt_ctx *ctx, const tt_trace *t, tt_table_trace_view view, int64_t bin,
                         tt_table **out);
 
@@ -96,7 +100,8 @@ int tt_table_cols(const tt_table *t);
 /* Where the table came from, as named to tt_table_load / read_mem. */
 const char *tt_table_source(const tt_table *t);
 /* The attribute name of the HDF5 file's group (/sweep, /sim or /tune) as
- * text, integers in decimal; NULL when absent (always for TSV). */
+ * text, integers in decimal (and those above: run parameters, trace
+ * views); NULL when absent (always for TSV). */
 const char *tt_table_attr(const tt_table *t, const char *name);
 /* The index of the column name, or -1. */
 int tt_table_find(const tt_table *t, const char *name);

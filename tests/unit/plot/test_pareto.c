@@ -92,3 +92,37 @@ Test(pareto, cdf_script)
     tt_table_free(r[1]);
     tt_ctx_free(ctx);
 }
+
+/* 99 of 100 jobs never queue: on a 0..1 axis both curves would lie along
+ * the top of the frame, so the axis starts at 0.98, with room above 1. */
+Test(pareto, cdf_mostly_zero)
+{
+    char text[8192] = "job\tsubmit\tduration\tgpus\tmodel\tstart\tend\tjct\tqueue\n";
+    for (int i = 0; i < 100; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text),
+                 "%d\t%d\t600\t1\tbert\t%d\t%d\t%d\t%d\n", i, i, i + (i == 7) * 3600,
+                 i + 600 + (i == 7) * 3600, 600 + (i == 7) * 3600, (i == 7) * 3600);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_table *t = NULL;
+    cr_assert_eq(tt_table_read_mem(ctx, "q.tsv", text, strlen(text), TT_TABLE_JOBS, &t), 0, "%s",
+                 tt_errmsg(ctx));
+    tt_plot_opts o = opts("c.png");
+    o.x = "queue";
+    char *s = NULL;
+    const tt_table *runs[1] = {t};
+    cr_assert_eq(tt_plot_cdf(ctx, runs, NULL, 1, &o, &s), 0, "%s", tt_errmsg(ctx));
+    expect_has(s, "'q.tsv (100 jobs, 99 at 0)'");
+    expect_has(s, "set yrange [0.98:1.0004]\nset ytics 0.98,0.004,1\n");
+    expect_has(s, "set ylabel 'fraction of jobs (axis from 0.98)'");
+    expect_has(s, "set key bottom right");
+    free(s);
+    /* the jct: none at 0, the whole axis, a little room above 1 */
+    o.x = "jct";
+    cr_assert_eq(tt_plot_cdf(ctx, runs, NULL, 1, &o, &s), 0, "%s", tt_errmsg(ctx));
+    expect_has(s, "set yrange [0:1.02]\nset ytics 0,0.2,1\n");
+    expect_has(s, "set ylabel 'fraction of jobs'\n");
+    expect_has(s, "set key top left");
+    free(s);
+    tt_table_free(t);
+    tt_ctx_free(ctx);
+}

@@ -111,8 +111,9 @@ Test(search, script)
     expect_has(s, "set ylabel 'theta [permille]'\n");
     expect_has(s, "'0' ");
     expect_has(s, "'inf' ");
-    expect_has(s, "'search for the least jct_mean over w0 x theta (refine: 20 in 3 rounds; grid "
-                  "baseline ");
+    /* the trace and cluster first; too wide for one line: two */
+    expect_has(s, "set title 'x.h5 on 2x8x8: search for the least jct_mean over w0 x theta'.\"\\n\"."
+                  "'(refine: 20 in 3 rounds; grid baseline ");
     cr_expect(strstr(s, "projected") == NULL, "two dimensions: no projection");
     free(s);
     tt_ctx_free(ctx);
@@ -127,12 +128,12 @@ Test(search, projection_and_axes)
     tt_plot_opts o = opts();
     /* the first two of the space: w0 x w1, theta projected */
     char *s = draw(ctx, &c, &o, NULL, 0);
-    expect_has(s, "over w0 x w1 (");
+    expect_has(s, "over w0 x w1'.\"\\n\".'(");
     expect_has(s, ".\"\\n\".'projected over theta (points that differ only there overlap)'");
     free(s);
     o.x = "theta";
     s = draw(ctx, &c, &o, NULL, 0);
-    expect_has(s, "over theta x w0 (");
+    expect_has(s, "over theta x w0'.\"\\n\".'(");
     expect_has(s, "'projected over w1 (");
     free(s);
     /* y the objective: w1 and theta projected, y in hours */

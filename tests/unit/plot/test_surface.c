@@ -40,8 +40,11 @@ Test(surface, script)
     expect_has(s, "'inf' ");
     /* the grid values as tics: log10(600) */
     expect_has(s, "'600' 2.77815125");
-    /* the complete finite 3 x 2 part feeds the contours */
+    /* the complete finite 3 x 2 part feeds the contours, each labelled
+     * with its value, dark on a pale box */
     expect_has(s, "set table $contour1");
+    expect_has(s, "$contour1 using 1:2:(sprintf('%g', $3)) every ::2::2 with labels boxed");
+    expect_has(s, "set style textbox opaque fc rgb '#50ffffff'");
     /* 15 cells, 90000 s = 25 h in the first */
     const char *cells = strstr(s, "$cells1 << EOD\n");
     cr_assert_not_null(cells);
@@ -67,6 +70,16 @@ Test(surface, script)
     expect_has(s, "set zlabel rotate parallel\nset view 55,35");
     expect_has(s, "$grid1 using 1:2:3 with pm3d");
     cr_expect_null(strstr(s, "set table $contour1"), "no contour lines in 3-D");
+    /* the bar and its label inside the canvas: the view kept left of it,
+     * the title over the middle of the canvas */
+    expect_has(s, "set rmargin at screen 0.82\nset colorbox vertical user origin screen 0.86, ");
+    expect_has(s, "(1st of 2 equal)' offset screen 0.09,0\nunset key");
+    free(s);
+    /* side by side the panels' bars have no label: placed as usual */
+    o.facet = "makespan";
+    cr_assert_eq(tt_plot_surface(ctx, t, &o, &s), 0, "%s", tt_errmsg(ctx));
+    cr_expect_null(strstr(s, "rmargin"));
+    expect_has(s, "set colorbox\n");
     free(s);
     tt_table_free(t);
     tt_ctx_free(ctx);
@@ -109,6 +122,40 @@ Test(surface, errors)
                      "also varies (inf, 0); pick one value with --where w1=VALUE");
     cr_assert_eq(tt_table_where(ctx, t, "w1", "0"), 0);
     cr_expect_eq(tt_plot_surface(ctx, t, &o, &s), 0, "%s", tt_errmsg(ctx));
+    free(s);
+    tt_table_free(t);
+    tt_ctx_free(ctx);
+}
+
+/* Tic labels that would run together are left out: on the example's w0
+ * grid (0, 60 ... 14400, inf on a log axis), 1800 and 3600 are 0.3 apart,
+ * about 37 px in a facet's panel, less than two labels take. */
+Test(surface, crowded_tics)
+{
+    char text[4096] = "w0\ttheta\tjct_mean\tmakespan\n";
+    static const char *const w0[] = {"0", "60", "300", "600", "1800", "3600", "14400", "inf"};
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 2; k++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s\t%s\t%d\t%d\n", w0[i],
+                     k ? "1500" : "1200", 100 + i + k, 200 - i - k);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_table *t = NULL;
+    cr_assert_eq(tt_table_read_mem(ctx, "w.tsv", text, strlen(text), TT_TABLE_CONFIGS, &t), 0,
+                 "%s", tt_errmsg(ctx));
+    tt_plot_opts o = opts("f.png");
+    o.facet = "makespan";
+    char *s = NULL;
+    cr_assert_eq(tt_plot_surface(ctx, t, &o, &s), 0, "%s", tt_errmsg(ctx));
+    expect_has(s, "'1800' 3.255272505");
+    cr_expect_null(strstr(s, "'3600' "), "3600 beside 1800 in a 750-px panel");
+    expect_has(s, "'14400' ");
+    expect_has(s, "'0' ");
+    expect_has(s, "'inf' ");
+    free(s);
+    o.width = 3000; /* twice as wide: room for all */
+    cr_assert_eq(tt_plot_surface(ctx, t, &o, &s), 0, "%s", tt_errmsg(ctx));
+    expect_has(s, "'1800' 3.255272505");
+    expect_has(s, "'3600' 3.556302501");
     free(s);
     tt_table_free(t);
     tt_ctx_free(ctx);
