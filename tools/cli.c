@@ -233,3 +233,33 @@ int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out)
     }
     return 0;
 }
+
+void cli_warn_empty_metrics(const tt_metrics *m, int64_t n, int64_t jobs)
+{
+    char names[512] = "";
+    int64_t rows = 0, first = -1;
+    for (int i = 0; i < TT_NMETRICS; i++) {
+        int empty = 0;
+        for (int64_t r = 0; r < n; r++)
+            empty |= !tt_metric_defined(&m[r], i);
+        if (empty)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                     *names ? ", " : "", tt_metric_names[i]);
+    }
+    for (int64_t r = 0; r < n; r++)
+        for (int i = 0; i < TT_NMETRICS; i++)
+            if (!tt_metric_defined(&m[r], i)) {
+                first = first < 0 ? r : first;
+                rows++;
+                break;
+            }
+    if (!rows)
+        return;
+    const char *why = m[first].rejected == jobs ? "every job is larger than the cluster"
+                                                : "no GPU time was used";
+    if (n == 1)
+        cli_err("%s cannot be computed (%s): left empty", names, why);
+    else
+        cli_err("%s cannot be computed in %lld of %lld configurations (%s): left empty", names,
+                (long long)rows, (long long)n, why);
+}

@@ -1,7 +1,7 @@
 /* cli.h: what every tool shares: messages as "prog: what: reason", exit
  * codes, a checked close of stdout, standard input read whole or kept as
- * a file, clean-up of temporary files on a signal, --version.
- * Tool-side only: libcore never prints. */
+ * a file, clean-up of temporary files on a signal, --version, the warning
+ * on metrics that cannot be computed. Tool-side only: libcore never prints. */
 #ifndef TT_CLI_H
 #define TT_CLI_H
 
@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "tt/sim.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
@@ -69,5 +71,10 @@ const char *cli_split_arg(const char *opt, const char *what, const char *arg, ch
                           size_t size);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
+
+/* When metrics of the n rows m cannot be computed (left empty), one line
+ * on stderr naming them, in how many rows, and why: every one of the jobs
+ * rejected, or no GPU time used. */
+void cli_warn_empty_metrics(const tt_metrics *m, int64_t n, int64_t jobs);
 
 #endif

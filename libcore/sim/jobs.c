@@ -96,13 +96,26 @@ static const struct {
     {offsetof(tt_metrics, util), 6},           {offsetof(tt_metrics, rejected), -1},
 };
 
+double tt_metric_value(const tt_metrics *m, int i)
+{
+    if (i < 0 || i >= TT_NMETRICS)
+        return NAN;
+    const char *at = (const char *)m + metric_desc[i].off;
+    if (metric_desc[i].decimals >= 0)
+        return *(const double *)at;
+    int64_t v = *(const int64_t *)at;
+    return v == TT_METRIC_NONE ? NAN : (double)v;
+}
+
+int tt_metric_defined(const tt_metrics *m, int i) { return !isnan(tt_metric_value(m, i)); }
+
 void tt_metric_format(const tt_metrics *m, int i, char *buf, size_t size)
 {
     if (size == 0)
         return;
     buf[0] = '\0';
-    if (i < 0 || i >= TT_NMETRICS)
-        return;
+    if (!tt_metric_defined(m, i))
+        return; /* an empty field, as tt-stats prints an undefined one */
     const char *at = (const char *)m + metric_desc[i].off;
     if (metric_desc[i].decimals < 0) {
         snprintf(buf, size, "%lld", (long long)*(const int64_t *)at);
@@ -110,18 +123,10 @@ void tt_metric_format(const tt_metrics *m, int i, char *buf, size_t size)
     }
     double v = *(const double *)at;
     if (!isfinite(v))
-        return; /* undefined: an empty field, as tt-stats prints one */
+        return;
     if (v == 0)
         v = 0; /* no "-0.000000" */
     snprintf(buf, size, "%.*f", metric_desc[i].decimals, v);
-}
-
-double tt_metric_value(const tt_metrics *m, int i)
-{
-    if (i < 0 || i >= TT_NMETRICS)
-        return NAN;
-    const char *at = (const char *)m + metric_desc[i].off;
-    return metric_desc[i].decimals < 0 ? (double)*(const int64_t *)at : *(const double *)at;
 }
 
 void tt_timeline_free(tt_timeline *tl)

@@ -3,6 +3,7 @@
  * runs its steps, and turns the state into per-job results and the SPEC 7
  * metrics. What does not depend on the configuration is prepared once
  * (internal/simrun.h), so the sweep's threads share it. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -256,28 +257,36 @@ void tt_simwork_free(tt_simwork *w)
     w->jct = w->que = NULL;
 }
 
+/* What cannot be computed is decided here, on the host, from the
+ * summary's counts (docs/model.md, section 7): with no accepted job there
+ * is no end to measure a makespan, JCT or queueing delay from, and a
+ * share whose whole is zero (used GPU-seconds, cluster GPU-seconds over
+ * the makespan) has no value. The engine's integers stay as they are, the
+ * same on the CPU and the GPU. */
 void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
 {
     memset(m, 0, sizeof *m);
     m->rejected = sm->rejected;
+    m->makespan = m->jct_p50 = m->jct_p90 = m->jct_p99 = m->queue_p99 = TT_METRIC_NONE;
+    m->jct_mean = m->queue_mean = NAN;
     if (sm->accepted > 0) {
         m->makespan = sm->last - sm->first;
         m->jct_mean = (double)sm->jct_sum / (double)sm->accepted;
         m->queue_mean = (double)sm->que_sum / (double)sm->accepted;
+        m->jct_p50 = sm->jct_p50;
+        m->jct_p90 = sm->jct_p90;
+        m->jct_p99 = sm->jct_p99;
+        m->queue_p99 = sm->que_p99;
     }
-    m->jct_p50 = sm->jct_p50;
-    m->jct_p90 = sm->jct_p90;
-    m->jct_p99 = sm->jct_p99;
-    m->queue_p99 = sm->que_p99;
     m->comm_gpu_s = (double)sm->comm_milli / 1000.0;
-    m->comm_share = sm->used > 0 ? m->comm_gpu_s / (double)sm->used : 0.0;
+    m->comm_share = sm->used > 0 ? m->comm_gpu_s / (double)sm->used : NAN;
     m->restart_gpu_s = sm->restart_gs;
     m->preemptions = sm->preempt;
     m->placed_l0 = sm->placed[0];
     m->placed_l1 = sm->placed[1];
     m->placed_l2 = sm->placed[2];
-    int64_t cap = sm->cluster_gpus * m->makespan;
-    m->util = cap > 0 ? (double)sm->used / (double)cap : 0.0;
+    int64_t cap = sm->accepted > 0 ? sm->cluster_gpus * m->makespan : 0;
+    m->util = cap > 0 ? (double)sm->used / (double)cap : NAN;
 }
 
 /* jct and que: n entries of scratch each. */

@@ -38,13 +38,21 @@ const sd_metric tt_sd_metrics[TT_NMETRICS] = {
     MET(rejected, 0, "jobs"),
 };
 
-int tt_sd_mark_inf(hid_t grp, const char *name)
+/* The integer attribute attr = v on the dataset name of grp. */
+static int mark(hid_t grp, const char *name, const char *attr, int64_t v)
 {
     hid_t d = H5Dopen2(grp, name, H5P_DEFAULT);
-    int rc = d < 0 || tt_h5u_attr_i64(d, "infinite", TT_INF);
+    int rc = d < 0 || tt_h5u_attr_i64(d, attr, v);
     if (d >= 0)
         H5Dclose(d);
     return rc ? -1 : 0;
+}
+
+int tt_sd_mark_inf(hid_t grp, const char *name) { return mark(grp, name, "infinite", TT_INF); }
+
+int tt_sd_mark_missing(hid_t grp, const char *name)
+{
+    return mark(grp, name, "missing", TT_METRIC_NONE);
 }
 
 static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *const *p,
@@ -96,12 +104,17 @@ int tt_sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *c
 int tt_sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf)
 {
     for (int i = 0; i < TT_NMETRICS; i++) {
-        int real = tt_sd_metrics[i].real;
-        for (int64_t r = 0; r < n; r++)
+        int real = tt_sd_metrics[i].real, missing = 0;
+        for (int64_t r = 0; r < n; r++) {
             memcpy((char *)buf + r * 8, (const char *)m[r] + tt_sd_metrics[i].off, 8);
+            missing |= !tt_metric_defined(m[r], i);
+        }
+        /* NAN says it in a real column; an integer one says it by its
+         * "missing" attribute, written only where a row needs it so that
+         * every other file stays as it was */
         if (tt_h5u_write_col(gm, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
                           real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, n, buf,
-                          tt_sd_metrics[i].units, 0, 0))
+                          tt_sd_metrics[i].units, TT_METRIC_NONE, missing && !real))
             return -1;
     }
     return 0;

@@ -33,6 +33,9 @@ extern const sd_metric tt_sd_metrics[TT_NMETRICS];
 
 /* The "infinite" attribute (INT64_MAX) on the dataset name of grp. 0 or -1. */
 int tt_sd_mark_inf(hid_t grp, const char *name);
+/* The "missing" attribute (TT_METRIC_NONE) on the dataset name of grp: an
+ * integer metric that cannot be computed. 0 or -1. */
+int tt_sd_mark_missing(hid_t grp, const char *name);
 /* One 1-D column per parameter into gp, row r from *p[r] (text as
  * tt_params_format writes it); buf: n * 8 bytes of scratch. 0 or -1 (HDF5
  * or out of memory). */
@@ -43,7 +46,9 @@ int tt_sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *c
  * be NULL), cluster, models_source and models_sha256. 0 or -1. */
 int tt_sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
                     const tt_cluster *c, const tt_models *models);
-/* One 1-D column per metric into gm, row r from *m[r]. 0 or -1. */
+/* One 1-D column per metric into gm, row r from *m[r]; an integer column
+ * with a row that cannot be computed gets the "missing" attribute. 0 or
+ * -1. */
 int tt_sd_write_metric_cols(hid_t gm, const tt_metrics *const *m, int64_t n, void *buf);
 
 #endif

@@ -79,7 +79,8 @@ static int write_metrics(hid_t g, const tt_metrics *m)
         const void *at = (const char *)m + tt_sd_metrics[i].off;
         int real = tt_sd_metrics[i].real;
         if (tt_h5u_scalar(g, tt_metric_names[i], real ? H5T_IEEE_F64LE : H5T_STD_I64LE,
-                       real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at, tt_sd_metrics[i].units))
+                       real ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, at, tt_sd_metrics[i].units) ||
+            (!real && !tt_metric_defined(m, i) && tt_sd_mark_missing(g, tt_metric_names[i])))
             return -1;
     }
     return 0;

@@ -424,6 +424,15 @@ static int merge_col(merge *m, hid_t dst, const char *col)
     hid_t d = rc ? -1 : H5Dopen2(dst, col, H5P_DEFAULT);
     if (!rc)
         rc = d < 0 || copy_attrs(d0, d, NULL) ? -1 : 0;
+    /* a metric that cannot be computed in a row of another shard only */
+    int64_t missing;
+    for (int i = 1; !rc && i < m->n && H5Aexists(d, "missing") <= 0; i++) {
+        hid_t ds = m->sh[i].rows > 0 ? H5Dopen2(m->sh[i].g, col, H5P_DEFAULT) : -1;
+        if (ds >= 0 && tt_h5u_attr_read_i64(ds, "missing", &missing) == 0)
+            rc = tt_h5u_attr_i64(d, "missing", missing);
+        if (ds >= 0)
+            H5Dclose(ds);
+    }
     if (all && sp >= 0) /* the strings the reads allocated; unfilled places are NULL */
         H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, all);
     free(all);

@@ -40,6 +40,30 @@ printf 'racks\tnodes_per_rack\tgpus_per_node\n1\t1\t4\n' >c.tsv
 expect_exit 0 tt-sim -c c.tsv small.h5
 cmp -s out.txt want.tsv || fail "cluster file: $(diff out.txt want.tsv)"
 
+# every job larger than the cluster: no job ends, so makespan, JCT, queue
+# delay, comm_share and util cannot be computed: empty fields (not 0, the
+# best value there is), a warning, NAN or a "missing" mark in HDF5
+printf 'submit\tduration\tgpus\n0\t100\t2\n10\t50\t4\n' >big.tsv
+expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
+cat >want_big.tsv <<EOF
+$P${T}$M
+$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}${T}${T}${T}${T}${T}${T}${T}0.000${T}${T}0${T}0${T}0${T}0${T}0${T}${T}2
+EOF
+expect_exit 0 tt-sim -c 1x1x1 -o big_res.h5 big.h5
+cmp -s out.txt want_big.tsv || fail "all rejected: $(diff out.txt want_big.tsv)"
+expect_err "tt-sim: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util cannot be computed (every job is larger than the cluster): left empty"
+h5dump -d /sim/summary/makespan -d /sim/summary/jct_mean -d /sim/summary/rejected \
+    -d /sim/summary/comm_gpu_s big_res.h5 | tr -d ' \n' >big_dump.txt
+for want in 'DATA{(0):-9223372036854775808}ATTRIBUTE"missing"{DATATYPEH5T_STD_I64LEDATASPACESCALARDATA{(0):-9223372036854775808}' \
+    'DATASET"/sim/summary/jct_mean"{DATATYPEH5T_IEEE_F64LEDATASPACESCALARDATA{(0):nan}' \
+    'DATASET"/sim/summary/comm_gpu_s"{DATATYPEH5T_IEEE_F64LEDATASPACESCALARDATA{(0):0}' \
+    'DATASET"/sim/summary/rejected"{DATATYPEH5T_STD_I64LEDATASPACESCALARDATA{(0):2}'; do
+    grep -qF -- "$want" big_dump.txt || fail "all rejected: HDF5 lacks $want: $(head -c 900 big_dump.txt)"
+done
+# a metric with a value carries no such mark
+expect_exit 0 tt-sim -c 1x1x4 -o plain_res.h5 small.h5
+h5dump -a /sim/summary/makespan/missing plain_res.h5 >/dev/null 2>&1 && fail "a makespan with a value is marked missing"
+
 # per job, with the mix naming one class so that the drawn classes are known;
 # the rejected job's times, queue, level and slow are empty
 H="job${T}submit${T}duration${T}gpus${T}model${T}start${T}end${T}jct${T}queue${T}level${T}slow"

@@ -10,8 +10,10 @@
  *     are measured from submit'.
  *  2. Every per-job metric (JCT, queue, percentiles, means) is over the
  *     accepted jobs; makespan = last end - first submit' of the accepted
- *     jobs. With no accepted job every metric but rejected is 0;
- *     percentiles of an empty set are 0.
+ *     jobs. With no accepted job, makespan, the JCT and queue metrics
+ *     and util cannot be computed: REF_NONE (int64) or NAN (real); so is
+ *     comm_share when no GPU time was used, and util when the cluster's
+ *     GPU-seconds over the makespan are 0.
  *  3. L0 for k > G is what section 6's tie-break builds: a = k / G whole
  *     free nodes and, when b = k % G > 0, one further node of the same rack
  *     with >= b free. A rack "fits" at L0 when that exists. Other sets of
@@ -86,6 +88,7 @@
  */
 #include "refsim.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -769,6 +772,9 @@ static int64_t nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
     return sorted[(rank < 1 ? 1 : rank) - 1];
 }
 
+/* Equal, or both NAN (a metric that cannot be computed). */
+static int same_real(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -807,20 +813,23 @@ static int fill_metrics(const sim *S, ref_metrics *m)
         qsort(que, (size_t)acc, sizeof *que, cmp_i64);
         m->jct_mean = (double)jsum / (double)acc;
         m->queue_mean = (double)qsum / (double)acc;
+        m->jct_p50 = nearest_rank(jct, acc, 50);
+        m->jct_p90 = nearest_rank(jct, acc, 90);
+        m->jct_p99 = nearest_rank(jct, acc, 99);
+        m->queue_p99 = nearest_rank(que, acc, 99);
+    } else { /* nothing ended: nothing to measure */
+        m->makespan = m->jct_p50 = m->jct_p90 = m->jct_p99 = m->queue_p99 = REF_NONE;
+        m->jct_mean = m->queue_mean = NAN;
     }
-    m->jct_p50 = nearest_rank(jct, acc, 50);
-    m->jct_p90 = nearest_rank(jct, acc, 90);
-    m->jct_p99 = nearest_rank(jct, acc, 99);
-    m->queue_p99 = nearest_rank(que, acc, 99);
     m->comm_gpu_s = (double)S->comm_milli / 1000.0;
-    m->comm_share = S->used > 0 ? m->comm_gpu_s / (double)S->used : 0.0;
+    m->comm_share = S->used > 0 ? m->comm_gpu_s / (double)S->used : NAN;
     m->restart_gpu_s = S->restart_gs;
     m->preemptions = S->preempt;
     m->placed_l0 = S->placed[0];
     m->placed_l1 = S->placed[1];
     m->placed_l2 = S->placed[2];
-    int64_t cap = (int64_t)S->nodes * S->G * m->makespan;
-    m->util = cap > 0 ? (double)S->used / (double)cap : 0.0;
+    int64_t cap = acc > 0 ? (int64_t)S->nodes * S->G * m->makespan : 0;
+    m->util = cap > 0 ? (double)S->used / (double)cap : NAN;
     free(jct);
     free(que);
     return 0;
@@ -1187,21 +1196,24 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
                        (long long)log->nseg, (long long)nseg_all);
             goto out;
         }
-        int64_t mk = acc ? last - first : 0;
+        /* with nothing accepted there is nothing to measure (REF_NONE,
+         * NAN), nor a share of zero GPU-seconds */
+        int64_t mk = acc ? last - first : REF_NONE;
         qsort(jct, (size_t)acc, sizeof *jct, cmp_i64);
         qsort(que, (size_t)acc, sizeof *que, cmp_i64);
-        double cap = (double)(cluster * mk);
+        double cap = acc ? (double)(cluster * mk) : 0.0;
         if (m->makespan != mk || m->rejected != rej || m->preemptions != pre ||
             m->placed_l0 != placed[0] || m->placed_l1 != placed[1] ||
             m->placed_l2 != placed[2] || m->restart_gpu_s != rst ||
-            m->jct_p50 != nearest_rank(jct, acc, 50) || m->jct_p90 != nearest_rank(jct, acc, 90) ||
-            m->jct_p99 != nearest_rank(jct, acc, 99) ||
-            m->queue_p99 != nearest_rank(que, acc, 99) ||
-            m->jct_mean != (acc ? (double)jsum / (double)acc : 0.0) ||
-            m->queue_mean != (acc ? (double)qsum / (double)acc : 0.0) ||
+            m->jct_p50 != (acc ? nearest_rank(jct, acc, 50) : REF_NONE) ||
+            m->jct_p90 != (acc ? nearest_rank(jct, acc, 90) : REF_NONE) ||
+            m->jct_p99 != (acc ? nearest_rank(jct, acc, 99) : REF_NONE) ||
+            m->queue_p99 != (acc ? nearest_rank(que, acc, 99) : REF_NONE) ||
+            !same_real(m->jct_mean, acc ? (double)jsum / (double)acc : NAN) ||
+            !same_real(m->queue_mean, acc ? (double)qsum / (double)acc : NAN) ||
             m->comm_gpu_s != (double)comm / 1000.0 ||
-            m->comm_share != (used_all ? (double)comm / 1000.0 / (double)used_all : 0.0) ||
-            m->util != (mk ? (double)used_all / cap : 0.0))
+            !same_real(m->comm_share, used_all ? (double)comm / 1000.0 / (double)used_all : NAN) ||
+            !same_real(m->util, cap > 0 ? (double)used_all / cap : NAN))
             rc = failf(why, whylen, "metrics disagree with the log");
         else if (comm < 0)
             rc = failf(why, whylen, "negative comm_gpu_s");

@@ -191,10 +191,21 @@ typedef struct {
 extern const char *const tt_metric_names[];
 #define TT_NMETRICS 16
 
+/* A metric that cannot be computed (docs/model.md, section 7: no job was
+ * simulated, or a share of nothing): an int64 metric holds TT_METRIC_NONE,
+ * a real one NAN. TSV shows it as an empty field, HDF5 as NAN or, in an
+ * int64 column, as the value of its "missing" attribute. */
+#define TT_METRIC_NONE INT64_MIN
+
+/* 1 when metric i of m has a value, 0 when it cannot be computed or i is
+ * out of range. */
+int tt_metric_defined(const tt_metrics *m, int i);
 /* Metric i of m as text: integers exactly, reals with %.6f (comm_gpu_s
- * with 3 decimals, it is exact in milli-GPU-seconds). */
+ * with 3 decimals, it is exact in milli-GPU-seconds); "" when it cannot be
+ * computed. */
 void tt_metric_format(const tt_metrics *m, int i, char *buf, size_t size);
-/* Metric i as a double (for HDF5 and plotting). */
+/* Metric i as a double (for HDF5 and plotting); NAN when it cannot be
+ * computed. */
 double tt_metric_value(const tt_metrics *m, int i);
 
 /* One row of a timeline: the state after every event time's passes. */

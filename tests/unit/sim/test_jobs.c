@@ -115,6 +115,14 @@ Test(metrics, names_and_text)
     cr_expect_str_eq(buf, "0.000000");
     tt_metric_format(&m, 16, buf, sizeof buf);
     cr_expect_str_eq(buf, "");
+    /* integers that cannot be computed too: an empty field, NAN, never
+     * INT64_MIN printed as a number */
+    cr_expect(!tt_metric_defined(&m, 1) && tt_metric_defined(&m, 0) && !tt_metric_defined(&m, 16));
+    m.jct_p99 = TT_METRIC_NONE;
+    tt_metric_format(&m, 4, buf, sizeof buf);
+    cr_expect_str_eq(buf, "");
+    cr_expect(isnan(tt_metric_value(&m, 4)));
+    cr_expect(!tt_metric_defined(&m, 4));
     tt_timeline tl = {0, 0, NULL};
     tt_timeline_free(&tl);
     tt_timeline_free(NULL);

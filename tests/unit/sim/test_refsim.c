@@ -588,6 +588,56 @@ Test(refsim, larger_than_cluster_rejected)
     ref_log_free(&log);
 }
 
+/* Every job larger than the cluster: nothing ends, so makespan, JCT,
+ * queueing delay and util cannot be computed (REF_NONE, NAN; the engine's
+ * TT_METRIC_NONE, NAN), nor comm_share of no GPU time; the sums and counts
+ * are 0 (docs/model.md, section 7). All of them used to be 0, which made
+ * such a run the best point of any Pareto front. */
+Test(refsim, all_rejected_nothing_to_measure)
+{
+    ref_cluster c = {1, 1, 4};
+    ref_job jobs[] = {{0, 100, 8, 0}, {5, 10, 5, 0}};
+    ref_params p;
+    ref_params_default(&p);
+    ref_job_result o[2];
+    ref_metrics m;
+    ref_log log = {0};
+    run(&c, &p, jobs, 2, o, &m, &log);
+    cr_expect_eq(m.rejected, 2);
+    cr_expect_eq(m.makespan, REF_NONE);
+    cr_expect_eq(m.jct_p50, REF_NONE);
+    cr_expect_eq(m.jct_p90, REF_NONE);
+    cr_expect_eq(m.jct_p99, REF_NONE);
+    cr_expect_eq(m.queue_p99, REF_NONE);
+    cr_expect(isnan(m.jct_mean) && isnan(m.queue_mean) && isnan(m.util) && isnan(m.comm_share),
+              "jct_mean %g queue_mean %g util %g comm_share %g", m.jct_mean, m.queue_mean,
+              m.util, m.comm_share);
+    cr_expect_eq(m.comm_gpu_s, 0.0);
+    cr_expect_eq(m.restart_gpu_s + m.preemptions + m.placed_l0 + m.placed_l1 + m.placed_l2, 0);
+    ref_log_free(&log);
+}
+
+/* One job of duration 0: it ends as it starts. Makespan and JCT are 0,
+ * measured; util (over 4 GPUs x 0 s) and comm_share (of 0 used
+ * GPU-seconds) are shares of nothing: NAN. */
+Test(refsim, zero_span_no_share)
+{
+    ref_cluster c = {1, 1, 4};
+    ref_job jobs[] = {{7, 0, 2, 0}};
+    ref_params p;
+    ref_params_default(&p);
+    ref_job_result o[1];
+    ref_metrics m;
+    ref_log log = {0};
+    run(&c, &p, jobs, 1, o, &m, &log);
+    cr_expect_eq(m.makespan, 0);
+    cr_expect_eq(m.jct_mean, 0.0);
+    cr_expect_eq(m.jct_p99, 0);
+    cr_expect(isnan(m.util) && isnan(m.comm_share), "util %g comm_share %g", m.util,
+              m.comm_share);
+    ref_log_free(&log);
+}
+
 /* k > N x G but within the cluster: no L0 or L1, L2 at once whatever the
  * timers (defaults: w0 = inf). 2 racks x 1 node x 4; J0 k=6 m1 d=100:
  * racks tie at 4: rack 0 first: node 0 x4, node 1 x2. s = 1500: 0 -> 150. */
@@ -1002,7 +1052,7 @@ Test(refsim, bad_input)
     cr_expect_eq(ref_simulate(&c, &p, fast, 1, ok, 1, o, &m), -1);
     cr_expect_eq(ref_simulate(&c, &p, MD, NMD, ok, 1, o, &m), 0);
     cr_expect_eq(ref_simulate(&c, &p, MD, NMD, ok, 0, o, &m), 0);
-    cr_expect_eq(m.makespan, 0);
+    cr_expect_eq(m.makespan, REF_NONE, "no job, no makespan");
 }
 
 /* The checker catches what it claims to: a correct run passes, and each

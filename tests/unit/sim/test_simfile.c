@@ -1,6 +1,7 @@
 /* One simulation's HDF5 result file: its layout, read back with the HDF5
  * library, and its failures (libcore/sim/simfile.c). */
 #include <hdf5.h>
+#include <math.h>
 
 #include "confutil.h"
 #include "tt/sim.h"
@@ -121,6 +122,8 @@ Test(simfile, layout)
     cr_expect_str_eq(s, "slow:2");
     free(s);
     cr_expect_eq(read_i64(f, "sim/summary/makespan"), 100);
+    cr_expect_eq(H5Aexists_by_name(f, "sim/summary/makespan", "missing", H5P_DEFAULT), 0,
+                 "a makespan with a value is not marked missing");
     cr_expect_eq(read_i64(f, "sim/summary/jct_p99"), 9007199254740993);
     cr_expect_eq(read_i64(f, "sim/summary/rejected"), 1);
     double d = 0;
@@ -160,11 +163,19 @@ Test(simfile, layout)
     H5Fclose(f);
 
     /* without a timeline: no /sim/timeline; a bad directory: an error, and
-     * the old file stays as it was */
+     * the old file stays as it was. Metrics that cannot be computed: NAN,
+     * or an integer marked by its "missing" attribute */
     a.timeline = NULL;
+    met.makespan = TT_METRIC_NONE;
+    met.jct_mean = NAN;
     cr_assert_eq(tt_sim_save(ctx, path, &a), 0);
     f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     cr_expect_eq(H5Lexists(f, "sim/timeline", H5P_DEFAULT), 0);
+    cr_expect_eq(read_i64(f, "sim/summary/makespan"), INT64_MIN);
+    cr_expect_eq(attr_i64(f, "sim/summary/makespan", "missing"), INT64_MIN);
+    cr_expect_eq(H5Aexists_by_name(f, "sim/summary/jct_p99", "missing", H5P_DEFAULT), 0);
+    read_col(f, "sim/summary/jct_mean", H5T_NATIVE_DOUBLE, &d, 1);
+    cr_expect(isnan(d), "jct_mean %g", d);
     H5Fclose(f);
     cr_expect_eq(tt_sim_save(ctx, "/nonexistent/dir/r.h5", &a), TT_EIO);
     cr_expect(strstr(tt_errmsg(ctx), "cannot write '/nonexistent/dir/r.h5'"), "%s",

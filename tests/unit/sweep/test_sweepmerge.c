@@ -51,6 +51,9 @@ static void teardown(fixture *fx)
     tt_ctx_free(fx->ctx);
 }
 
+/* The configuration whose makespan cannot be computed (-1: none). */
+static int64_t no_makespan_at = -1;
+
 /* Shard k of n as DIR/sK.h5 (fx->path[k]), with the given device and time. */
 static void write_shard(fixture *fx, int64_t k, int64_t n, const char *device, double elapsed)
 {
@@ -60,7 +63,7 @@ static void write_shard(fixture *fx, int64_t k, int64_t n, const char *device, d
     int64_t rows = tt_sweep_shard_count(6, k, n);
     for (int64_t r = 0; r < rows; r++) {
         idx[r] = k + r * n;
-        m[r].makespan = 1000 + idx[r];
+        m[r].makespan = idx[r] == no_makespan_at ? TT_METRIC_NONE : 1000 + idx[r];
         m[r].util = (double)idx[r] / 8;
     }
     tt_provenance prov;
@@ -266,6 +269,42 @@ Test(sweepmerge, joins_in_configuration_order)
     cr_expect_eq(total, 6);
     cr_expect_eq(elapsed, 1.875, "elapsed_s %g", elapsed); /* 1 + 0.5 + 0.25 + 0.125 */
     cr_expect_eq(rate, 3.2, "sims_per_s %g", rate);       /* 6 / 1.875 */
+    teardown(&fx);
+}
+
+/* A makespan that cannot be computed in configuration 5 only: the shard
+ * holding it marks its column "missing", the others do not, and the
+ * merged column keeps the mark whatever the shard order. */
+Test(sweepmerge, keeps_the_mark_of_a_metric_without_value)
+{
+    fixture fx;
+    setup(&fx);
+    no_makespan_at = 5;
+    write_shards(&fx, 2);
+    no_makespan_at = -1;
+    for (int k = 0; k < 2; k++) {
+        hid_t f, g = open_sweep(fx.paths[k], H5F_ACC_RDONLY, &f);
+        cr_expect_eq(H5Aexists_by_name(g, "metrics/makespan", "missing", H5P_DEFAULT), k,
+                     "shard %d", k);
+        close_sweep(g, f);
+    }
+    cr_assert_eq(tt_sweep_merge(fx.ctx, fx.out, fx.paths, 2, NULL), 0, "%s", tt_errmsg(fx.ctx));
+    int64_t makespan[6], missing = 0;
+    get_col(fx.out, "metrics/makespan", H5T_NATIVE_INT64, makespan);
+    cr_expect_eq(makespan[5], INT64_MIN);
+    cr_expect_eq(makespan[4], 1004);
+    hid_t f, g = open_sweep(fx.out, H5F_ACC_RDONLY, &f);
+    hid_t d = H5Dopen2(g, "metrics/makespan", H5P_DEFAULT);
+    hid_t a = H5Aopen(d, "missing", H5P_DEFAULT);
+    cr_expect_geq(a, 0, "the merged makespan lost its mark");
+    if (a >= 0) {
+        H5Aread(a, H5T_NATIVE_INT64, &missing);
+        H5Aclose(a);
+    }
+    cr_expect_eq(missing, INT64_MIN);
+    cr_expect_eq(H5Aexists_by_name(g, "metrics/jct_p99", "missing", H5P_DEFAULT), 0);
+    H5Dclose(d);
+    close_sweep(g, f);
     teardown(&fx);
 }
 
