@@ -411,6 +411,8 @@ static double violation(const tt_objective *o, const double *bound, const tt_met
     double viol = 0.0;
     for (int k = 0; k < o->nconds; k++) {
         double v = tt_metric_value(x, o->conds[k].metric), b = bound[k];
+        if (isnan(v) || isnan(b))
+            return NAN; /* a metric that cannot be computed holds no bound */
         double over = o->conds[k].ge ? b - v : v - b;
         if (over > 0)
             viol += over / fmax(fabs(b), 1e-300);
@@ -426,9 +428,14 @@ int tt_objective_feasible(const tt_objective *o, const tt_metrics *m, int64_t n,
     return violation(o, bound, x) == 0.0;
 }
 
-/* Whether candidate (objective a, violation va) ranks before (b, vb). */
+/* Whether candidate (objective a, violation va) ranks before (b, vb). A
+ * candidate whose objective or constraints cannot be computed (NAN) ranks
+ * after every other: it is never the best while one can be. */
 static int ranks_before(double a, double va, double b, double vb)
 {
+    int na = isnan(a) || isnan(va), nb = isnan(b) || isnan(vb);
+    if (na || nb)
+        return !na && nb;
     if ((va == 0.0) != (vb == 0.0))
         return va == 0.0;
     if (va != vb) /* both infeasible: the nearer to feasible */
@@ -453,6 +460,8 @@ int tt_objective_best(const tt_objective *o, const tt_metrics *m, int64_t n, int
             bv = vv;
         }
     }
+    if (isnan(bo) || isnan(bv))
+        return TT_EEMPTY; /* not one set has a value to rank */
     *best = b;
     if (feasible)
         *feasible = bv == 0.0;
@@ -701,6 +710,22 @@ void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p)
         dim_put(p, &t->dims[d], t->dims[d].v[idx[d]]);
 }
 
+/* TT_EEMPTY when a metric of the objective cannot be computed in m: the
+ * same for every configuration when no job is simulated (the cluster
+ * alone rejects jobs), so there is nothing to tune. */
+static int check_defined(tt_ctx *ctx, const tt_objective *o, const tt_metrics *m)
+{
+    for (int k = 0; k < o->nterms + o->nconds; k++) {
+        int i = k < o->nterms ? o->metric[k] : o->conds[k - o->nterms].metric;
+        if (!tt_metric_defined(m, i))
+            return tt_err(ctx, TT_EEMPTY, "the objective's %s cannot be computed (%s): nothing "
+                          "to tune", tt_metric_names[i],
+                          tt_metric_defined(m, 0) ? "no GPU time was used"
+                                                  : "every job is larger than the cluster");
+    }
+    return 0;
+}
+
 /* Simulates ps[0..n) and appends their rows. */
 static int add_rows(tt_ctx *ctx, tt_tune *t, const tt_params *ps, const double *pred, int64_t n,
                     int phase, int round, tt_tune_eval_fn eval, void *arg)
@@ -713,6 +738,8 @@ static int add_rows(tt_ctx *ctx, tt_tune *t, const tt_params *ps, const double *
     int rc = reserve_rows(ctx, t, n);
     if (!rc)
         rc = eval(arg, ctx, ps, n, m);
+    for (int64_t i = 0; i < n && !rc; i++)
+        rc = check_defined(ctx, t->obj, &m[i]);
     for (int64_t i = 0; i < n && !rc; i++) {
         tt_tune_row *r = &t->rows[t->nrows];
         memset(r, 0, sizeof *r);

@@ -121,6 +121,14 @@ expect_exit 1 tt-tune -d cpu -c 2x8x8 -s w0=0,60 --budget 2 --objective "jct_mea
 expect_err "no feasible configuration: constraint 'makespan <= 10' holds for none of the 2 configurations"
 [ -e bad.h5 ] && fail "infeasible: left bad.h5"
 [ -s out.txt ] && fail "infeasible: output on stdout"
+# every job larger than the cluster: no objective has a value (all were 0,
+# and a configuration was recommended): exit 1, nothing written
+printf 'submit\tduration\tgpus\n0\t100\t16\n50\t200\t32\n' >big.tsv
+expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
+expect_exit 1 tt-tune -d cpu -c 1x1x8 -s w0=0,60,600 -s theta=1100,inf --objective "jct_mean s.t. util >= 0.5" -o bad.h5 big.h5
+expect_err "tt-tune: 'big.h5': the objective's jct_mean cannot be computed (every job is larger than the cluster): nothing to tune"
+[ -e bad.h5 ] && fail "nothing to tune: left bad.h5"
+[ -s out.txt ] && fail "nothing to tune: output on stdout"
 expect_exit 1 tt-tune -c 2x8x8 -s w0=0,60 --objective jct_mean nosuch.h5
 # -d gpu where no GPU answers: exit 1, said
 if ! tt-tune --version | grep -q "device(s)"; then

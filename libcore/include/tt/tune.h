@@ -45,7 +45,10 @@
  * condition holds; feasible ones rank before infeasible ones and among
  * themselves by objective; infeasible ones by total relative violation
  * (sum over conditions of the excess over |bound|), then by objective;
- * ties by order of evaluation.
+ * ties by order of evaluation. A configuration whose objective or a
+ * condition's metric cannot be computed (tt_metric_defined) ranks after
+ * all others; a search stops at the first one (TT_EEMPTY: with no job
+ * simulated no configuration has a value, so there is nothing to tune).
  *
  * Determinism: every random choice comes from opts.seed through
  * splitmix64; with the same seed, inputs and linear-algebra backend a
@@ -110,11 +113,13 @@ int tt_objective_parse(tt_ctx *ctx, const char *text, tt_objective **out);
 void tt_objective_free(tt_objective *o);
 /* The objective as text with single spaces, as parsed. */
 const char *tt_objective_text(const tt_objective *o);
-/* The value to minimise for metrics m. */
+/* The value to minimise for metrics m; NAN when a metric of it cannot be
+ * computed. */
 double tt_objective_value(const tt_objective *o, const tt_metrics *m);
 /* Among the n metric sets m (n >= 1, "best" bounds taken over them), the
  * position of the best by the ranking above, in *best, and whether it is
- * feasible in *feasible. 0, or TT_EEMPTY when n = 0. */
+ * feasible in *feasible. 0, or TT_EEMPTY when n = 0 or no set has a value
+ * for the objective and its conditions. */
 int tt_objective_best(const tt_objective *o, const tt_metrics *m, int64_t n, int64_t *best,
                       int *feasible);
 /* Whether x satisfies every condition with "best" bounds taken over the
@@ -184,12 +189,13 @@ void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p);
 /* Runs a search with opts; *best gets the row of the best configuration
  * among the lattice points it proposed (rows simulated before, by another
  * call, count without cost). 0; TT_EINVAL for a bad budget; TT_ESTOPPED;
- * TT_EIO when the surrogate's linear algebra fails; or the evaluation
+ * TT_EIO when the surrogate's linear algebra fails; TT_EEMPTY when the
+ * objective of a configuration cannot be computed; or the evaluation
  * callback's code. */
 int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *opts, tt_tune_eval_fn eval,
                    void *arg, int64_t *best);
 /* The row of configuration p, simulated unless the cache has it (phase as
- * in opts). 0 or the callback's code. */
+ * in opts). 0, TT_EEMPTY as tt_tune_search, or the callback's code. */
 int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune_eval_fn eval,
                  void *arg, int64_t *row);
 

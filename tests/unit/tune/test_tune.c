@@ -148,6 +148,38 @@ Test(tune, ranking_and_feasibility)
     tt_objective_free(o);
 }
 
+/* A metric set that cannot be computed (no job simulated: NAN,
+ * TT_METRIC_NONE) is never the best while another has a value, however it
+ * would compare; when none has one there is no best. */
+Test(tune, ranking_without_values)
+{
+    tt_metrics m[3];
+    memset(m, 0, sizeof m);
+    m[0].jct_mean = NAN;
+    m[0].makespan = TT_METRIC_NONE;
+    m[1].jct_mean = 40;
+    m[1].makespan = 1000;
+    m[2].jct_mean = 30;
+    m[2].makespan = TT_METRIC_NONE;
+    int64_t b = -1;
+    int feas = -1;
+    tt_objective *o = obj("jct_mean");
+    cr_assert_eq(tt_objective_best(o, m, 3, &b, &feas), 0);
+    cr_expect(b == 2 && feas, "best %lld", (long long)b);
+    cr_expect(isnan(tt_objective_value(o, &m[0])));
+    tt_objective_free(o);
+    /* the condition's metric is empty in rows 0 and 2: row 1 alone */
+    o = obj("jct_mean s.t. makespan <= 1.1 * best");
+    cr_assert_eq(tt_objective_best(o, m, 3, &b, &feas), 0);
+    cr_expect(b == 1 && feas, "best %lld", (long long)b);
+    tt_objective_free(o);
+    o = obj("-makespan");
+    cr_assert_eq(tt_objective_best(o, m, 3, &b, &feas), 0);
+    cr_expect_eq(b, 1);
+    cr_expect_eq(tt_objective_best(o, m + 2, 1, &b, &feas), TT_EEMPTY);
+    tt_objective_free(o);
+}
+
 Test(tune, slice)
 {
     int64_t submit[] = {100, 150, 150, 400}, dur[] = {1, 2, 3, 4};
@@ -683,5 +715,41 @@ Test(tune, roles_without_test_part)
     cr_expect_eq(tt_tune_row_at(tr, ro.train_row[TT_ROLE_GRID_BEST])->params.w0, 50);
     cr_expect_eq(tt_tune_row_at(tr, ro.train_row[TT_ROLE_STRICT])->phase, 2);
     tt_tune_free(tr);
+    tt_objective_free(o);
+}
+
+/* Every job rejected: no configuration has an objective, so the search
+ * stops at the first simulation with TT_EEMPTY rather than recommend one
+ * (all metrics 0 made every configuration look ideal). */
+static int empty_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    (void)arg;
+    (void)ctx;
+    (void)ps;
+    for (int64_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].makespan = out[i].jct_p50 = out[i].jct_p90 = out[i].jct_p99 = TT_METRIC_NONE;
+        out[i].queue_p99 = TT_METRIC_NONE;
+        out[i].jct_mean = out[i].queue_mean = out[i].comm_share = out[i].util = NAN;
+        out[i].rejected = 5;
+    }
+    return 0;
+}
+
+Test(tune, nothing_to_tune)
+{
+    tt_objective *o = obj("jct_mean");
+    tt_params base;
+    tt_params_default(&base);
+    tt_tune *t = line_tune("0,10,20,30", &base, o);
+    tt_tune_opts opts = {TT_TUNE_GRID, 4, 0, 1, NULL, 0, NULL, NULL, NULL};
+    tt_ctx *ctx = tt_ctx_create();
+    int64_t best = -1;
+    cr_expect_eq(tt_tune_search(ctx, t, &opts, empty_eval, NULL, &best), TT_EEMPTY);
+    cr_expect_str_eq(tt_errmsg(ctx), "the objective's jct_mean cannot be computed (every job is "
+                                     "larger than the cluster): nothing to tune");
+    cr_expect_eq(best, -1);
+    tt_tune_free(t);
+    tt_ctx_free(ctx);
     tt_objective_free(o);
 }
