@@ -192,11 +192,16 @@ static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
         rc = load_table(ctx, nin > 0 ? in[0] : "-", TT_TABLE_TUNE_SPACE, &mem, &len, &base[0]);
     if (!rc && a->surface)
         rc = load_table(ctx, a->surface, TT_TABLE_CONFIGS, &mem, &len, &base[1]);
+    int64_t left = 0;
     tt_plot_opts o = a->o;
     o.output = r.fig.tmp;
+    o.left_out = &left;
     if (!rc && !(rc = tt_plot_render_target(ctx, &r, out)) &&
         !(rc = make_script(ctx, a, nt, tabs, tr, base, &o, &script)) &&
         !(rc = tt_plot_render_run(ctx, &r, script, out, &msgs))) {
+        if (left)
+            cli_err("%lld row%s left out: a metric drawn is empty there (it cannot be computed)",
+                    (long long)left, left == 1 ? "" : "s");
         show_messages(msgs); /* warnings, if any: a figure that needs a look */
         free(msgs);
         msgs = NULL;

@@ -345,6 +345,15 @@ void tt_pg_about(const tt_table *t, char *buf, size_t size)
              cl ? cl : "");
 }
 
+int64_t tt_pg_count_nan(const tt_table *t, int c1, int c2)
+{
+    const double *a = tt_table_values(t, c1), *b = c2 >= 0 ? tt_table_values(t, c2) : NULL;
+    int64_t k = 0;
+    for (int64_t r = 0; r < tt_table_rows(t); r++)
+        k += isnan(a[r]) || (b && isnan(b[r]));
+    return k;
+}
+
 double tt_pg_max_abs(const double *v, int64_t n)
 {
     double m = 0;

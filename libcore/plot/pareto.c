@@ -183,7 +183,11 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
         mx = a > mx ? a : mx;
         my = c > my ? c : my;
     }
-    int64_t n = tt_table_rows(t);
+    int64_t n = tt_table_rows(t), empty = tt_pg_count_nan(t, cx, cy), left = empty;
+    for (int i = 0; i < nb; i++)
+        left += tt_pg_count_nan(base[i], bx[i], by[i]);
+    if (o->left_out)
+        *o->left_out = left;
     int64_t *front = (int64_t *)malloc((size_t)n * sizeof *front);
     if (!front)
         return tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -191,8 +195,9 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     if (k <= 0) {
         free(front);
         return k < 0 ? tt_err(ctx, TT_ENOMEM, "out of memory")
-                     : tt_err(ctx, TT_EEMPTY, "'%s': no row has both %s and %s",
-                              tt_table_source(t), xn, yn);
+                     : tt_err(ctx, TT_EEMPTY, "'%s': no row has both %s and %s (empty in "
+                              "all %lld rows: they cannot be computed)",
+                              tt_table_source(t), xn, yn, (long long)empty);
     }
     double dx, dy;
     char ux[64], uy[64], lx[160], ly[160], title[768], fixed[256], about[256];

@@ -56,6 +56,9 @@ void tt_pg_num(double v, char *buf, size_t size);
 const char *tt_pg_cell_text(const tt_table *t, int col, int64_t row, char *buf, size_t size);
 /* "name [unit]", or "name" without a unit. */
 void tt_pg_axis_label(const char *name, const char *unit, char *buf, size_t size);
+/* The rows of t where numeric column c1, or c2 (ignored when < 0), is
+ * NAN: a metric that cannot be computed there. */
+int64_t tt_pg_count_nan(const tt_table *t, int c1, int c2);
 /* The largest finite magnitude of v (0 if none). */
 double tt_pg_max_abs(const double *v, int64_t n);
 /* 1 for a name of tt_param_names. */

@@ -491,9 +491,13 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
         return rc;
     if (cx == cy)
         return tt_err(ctx, TT_EINVAL, "the two axes are both '%s'", xn);
-    if (tt_plot_best(tt_table_values(t, cz), tt_table_rows(t)) < 0 ||
-        (cf >= 0 && tt_plot_best(tt_table_values(t, cf), tt_table_rows(t)) < 0))
-        return tt_err(ctx, TT_EEMPTY, "'%s': no value of the metric", tt_table_source(t));
+    if (o->left_out)
+        *o->left_out = tt_pg_count_nan(t, cz, cf);
+    for (int c = cz; c >= 0; c = c == cz ? cf : -1)
+        if (tt_plot_best(tt_table_values(t, c), tt_table_rows(t)) < 0)
+            return tt_err(ctx, TT_EEMPTY, "'%s': no value of %s (empty in all %lld rows: it "
+                          "cannot be computed)", tt_table_source(t),
+                          tt_table_name(t, c), (long long)tt_table_rows(t));
     pg_grid g;
     memset(&g, 0, sizeof g);
     rc = grid_build(ctx, t, cx, cy, &g);

@@ -89,6 +89,28 @@ grep -q "^set title 'small.h5 on 1x1x8: jct_mean against makespan, both minimise
 tt-plot pareto -o hp.svg <sw.h5 || fail "HDF5 on stdin"
 clean
 
+# ---- metrics that cannot be computed: rows left out, and said so ----
+# every job larger than 1x1x8: the sweep's makespan and jct_mean are empty
+# (they were 0, the best point of any front)
+printf 'submit\tduration\tgpus\n0\t100\t16\n50\t200\t32\n' >big.tsv
+expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
+expect_exit 0 tt-sweep -d cpu -c 1x1x8 -g w0=0,60,600,inf -g theta=1100,1500,inf -o bigsw.h5 big.h5
+expect_err "tt-sweep: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util cannot be computed in 12 of 12 configurations (every job is larger than the cluster): left empty"
+[ "$(awk -F'\t' 'NR > 1 && $14 == "" && $15 == ""' out.txt | wc -l)" = 12 ] || fail "empty metrics: $(head -3 out.txt)"
+sed 's/^fifo/sjf/' out.txt >bigsw.tsv
+expect_exit 1 tt-plot pareto -o f.png bigsw.h5
+expect_err "tt-plot: 'bigsw.h5': no row has both makespan and jct_mean (empty in all 12 rows: they cannot be computed)"
+expect_exit 1 tt-plot surface -o f.png bigsw.h5
+expect_err "tt-plot: 'bigsw.h5': no value of jct_mean (empty in all 12 rows: it cannot be computed)"
+[ -e f.png ] && fail "a figure of nothing"
+# beside a sweep with values (order sjf marks them apart): left out, counted
+{ cat sw.tsv; tail -n +2 bigsw.tsv; } >mixed.tsv
+expect_exit 0 tt-plot pareto -o mixed.svg mixed.tsv
+expect_err "tt-plot: 12 rows left out: a metric drawn is empty there (it cannot be computed)"
+svg_text mixed.svg >mixed.txt
+grep -qxF "configurations ($(($(wc -l <sw.tsv) - 1)))" mixed.txt || fail "mixed: $(tr '\n' '|' <mixed.txt)"
+clean
+
 # ---- cdf, timeline, trace ----
 expect_exit 0 tt-plot cdf --label A -o c.svg "$FIX/plot/plot_jobs_a.tsv" - <"$FIX/plot/plot_jobs_b.tsv"
 svg_text c.svg >c.txt

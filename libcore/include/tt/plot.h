@@ -49,6 +49,10 @@ typedef struct {
     const char *x, *y, *z; /* column names; NULL: the kind's defaults */
     const char *facet;     /* surface: a second metric side by side, or NULL */
     int view3d;            /* surface: a pm3d 3-D view instead of the heat map */
+    /* surface, pareto: when not NULL, set to the rows (baselines included)
+     * left out because a metric drawn is absent there: it cannot be
+     * computed (docs/model.md section 7), empty in TSV, NAN in HDF5 */
+    int64_t *left_out;
 } tt_plot_opts;
 
 /* A metric z (default jct_mean) over two swept parameters x, y (default
