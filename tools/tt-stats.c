@@ -45,13 +45,37 @@ static const char *fx(char *buf, int64_t num, int64_t den, int d)
     return buf;
 }
 
+/* A trace whose durations are not seconds (gavel's steps) is described in
+ * its unit: the name of a quantity made of durations says "hours" or ends
+ * in "_s", and becomes "steps" / "_steps" here; hour is 3600 s, or 1 step.
+ * Submit times are seconds in every trace. */
+static const char *unit;
+static int64_t hour = 3600;
+
+static const char *named(const char *name)
+{
+    static char buf[4][64];
+    static int k;
+    const char *h = strstr(name, "hour");
+    size_t n = strlen(name);
+    if (hour == 3600 || (!h && (n < 2 || strcmp(name + n - 2, "_s") != 0)))
+        return name;
+    char *b = buf[k++ % 4];
+    if (h) /* gpu_hours, gpu_hour_share: the unit is plural already */
+        snprintf(b, sizeof buf[0], "%.*s%s%s", (int)(h - name), name, unit,
+                 h[4] == 's' ? h + 5 : h + 4);
+    else
+        snprintf(b, sizeof buf[0], "%.*s_%s", (int)(n - 2), name, unit);
+    return b;
+}
+
 static void summary(const tt_trace *t, const tt_stats_summary *s)
 {
     char b[48];
     printf("metric\tvalue\n");
     printf("jobs\t%lld\n", (long long)s->jobs);
-    printf("gpu_hours\t%s\n", fx(b, s->gpu_s, 3600, 2));
-    printf("gpu_milli_hours\t%s\n", fx(b, s->gpu_milli_s, 3600000, 2));
+    printf("%s\t%s\n", named("gpu_hours"), fx(b, s->gpu_s, hour, 2));
+    printf("%s\t%s\n", named("gpu_milli_hours"), fx(b, s->gpu_milli_s, hour * 1000, 2));
     printf("first_submit\t%lld\nlast_submit\t%lld\n", (long long)s->first_submit,
            (long long)s->last_submit);
     printf("span_s\t%lld\n", (long long)s->span_s);
@@ -60,8 +84,9 @@ static void summary(const tt_trace *t, const tt_stats_summary *s)
            (long long)s->duplicates);
     printf("mean_gpus\t%s\n", fx(b, s->gpus_sum, s->jobs, 2));
     printf("max_gpus\t%lld\n", (long long)s->max_gpus);
-    printf("mean_duration_s\t%s\n", fx(b, s->duration_sum, s->jobs, 2));
-    printf("offered_load_gpus\t%s\n", fx(b, s->gpu_s, s->span_s, 2));
+    printf("%s\t%s\n", named("mean_duration_s"), fx(b, s->duration_sum, s->jobs, 2));
+    /* GPUs busy on average: GPU-seconds over seconds, none from steps */
+    printf("offered_load_gpus\t%s\n", fx(b, s->gpu_s, hour == 3600 ? s->span_s : 0, 2));
     printf("duration_unit\t%s\n", t->prov.duration_unit);
 }
 
@@ -78,7 +103,9 @@ static void quantiles(const tt_stats_dist *d)
     putchar('\n');
     char b[48];
     for (int q = 0; q < TT_STATS_NQUANTITY; q++) {
-        printf("%s\t%s", tt_stats_quantity_name(q), fx(b, d[q].sum, d[q].n, 2));
+        const char *name = tt_stats_quantity_name(q); /* interarrival: submits, seconds */
+        printf("%s\t%s", q == TT_STATS_INTERARRIVAL ? name : named(name),
+               fx(b, d[q].sum, d[q].n, 2));
         for (int k = 0; k < TT_STATS_NPCT; k++) {
             if (d[q].n)
                 printf("\t%lld", (long long)d[q].q[k]);
@@ -97,7 +124,7 @@ static void groups(const char *key, const tt_stats_group *g, int64_t n, int by_n
         gpu_s += g[i].gpu_s;
     }
     char b1[48], b2[48], b3[48];
-    printf("%s\tjobs\tjob_share\tgpu_hours\tgpu_hour_share\n", key);
+    printf("%s\tjobs\tjob_share\t%s\t%s\n", key, named("gpu_hours"), named("gpu_hour_share"));
     for (int64_t i = 0; i < n; i++) {
         if (by_name) {
             /* tabs and newlines in a name would break the row */
@@ -107,7 +134,7 @@ static void groups(const char *key, const tt_stats_group *g, int64_t n, int by_n
             printf("%lld", (long long)g[i].key);
         }
         printf("\t%lld\t%s\t%s\t%s\n", (long long)g[i].jobs, fx(b1, g[i].jobs, jobs, 4),
-               fx(b2, g[i].gpu_s, 3600, 2), fx(b3, g[i].gpu_s, gpu_s, 4));
+               fx(b2, g[i].gpu_s, hour, 2), fx(b3, g[i].gpu_s, gpu_s, 4));
     }
 }
 
@@ -115,10 +142,10 @@ static void load(const tt_stats_load *l)
 {
     char b[48];
     printf("bin_start\tsubmitted\tsubmitted_gpus\tdemand_gpus\n");
-    for (int64_t i = 0; i < l->nbins; i++)
+    for (int64_t i = 0; i < l->nbins; i++) /* no demand without seconds: empty */
         printf("%lld\t%lld\t%lld\t%s\n", (long long)(l->start + i * l->bin),
                (long long)l->submitted[i], (long long)l->submitted_gpus[i],
-               fx(b, l->gpu_s[i], l->bin, 2));
+               l->gpu_s ? fx(b, l->gpu_s[i], l->bin, 2) : "");
 }
 
 /* Everything the chosen sections need, computed before any is printed so
@@ -206,6 +233,10 @@ int main(int argc, char **argv)
         cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
         tt_ctx_free(ctx);
         return EXIT_FAIL;
+    }
+    if (!tt_trace_in_seconds(t)) {
+        unit = t->prov.duration_unit;
+        hour = 1;
     }
     results r;
     memset(&r, 0, sizeof r);

@@ -524,6 +524,9 @@ int tt_table_from_trace(tt_ctx *ctx, const tt_trace *tr, tt_table_trace_view vie
                         tt_table **out)
 {
     *out = NULL;
+    /* GPU time and offered load need seconds: none is drawn in steps */
+    if (tt_trace_need_seconds(ctx, tr, TT_EFORMAT, "drawn"))
+        return TT_EFORMAT;
     tt_table *t = tt_tab_new("trace");
     if (!t)
         return tt_err(ctx, TT_ENOMEM, "out of memory");

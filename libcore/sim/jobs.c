@@ -18,12 +18,8 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
     memset(out, 0, sizeof *out);
     if (!tt_trace_is_sorted(t))
         return tt_err(ctx, TT_EINVAL, "the trace is not sorted by submit time");
-    /* a run time in training steps (gavel) has no meaning as seconds */
-    if (t->prov.duration_unit && *t->prov.duration_unit && strcmp(t->prov.duration_unit, "s"))
-        return tt_err(ctx, TT_EINVAL,
-                      "durations are in %s, not seconds (duration_unit): the trace cannot be "
-                      "simulated as it is",
-                      t->prov.duration_unit);
+    if (tt_trace_need_seconds(ctx, t, TT_EINVAL, "simulated"))
+        return TT_EINVAL;
     for (int64_t i = 0; i < t->n; i++) {
         const char *what = t->submit[i] == TT_TIME_NONE     ? "has no submit time"
                            : t->duration[i] == TT_TIME_NONE ? "has no duration"

@@ -321,9 +321,11 @@ int tt_stats_load_get(tt_ctx *ctx, const tt_trace *t, int64_t bin, int64_t max_b
         return rc;
     /* Offsets from the first submit fit in int64 (checked). The last
      * instant any job needs is its last busy second, or its submit for a
-     * job of duration 0 (it still counts as submitted). */
+     * job of duration 0 (it still counts as submitted). A duration in
+     * another unit (steps) tells no busy second: submissions only. */
+    int secs = tt_trace_in_seconds(t);
     int64_t first = t->submit[0], last = t->submit[t->n - 1] - first;
-    for (int64_t i = 0; i < t->n; i++) {
+    for (int64_t i = 0; secs && i < t->n; i++) {
         int64_t e = t->submit[i] - first + t->duration[i];
         if (t->duration[i] > 0 && e - 1 > last)
             last = e - 1;
@@ -336,11 +338,11 @@ int tt_stats_load_get(tt_ctx *ctx, const tt_trace *t, int64_t bin, int64_t max_b
     size_t sz = (size_t)nbins * sizeof(int64_t);
     out->submitted = (int64_t *)calloc(1, sz);
     out->submitted_gpus = (int64_t *)calloc(1, sz);
-    out->gpu_s = (int64_t *)calloc(1, sz);
+    out->gpu_s = secs ? (int64_t *)calloc(1, sz) : NULL;
     /* running[b]: GPUs of the jobs that cover bin b entirely, as a
      * difference array (+g at the first full bin, -g after the last) */
     int64_t *running = (int64_t *)calloc((size_t)nbins + 1, sizeof(int64_t));
-    if (!out->submitted || !out->submitted_gpus || !out->gpu_s || !running) {
+    if (!out->submitted || !out->submitted_gpus || (secs && !out->gpu_s) || !running) {
         free(running);
         tt_stats_load_free(out);
         return tt_err(ctx, TT_ENOMEM, "out of memory for %lld bins", (long long)nbins);
@@ -353,7 +355,7 @@ int tt_stats_load_get(tt_ctx *ctx, const tt_trace *t, int64_t bin, int64_t max_b
         int64_t ba = a / bin;
         out->submitted[ba]++;
         out->submitted_gpus[ba] += g;
-        if (d == 0)
+        if (d == 0 || !secs)
             continue;
         int64_t e = a + d, be = (e - 1) / bin; /* the bin of the last busy second */
         if (ba == be) {
@@ -368,7 +370,7 @@ int tt_stats_load_get(tt_ctx *ctx, const tt_trace *t, int64_t bin, int64_t max_b
     }
     /* running GPUs x bin never exceeds the GPU-seconds total: no overflow */
     int64_t r = 0;
-    for (int64_t b = 0; b < nbins; b++) {
+    for (int64_t b = 0; secs && b < nbins; b++) {
         r += running[b];
         out->gpu_s[b] += r * bin;
     }

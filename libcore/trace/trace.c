@@ -184,6 +184,21 @@ int tt_trace_is_sorted(const tt_trace *t)
     return 1;
 }
 
+int tt_trace_in_seconds(const tt_trace *t)
+{
+    const char *u = t->prov.duration_unit;
+    return !u || !*u || strcmp(u, "s") == 0;
+}
+
+int tt_trace_need_seconds(tt_ctx *ctx, const tt_trace *t, int code, const char *doing)
+{
+    /* a run time in training steps (gavel) has no meaning as seconds */
+    if (tt_trace_in_seconds(t))
+        return 0;
+    return tt_err(ctx, code, "durations are in %s, not seconds (duration_unit): the trace cannot "
+                  "be %s as it is", t->prov.duration_unit, doing);
+}
+
 int tt_trace_sort(tt_trace *t)
 {
     if (t->n < 2 || tt_trace_is_sorted(t))

@@ -145,6 +145,12 @@ for want in 'job-size mix' 'GPUs per job' 'duration CDF' 'GPUs (bin mean)' \
 done
 expect_exit 0 tt-plot trace -o tr.png small.h5
 [ "$(png_size tr.png)" = 1200x800 ] || fail "trace size"
+# durations in training steps: no GPU time or offered load to draw (they
+# were drawn as seconds, a 12,000-day axis for Gavel's Philly trace)
+expect_exit 0 tt-ingest -q -o gv.h5 "$FIX/ingest/gavel/gavel_small.trace"
+expect_exit 1 tt-plot trace -o gv.png gv.h5
+expect_err "tt-plot: durations are in steps, not seconds (duration_unit): the trace cannot be drawn as it is"
+[ -e gv.png ] && fail "a figure of steps as seconds"
 clean
 
 # ---- titles are text, never commands ----

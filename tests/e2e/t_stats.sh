@@ -104,6 +104,25 @@ done
 expect_exit 0 tt-stats -s load -b 1000000 long.h5
 [ "$(wc -l <out.txt)" = 22 ] || fail "1e6 s bins: $(wc -l <out.txt) lines"
 [ "$(tail -1 out.txt)" = "20000000${T}1${T}1${T}0.00" ] || fail "last bin: $(tail -1 out.txt)"
+
+# ---- durations in training steps (gavel_small: 1000, 5, 250 steps on 4,
+# 16, 1 GPUs, submits 0, 7, 13 s): described in steps, never as seconds;
+# no offered load in GPUs (steps over seconds is not GPUs) ----
+expect_exit 0 tt-ingest -q -o gv.h5 "$FIX/ingest/gavel/gavel_small.trace"
+expect_exit 0 tt-stats -s all gv.h5
+for want in "gpu_steps${T}4330.00" "gpu_milli_steps${T}4330.00" "span_s${T}13" \
+    "mean_duration_steps${T}418.33" "offered_load_gpus${T}" "duration_unit${T}steps" \
+    "duration_steps${T}418.33${T}5${T}5${T}5${T}250${T}1000${T}1000${T}1000${T}1000" \
+    "interarrival_s${T}6.50${T}6${T}6${T}6${T}6${T}7${T}7${T}7${T}7" \
+    "gpu_steps${T}1443.33${T}80${T}80${T}80${T}250${T}4000${T}4000${T}4000${T}4000" \
+    "gpus${T}jobs${T}job_share${T}gpu_steps${T}gpu_steps_share" "4${T}1${T}0.3333${T}4000.00${T}0.9238" \
+    "bin_start${T}submitted${T}submitted_gpus${T}demand_gpus" "0${T}3${T}21${T}"; do
+    grep -qxF -- "$want" out.txt || fail "steps: no line '$want': $(tr '\n\t' '| ' <out.txt)"
+done
+grep -wE 'gpu_hours|gpu_milli_hours|gpu_hour_share|mean_duration_s|duration_s|gpu_s' out.txt &&
+    fail "steps shown as seconds: $(grep -wE 'gpu_hours|duration_s|gpu_s' out.txt)"
+[ "$(wc -l <out.txt)" = 34 ] || fail "steps: $(wc -l <out.txt) lines"
+
 expect_exit 2 tt-stats
 expect_err "no trace file"
 expect_exit 2 tt-stats five.h5 five.h5

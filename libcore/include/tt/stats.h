@@ -10,6 +10,10 @@
  * TT_EEMPTY for a trace without jobs, or TT_ERANGE when a sum or the time
  * span does not fit in int64. Functions only read the trace: they may run
  * on one trace from many threads, each with its own context.
+ *
+ * Durations are in the trace's unit (provenance duration_unit): seconds,
+ * or gavel's training steps; "GPU-seconds" below are then GPU-steps.
+ * Submit times are seconds in every trace.
  */
 #ifndef TT_STATS_H
 #define TT_STATS_H
@@ -91,14 +95,16 @@ int tt_stats_by_vc(tt_ctx *ctx, const tt_trace *t, tt_stats_group **out, int64_t
 /* Offered load in bins of `bin` seconds from the first submit, as if every
  * job ran from its submit for its duration. Bin b covers
  * [start + b * bin, start + (b + 1) * bin); the bins reach the last
- * submit and the last end. */
+ * submit and the last end. A trace whose durations are not seconds
+ * (tt_trace_in_seconds) has no offered load: gpu_s is NULL and the bins
+ * reach the last submit. */
 typedef struct tt_stats_load {
     int64_t start;           /* the first submit */
     int64_t bin;             /* bin length, s */
     int64_t nbins;
     int64_t *submitted;      /* jobs submitted in the bin */
     int64_t *submitted_gpus; /* their GPUs */
-    int64_t *gpu_s;          /* GPU-seconds of all jobs that overlap the bin */
+    int64_t *gpu_s;          /* GPU-seconds of all jobs that overlap the bin, or NULL */
 } tt_stats_load;
 
 /* The default cap on the number of bins. */

@@ -82,7 +82,9 @@ typedef enum {
 /* A view of the trace t (the contract of tt/stats.h); bin is the load bin
  * in seconds (view LOAD only; 0: the span / 300 rounded up to whole hours).
  * Attributes: trace_format and trace_source_files (the provenance) and
- * jobs. 0 or the codes of tt/stats.h. */
+ * jobs. 0 or the codes of tt/stats.h; TT_EFORMAT when the durations of t
+ * are not seconds (tt_trace_need_seconds: "the trace cannot be drawn as it
+ * is"). */
 int tt_table_from_trace(tt_ctx *ctx, const tt_trace *t, tt_table_trace_view view, int64_t bin,
                         tt_table **out);
 

@@ -121,6 +121,15 @@ int tt_prov_add_line(char **field, const char *line);
 /* 1 when t[i] is sorted by submit. */
 int tt_trace_is_sorted(const tt_trace *t);
 
+/* 1 when the durations of t are seconds (provenance duration_unit "s", or
+ * unset), 0 when they are another unit (gavel's training steps), in which
+ * no run time, GPU-time or offered load can be told. */
+int tt_trace_in_seconds(const tt_trace *t);
+/* 0 when the durations of t are seconds; else code, with the message every
+ * tool that needs seconds gives: "durations are in steps, not seconds
+ * (duration_unit): the trace cannot be DOING as it is". */
+int tt_trace_need_seconds(tt_ctx *ctx, const tt_trace *t, int code, const char *doing);
+
 #ifdef __cplusplus
 }
 #endif

@@ -65,7 +65,8 @@ Test(sim_jobs, from_trace)
     /* durations in training steps (gavel) are not seconds */
     cr_assert_eq(tt_prov_set(&t->prov.duration_unit, "steps"), 0);
     cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), TT_EINVAL);
-    cr_expect(strstr(tt_errmsg(ctx), "durations are in steps") != NULL, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(tt_errmsg(ctx), "durations are in steps, not seconds (duration_unit): the "
+                                     "trace cannot be simulated as it is");
     cr_assert_eq(tt_prov_set(&t->prov.duration_unit, "s"), 0);
     cr_expect_eq(tt_sim_jobs_from_trace(ctx, t, m, &j), 0);
     tt_sim_jobs_free(&j);

@@ -339,6 +339,32 @@ Test(stats, load_zero_durations_and_offsets)
     tt_ctx_free(ctx);
 }
 
+/* Durations in training steps (gavel) tell no busy second: no offered
+ * load (gpu_s NULL) and bins up to the last submit only, where 100000
+ * steps read as seconds made 10,001 bins of 10 s. The shared refusal. */
+Test(stats, load_of_steps_is_submissions_only)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = tt_trace_create();
+    add(t, 0, 100000, 4, 0, NULL, NULL);
+    add(t, 13, 250, 1, 0, NULL, NULL);
+    cr_expect(tt_trace_in_seconds(t));
+    cr_expect_eq(tt_trace_need_seconds(ctx, t, TT_EFORMAT, "drawn"), 0);
+    cr_assert_eq(tt_prov_set(&t->prov.duration_unit, "steps"), 0);
+    cr_expect(!tt_trace_in_seconds(t));
+    cr_expect_eq(tt_trace_need_seconds(ctx, t, TT_EFORMAT, "drawn"), TT_EFORMAT);
+    cr_expect_str_eq(tt_errmsg(ctx), "durations are in steps, not seconds (duration_unit): the "
+                                     "trace cannot be drawn as it is");
+    tt_stats_load l;
+    cr_assert_eq(tt_stats_load_get(ctx, t, 10, 100000, &l), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(l.nbins, 2);
+    cr_expect_null(l.gpu_s);
+    cr_expect(l.submitted[0] == 1 && l.submitted[1] == 1 && l.submitted_gpus[0] == 4);
+    tt_stats_load_free(&l);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
 Test(stats, load_bad_bins)
 {
     tt_ctx *ctx = tt_ctx_create();
