@@ -18,8 +18,8 @@
 static const char usage[] =
     "usage: tt-plot surface|pareto|cdf|timeline|trace|search [-x NAME] [-y NAME] [-z NAME]\n"
     "               [--facet METRIC] [--3d] [--where NAME=VALUE]... [--baseline FILE]...\n"
-    "               [--label TEXT]... [--surface SWEEP.h5] [--title TEXT] [--size WxH]\n"
-    "               [--script FILE] -o FIG.png|svg|pdf [INPUT...]\n";
+    "               [--baseline-any] [--label TEXT]... [--surface SWEEP.h5] [--title TEXT]\n"
+    "               [--size WxH] [--script FILE] -o FIG.png|svg|pdf [INPUT...]\n";
 
 static void help(void)
 {
@@ -34,7 +34,9 @@ static void help(void)
         "            the best point marked; --facet METRIC a second panel; --3d pm3d view\n"
         "  pareto    -y (jct_mean) against -x (makespan), the non-dominated front labelled\n"
         "            with its parameters, baselines (strict consolidation, no-wait) and\n"
-        "            the rows of each --baseline FILE (tt-sim TSV) marked\n"
+        "            the rows of each --baseline FILE (tt-sim -o of the same trace,\n"
+        "            cluster and models) marked with their configuration;\n"
+        "            --baseline-any: any FILE, TSV too, unchecked\n"
         "  cdf       CDF of -x (jct; queue) per job of each INPUT (tt-sim -o with jobs, or\n"
         "            tt-sim --jobs TSV), log x; --label names them in order (default:\n"
         "            the file name)\n"
@@ -59,7 +61,8 @@ static void help(void)
         "gnuplot is found on PATH, or named by the GNUPLOT environment variable.\n"
         "Exit status: 0 ok, 1 unreadable or empty input, gnuplot missing or failing,\n"
         "write error, 2 usage error (bad option, a column that does not exist, a\n"
-        "parameter that was not swept, a --surface of another trace or cluster).\n");
+        "parameter that was not swept, a --surface or --baseline of another trace or\n"
+        "cluster, a --baseline that cannot be checked).\n");
 }
 
 /* gnuplot's messages, on stderr after a line of ours: a line that is not
@@ -249,13 +252,15 @@ int main(int argc, char **argv)
         cli_err(argc < 2 ? "no KIND" : "unknown KIND '%s'", argc < 2 ? "" : argv[1]);
         return cli_usage_error(usage);
     }
-    enum { O_FACET = 256, O_3D, O_WHERE, O_BASE, O_LABEL, O_TITLE, O_SIZE, O_SCRIPT, O_SURF };
+    enum { O_FACET = 256, O_3D, O_WHERE, O_BASE, O_ANY, O_LABEL, O_TITLE, O_SIZE, O_SCRIPT,
+           O_SURF };
     static const struct option lopts[] = {
         {"facet", required_argument, 0, O_FACET},   {"3d", no_argument, 0, O_3D},
         {"where", required_argument, 0, O_WHERE},   {"baseline", required_argument, 0, O_BASE},
         {"label", required_argument, 0, O_LABEL},   {"title", required_argument, 0, O_TITLE},
         {"size", required_argument, 0, O_SIZE},     {"script", required_argument, 0, O_SCRIPT},
-        {"surface", required_argument, 0, O_SURF},  {"help", no_argument, 0, 'h'},
+        {"surface", required_argument, 0, O_SURF},  {"baseline-any", no_argument, 0, O_ANY},
+        {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *why = NULL;
     int c;
@@ -268,6 +273,7 @@ int main(int argc, char **argv)
         case 'z': a.o.z = optarg; break;
         case O_FACET: a.o.facet = optarg; break;
         case O_3D: a.o.view3d = 1; break;
+        case O_ANY: a.o.baseline_any = 1; break;
         case O_TITLE: a.o.title = optarg; break;
         case O_SCRIPT: a.script = optarg; break;
         case O_SURF: a.surface = optarg; break;
@@ -309,8 +315,8 @@ int main(int argc, char **argv)
         why = "at most 64 inputs";
     if (!why && nin > 1 && a.kind != K_CDF)
         why = "one input only (several are for cdf)";
-    if (!why && a.nb && a.kind != K_PARETO)
-        why = "--baseline is for pareto";
+    if (!why && (a.nb || a.o.baseline_any) && a.kind != K_PARETO)
+        why = "--baseline and --baseline-any are for pareto";
     if (!why && a.surface && a.kind != K_SEARCH)
         why = "--surface is for search";
     if (!why && (a.o.facet || a.o.view3d) && a.kind != K_SURFACE)

@@ -278,6 +278,27 @@ void tt_pg_row_params(const tt_table *t, int64_t r, const char *skip1, const cha
         strcpy(buf + size - 4, "...");
 }
 
+int tt_pg_same_origin(tt_ctx *ctx, const tt_table *t, const tt_table *other, const char *hint)
+{
+    static const struct {
+        const char *attr, *what;
+    } same[] = {{"trace_source_sha256", "traces"},
+                {"cluster", "clusters"},
+                {"models_sha256", "model tables"}};
+    const char *ts = tt_table_source(t), *os = tt_table_source(other);
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
+        const char *a = tt_table_attr(other, same[i].attr), *b = tt_table_attr(t, same[i].attr);
+        if (!a || !*a || !b || !*b)
+            return tt_err(ctx, TT_EINVAL, "'%s' does not record its %s, so it cannot be "
+                          "matched with '%s' (%s)", !a || !*a ? os : ts, same[i].attr,
+                          !a || !*a ? ts : os, hint);
+        if (strcmp(a, b) != 0)
+            return tt_err(ctx, TT_EINVAL, "'%s' and '%s' come from different %s (%s %.16s and "
+                          "%.16s)", os, ts, same[i].what, same[i].attr, a, b);
+    }
+    return 0;
+}
+
 /* The value of parameter name that every row of t shares, or NULL. */
 static const char *shared_value(const tt_table *t, const char *name, char *buf, size_t size)
 {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plot/plotgrid.h"
+#include "tt/sim.h"
 
 /* ---- the front ---- */
 
@@ -119,39 +120,59 @@ static const char *baseline_name(const tt_table *t, int64_t r, char *buf, size_t
     return buf;
 }
 
+/* The configuration of row r of a baseline b, its label: w0, w1 and theta,
+ * then each other parameter whose value the figure's rows t do not all
+ * share (a parameter t lacks: against its default). Read from b, not
+ * guessed: a strict run at another load says so. */
+static void config_label(const tt_table *t, const tt_table *b, int64_t r, char *buf, size_t size)
+{
+    tt_params d;
+    tt_params_default(&d);
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < TT_NPARAMS && len + 1 < size; i++) {
+            const char *pn = tt_param_names[i];
+            int timer = strcmp(pn, "w0") == 0 || strcmp(pn, "w1") == 0 || strcmp(pn, "theta") == 0;
+            int c = tt_table_find(b, pn), tc = tt_table_find(t, pn);
+            if (c < 0 || timer != (pass == 0))
+                continue;
+            char num[64], tnum[TT_PARAM_TEXT_MAX];
+            const char *v = tt_pg_cell_text(b, c, r, num, sizeof num), *tv = tnum;
+            if (tc >= 0)
+                tv = tt_pg_varies(t, tc) ? NULL : tt_pg_cell_text(t, tc, 0, tnum, sizeof tnum);
+            else
+                tt_params_format(&d, NULL, i, tnum, sizeof tnum); /* a mix: "", left out */
+            if (!timer && ((tv && strcmp(v, tv) == 0) || (tc < 0 && !*tv)))
+                continue;
+            int w = snprintf(buf + len, size - len, "%s%s=%s", len ? ", " : "", pn, v);
+            len = w < 0 ? size : len + (size_t)w;
+        }
+    if (len >= size && size > 4)
+        strcpy(buf + size - 4, "...");
+}
+
 /* Points x y [label] of rows of t, scaled; which: 0 all, 1 strict, 2
- * no-wait (by baseline_name), 3 every row labelled with its name. */
+ * no-wait (by baseline_name), 3 every row of a baseline labelled with its
+ * configuration against the figure's rows of. */
 static int64_t points_block(pg_buf *b, const char *name, const tt_table *t, int cx, int cy,
-                            double dx, double dy, int which)
+                            double dx, double dy, int which, const tt_table *of)
 {
     const double *x = tt_table_values(t, cx), *y = tt_table_values(t, cy);
     int64_t k = 0;
     tt_pg_add(b, "%s << EOD\n", name);
     for (int64_t r = 0; r < tt_table_rows(t); r++) {
         char nb[128], params[256];
-        const char *bn = which ? baseline_name(t, r, nb, sizeof nb) : NULL;
+        const char *bn = which == 1 || which == 2 ? baseline_name(t, r, nb, sizeof nb) : NULL;
         if (isnan(x[r]) || isnan(y[r]) ||
             (which == 1 && (!bn || strcmp(bn, "strict consolidation") != 0)) ||
             (which == 2 && (!bn || strcmp(bn, "no-wait") != 0)))
             continue;
         tt_pg_add(b, "%.10g\t%.10g", x[r] / dx, y[r] / dy);
         if (which == 3) {
-            if (!bn) { /* its timers, whether or not they vary */
-                size_t len = 0;
-                params[0] = '\0';
-                for (int c = 0; c < tt_table_cols(t) && len + 1 < sizeof params; c++) {
-                    const char *pn = tt_table_name(t, c);
-                    if (strcmp(pn, "w0") && strcmp(pn, "w1") && strcmp(pn, "theta"))
-                        continue;
-                    char num[64];
-                    int w = snprintf(params + len, sizeof params - len, "%s%s=%s", len ? ", " : "",
-                                     pn, tt_pg_cell_text(t, c, r, num, sizeof num));
-                    len = w < 0 ? sizeof params : len + (size_t)w;
-                }
-                bn = params;
-            }
+            config_label(of, t, r, params, sizeof params);
             tt_pg_add(b, "\t");
-            sb_field(b, bn);
+            sb_field(b, params);
         }
         tt_pg_add(b, "\n");
         k++;
@@ -175,7 +196,11 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     double mx = tt_pg_max_abs(tt_table_values(t, cx), tt_table_rows(t));
     double my = tt_pg_max_abs(tt_table_values(t, cy), tt_table_rows(t));
     for (int i = 0; i < nb; i++) {
-        if ((rc = tt_pg_need_col(ctx, base[i], xn, "metric", &bx[i])) ||
+        if ((!o->baseline_any &&
+             (rc = tt_pg_same_origin(ctx, t, base[i], "a baseline is a result file of tt-sim -o "
+                                     "of the same trace and cluster; --baseline-any draws it "
+                                     "unchecked"))) ||
+            (rc = tt_pg_need_col(ctx, base[i], xn, "metric", &bx[i])) ||
             (rc = tt_pg_need_col(ctx, base[i], yn, "metric", &by[i])))
             return rc;
         double a = tt_pg_max_abs(tt_table_values(base[i], bx[i]), tt_table_rows(base[i]));
@@ -242,7 +267,7 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
             tt_pg_add(&b, "set %srange [%.10g:%.10g]\n", a ? "y" : "x",
                    lo == 0 ? -1 : (lo - fabs(lo) * 0.1) / d, lo == 0 ? 1 : (lo + fabs(lo) * 0.1) / d);
     }
-    int64_t all = points_block(&b, "$all", t, cx, cy, dx, dy, 0);
+    int64_t all = points_block(&b, "$all", t, cx, cy, dx, dy, 0, NULL);
     /* the front, each point labelled with the parameters that vary */
     tt_pg_add(&b, "$front << EOD\n");
     const double *x = tt_table_values(t, cx), *y = tt_table_values(t, cy);
@@ -261,12 +286,12 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
         npts++;
     }
     tt_pg_add(&b, "EOD\n");
-    int64_t ns = points_block(&b, "$strict", t, cx, cy, dx, dy, 1);
-    int64_t nw = points_block(&b, "$nowait", t, cx, cy, dx, dy, 2);
+    int64_t ns = points_block(&b, "$strict", t, cx, cy, dx, dy, 1, NULL);
+    int64_t nw = points_block(&b, "$nowait", t, cx, cy, dx, dy, 2, NULL);
     for (int i = 0; i < nb; i++) {
         char name[32];
         snprintf(name, sizeof name, "$base%d", i);
-        points_block(&b, name, base[i], bx[i], by[i], dx, dy, 3);
+        points_block(&b, name, base[i], bx[i], by[i], dx, dy, 3, t);
     }
     tt_pg_add(&b, "plot $all using 1:2 with points pt 7 ps 0.9 lc rgb '#9a9a9a' title "
                "'configurations (%lld)', \\\n"

@@ -71,6 +71,13 @@ int tt_pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char 
  * skip1, skip2 (either may be NULL), "..." at the end when cut short. */
 void tt_pg_row_params(const tt_table *t, int64_t r, const char *skip1, const char *skip2,
                       char *buf, size_t size);
+/* 0 when the HDF5 results t and other come from the same trace, cluster
+ * and model table (attributes trace_source_sha256, cluster, models_sha256);
+ * else TT_EINVAL naming both: the one that records none ("'b.tsv' does not
+ * record its trace_source_sha256, so it cannot be matched with 'a.h5'
+ * (hint)"), or the first that differs ("'b.h5' and 'a.h5' come from
+ * different clusters (cluster 1x1x8 and 4x32x8)"). */
+int tt_pg_same_origin(tt_ctx *ctx, const tt_table *t, const tt_table *other, const char *hint);
 /* The parameters every row of t shares that differ from the defaults, for
  * a title ("load=2000, w1=inf"); seed, mix, skip1 and skip2 left out. */
 void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2, char *buf,

@@ -124,22 +124,11 @@ static int has_role(const char *s, const char *word)
 static int check_surface(tt_ctx *ctx, const search *s, const tt_table *sw, const char *xn,
                          const char *yn)
 {
-    static const struct {
-        const char *attr, *what;
-    } same[] = {{"trace_source_sha256", "traces"},
-                {"cluster", "clusters"},
-                {"models_sha256", "model tables"}};
     const char *hs = tt_table_source(s->h), *ss = tt_table_source(sw);
-    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
-        const char *a = tt_table_attr(sw, same[i].attr), *b = tt_table_attr(s->h, same[i].attr);
-        if (!a || !*a || !b || !*b)
-            return tt_err(ctx, TT_EINVAL, "'%s' does not record its %s, so it cannot be "
-                          "matched with '%s' (the surface beneath a search is a sweep file of "
-                          "tt-sweep -o)", !a || !*a ? ss : hs, same[i].attr, !a || !*a ? hs : ss);
-        if (strcmp(a, b) != 0)
-            return tt_err(ctx, TT_EINVAL, "'%s' and '%s' come from different %s (%s %.16s and "
-                          "%.16s)", ss, hs, same[i].what, same[i].attr, a, b);
-    }
+    int rc = tt_pg_same_origin(ctx, s->h, sw,
+                               "the surface beneath a search is a sweep file of tt-sweep -o");
+    if (rc)
+        return rc;
     for (int c = 0; c < tt_table_cols(sw); c++) {
         const char *name = tt_table_name(sw, c);
         if (!tt_pg_is_param(name) || strcmp(name, xn) == 0 || strcmp(name, yn) == 0)

@@ -55,9 +55,10 @@ expect_exit 0 tt-plot pareto -o only.png "$FIX/plot/plot_sweep.tsv"
 clean
 
 # ---- pareto: the front of the fixture (worked out in tests/unit/plot/test_pareto.c) ----
-expect_exit 0 tt-plot pareto --baseline "$FIX/plot/plot_baseline.tsv" -o p.png "$FIX/plot/plot_sweep.tsv"
+# (TSV records no trace or cluster: --baseline-any says it matches)
+expect_exit 0 tt-plot pareto --baseline-any --baseline "$FIX/plot/plot_baseline.tsv" -o p.png "$FIX/plot/plot_sweep.tsv"
 [ "$(png_size p.png)" = 1000x750 ] || fail "pareto size $(png_size p.png)"
-expect_exit 0 tt-plot pareto --baseline "$FIX/plot/plot_baseline.tsv" -o p.svg "$FIX/plot/plot_sweep.tsv"
+expect_exit 0 tt-plot pareto --baseline-any --baseline "$FIX/plot/plot_baseline.tsv" -o p.svg "$FIX/plot/plot_sweep.tsv"
 svg_text p.svg >p.txt
 for want in 'makespan [d]' 'jct_mean [h]' 'w0=inf, theta=inf' 'w0=3600, theta=1200' \
     'w0=600, theta=1500 (+1 more)' 'non-dominated (4 configurations)' \
@@ -86,7 +87,44 @@ diff h5.gp tsv.gp | grep -q '^[<>] set multiplot layout 1,2 title' || fail "no t
 expect_exit 0 tt-plot pareto -o hp.png --script hp.gp sw.h5
 grep -q "^set title 'small.h5 on 1x1x8: jct_mean against makespan, both minimised (12 configurations)'" hp.gp ||
     fail "pareto title: $(grep -m1 title hp.gp)"
-tt-plot pareto -o hp.svg <sw.h5 || fail "HDF5 on stdin"
+# HDF5 on stdin: the figure of the file, byte for byte, of its 12 rows
+expect_exit 0 tt-plot pareto -o hp.svg sw.h5
+svg_text hp.svg >hp.txt
+grep -qxF 'configurations (12)' hp.txt || fail "pareto of sw.h5: $(tr '\n' '|' <hp.txt)"
+tt-plot pareto -o hp_stdin.svg <sw.h5 || fail "HDF5 on stdin"
+cmp -s hp.svg hp_stdin.svg || fail "HDF5 on stdin draws another figure: $(diff hp.svg hp_stdin.svg | head -5)"
+clean
+
+# ---- pareto --baseline: a result of the same trace, cluster and models,
+# labelled with its configuration; another trace or cluster refused, and a
+# TSV one (nothing to check) unless --baseline-any ----
+expect_exit 0 tt-sim -c 1x1x8 -p w0=600 -p theta=1500 -p load=2000 -o base.h5 small.h5
+expect_exit 0 tt-sim -c 1x1x8 -o strict.h5 small.h5
+expect_exit 0 tt-plot pareto --baseline base.h5 --baseline strict.h5 -o pb.svg sw.h5
+svg_text pb.svg >pb.txt
+for want in 'w0=600, w1=inf, theta=1500, load=2000' 'w0=inf, w1=inf, theta=inf' \
+    'baseline: base.h5' 'baseline: strict.h5'; do
+    grep -qxF -- "$want" pb.txt || fail "pareto baseline SVG lacks '$want': $(tr '\n' '|' <pb.txt)"
+done
+expect_exit 0 tt-sim -c 1x2x8 -o other_cl.h5 small.h5
+expect_exit 2 tt-plot pareto --baseline other_cl.h5 -o bad.png sw.h5
+expect_err "tt-plot: 'other_cl.h5' and 'sw.h5' come from different clusters (cluster 1x2x8 and 1x1x8)"
+head -3 "$FIX/sim/sim_small.tsv" >three.tsv
+expect_exit 0 tt-ingest -q -f csv -o three.h5 three.tsv
+expect_exit 0 tt-sim -c 1x1x8 -o other_tr.h5 three.h5
+expect_exit 2 tt-plot pareto --baseline other_tr.h5 -o bad.png sw.h5
+expect_err "tt-plot: 'other_tr.h5' and 'sw.h5' come from different traces (trace_source_sha256 "
+tt-sim -c 1x1x8 small.h5 >base.tsv 2>/dev/null || fail "tt-sim TSV"
+expect_exit 2 tt-plot pareto --baseline base.tsv -o bad.png sw.h5
+expect_err "tt-plot: 'base.tsv' does not record its trace_source_sha256, so it cannot be matched with 'sw.h5' (a baseline is a result file of tt-sim -o of the same trace and cluster; --baseline-any draws it unchecked)"
+expect_exit 2 tt-plot pareto --baseline base.h5 -o bad.png sw.tsv
+expect_err "'sw.tsv' does not record its trace_source_sha256, so it cannot be matched with 'base.h5'"
+[ -z "$(ls | grep '^bad\.')" ] || fail "a refused baseline left a figure"
+expect_exit 0 tt-plot pareto --baseline-any --baseline base.tsv --baseline other_cl.h5 -o pa.svg sw.h5
+svg_text pa.svg >pa.txt
+grep -qxF 'baseline: other_cl.h5' pa.txt || fail "--baseline-any: $(tr '\n' '|' <pa.txt)"
+expect_exit 2 tt-plot surface --baseline-any -o bad.png sw.h5
+expect_err "--baseline and --baseline-any are for pareto"
 clean
 
 # ---- metrics that cannot be computed: rows left out, and said so ----
@@ -120,7 +158,16 @@ done
 expect_exit 0 tt-plot cdf -o c.png "$FIX/plot/plot_jobs_a.tsv"
 [ "$(png_size c.png)" = 1000x700 ] || fail "cdf size"
 expect_exit 0 tt-sim -c 1x1x8 --timeline -o run.h5 small.h5
-expect_exit 0 tt-plot cdf -x queue -o cq.png run.h5
+# queueing delay per job of a result file: its 5 jobs, 3 of which never
+# waited (tt-sim --jobs says which), on a log axis of seconds
+expect_exit 0 tt-sim -c 1x1x8 --jobs small.h5
+zeros=$(awk -F'\t' 'NR > 1 && $9 == 0' out.txt | wc -l)
+[ "$zeros" = 3 ] || fail "sim_small on 1x1x8: $zeros jobs without a wait"
+expect_exit 0 tt-plot cdf -x queue -o cq.svg run.h5
+svg_text cq.svg >cq.txt
+for want in 'queue [s] (log scale)' "run.h5 (default parameters; 5 jobs, $zeros at 0)"; do
+    grep -qxF -- "$want" cq.txt || fail "cdf of queue lacks '$want': $(tr '\n' '|' <cq.txt)"
+done
 # titles and keys name the trace, the cluster and the run's configuration
 expect_exit 0 tt-sim -c 1x1x8 -p w0=600 -p theta=1500 --jobs -o run2.h5 small.h5
 expect_exit 0 tt-plot cdf -o c2.png --script c2.gp run.h5 run2.h5

@@ -53,6 +53,9 @@ typedef struct {
      * left out because a metric drawn is absent there: it cannot be
      * computed (docs/model.md section 7), empty in TSV, NAN in HDF5 */
     int64_t *left_out;
+    /* pareto: draw baselines whatever their origin; else each must record
+     * the trace, cluster and model table of the input (HDF5 results) */
+    int baseline_any;
 } tt_plot_opts;
 
 /* A metric z (default jct_mean) over two swept parameters x, y (default
@@ -69,8 +72,12 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
  * the parameters that vary; rows that are the baselines strict
  * consolidation (w0 = theta = inf; w1 does not matter when w0 is inf) and
  * no-wait (w0 = w1 = 0, theta = inf) marked,
- * and every row of the nb tables base (tt-sim rows, may be 0) too. Codes
- * as tt_plot_surface. */
+ * and every row of the nb tables base (tt-sim rows, may be 0) too, each
+ * labelled with its configuration: w0, w1, theta, and every other
+ * parameter whose value the rows of t do not all share. A base table must
+ * come from the trace, cluster and model table of t (HDF5 results record
+ * them), unless o->baseline_any: else TT_EINVAL naming both files (one
+ * that records none, TSV, included). Codes as tt_plot_surface. */
 int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, int nb,
                    const tt_plot_opts *o, char **script);
 

@@ -37,6 +37,13 @@ Test(pareto, script)
     tt_plot_opts o = opts("p.png");
     char *s = NULL;
     const tt_table *base[1] = {b};
+    /* TSV records no trace or cluster: not drawn unless the caller says */
+    cr_expect_eq(tt_plot_pareto(ctx, t, base, 1, &o, &s), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "plot_baseline.tsv' does not record its "
+                                     "trace_source_sha256, so it cannot be matched with"),
+              "%s", tt_errmsg(ctx));
+    cr_expect_null(s);
+    o.baseline_any = 1;
     cr_assert_eq(tt_plot_pareto(ctx, t, base, 1, &o, &s), 0, "%s", tt_errmsg(ctx));
     expect_has(s, "set xlabel 'makespan [d]'");
     expect_has(s, "set ylabel 'jct_mean [h]'");
@@ -55,6 +62,19 @@ Test(pareto, script)
     expect_has(s, "$base0 << EOD\n60.76388889\t8.5\tw0=600, w1=3600, theta=1500\nEOD\n");
     expect_has(s, "'baseline: plot_baseline.tsv'");
     free(s);
+    /* labelled with its configuration, not guessed from its timers: a
+     * strict run at another load than the sweep's says so */
+    tt_table *strict = NULL;
+    const char *row = "order\tw0\tw1\ttheta\tload\tmakespan\tjct_mean\n"
+                      "fifo\tinf\tinf\tinf\t1000\t5000000\t40000\n";
+    cr_assert_eq(tt_table_read_mem(ctx, "strict.tsv", row, strlen(row), TT_TABLE_CONFIGS, &strict),
+                 0, "%s", tt_errmsg(ctx));
+    base[0] = strict;
+    cr_assert_eq(tt_plot_pareto(ctx, t, base, 1, &o, &s), 0, "%s", tt_errmsg(ctx));
+    expect_has(s, "$base0 << EOD\n57.87037037\t11.11111111\tw0=inf, w1=inf, theta=inf, "
+                  "load=1000\nEOD\n");
+    free(s);
+    tt_table_free(strict);
     o.y = "nope";
     cr_expect_eq(tt_plot_pareto(ctx, t, NULL, 0, &o, &s), TT_EINVAL);
     tt_table_free(t);
