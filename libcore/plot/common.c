@@ -375,6 +375,33 @@ int64_t tt_pg_count_nan(const tt_table *t, int c1, int c2)
     return k;
 }
 
+void tt_pg_span(const double *v, int64_t n, int pos, double *lo, double *hi)
+{
+    *lo = INFINITY;
+    *hi = -INFINITY;
+    for (int64_t i = 0; i < n; i++)
+        if (isfinite(v[i]) && (!pos || v[i] > 0)) {
+            *lo = v[i] < *lo ? v[i] : *lo;
+            *hi = v[i] > *hi ? v[i] : *hi;
+        }
+}
+
+void tt_pg_pad_range(pg_buf *b, const char *ax, double lo, double hi, double div, int nonneg,
+                     int log)
+{
+    if (lo < hi)
+        return;
+    double a = log ? 1 : 0, z = log ? 10 : 1; /* no value: an empty frame */
+    if (lo == hi && log) {
+        a = lo / 2 / div;
+        z = lo * 2 / div;
+    } else if (lo == hi) {
+        a = lo == 0 ? (nonneg ? 0 : -1) : (lo - fabs(lo) * 0.1) / div;
+        z = lo == 0 ? 1 : (lo + fabs(lo) * 0.1) / div;
+    }
+    tt_pg_add(b, "set %srange [%.10g:%.10g]\n", ax, a, z);
+}
+
 double tt_pg_max_abs(const double *v, int64_t n)
 {
     double m = 0;

@@ -247,25 +247,17 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     tt_pg_add(&b, "set key below left Left reverse samplen 1.5 font ',12' maxrows 3\n"
                "set offsets graph 0.22, graph 0.22, graph 0.08, graph 0.05\n");
     /* one value on an axis (all points alike): a range around it */
-    const double *av[2] = {tt_table_values(t, cx), tt_table_values(t, cy)};
     for (int a = 0; a < 2; a++) {
-        double lo = INFINITY, hi = -INFINITY, d = a ? dy : dx;
-        for (int64_t r = 0; r < tt_table_rows(t); r++)
-            if (isfinite(av[a][r])) {
-                lo = av[a][r] < lo ? av[a][r] : lo;
-                hi = av[a][r] > hi ? av[a][r] : hi;
-            }
+        double lo, hi, l, h;
+        tt_pg_span(tt_table_values(t, a ? cy : cx), tt_table_rows(t), 0, &lo, &hi);
         for (int i = 0; i < nb; i++) {
-            const double *bv = tt_table_values(base[i], a ? by[i] : bx[i]);
-            for (int64_t r = 0; r < tt_table_rows(base[i]); r++)
-                if (isfinite(bv[r])) {
-                    lo = bv[r] < lo ? bv[r] : lo;
-                    hi = bv[r] > hi ? bv[r] : hi;
-                }
+            tt_pg_span(tt_table_values(base[i], a ? by[i] : bx[i]), tt_table_rows(base[i]), 0,
+                       &l, &h);
+            lo = l < lo ? l : lo;
+            hi = h > hi ? h : hi;
         }
         if (lo == hi)
-            tt_pg_add(&b, "set %srange [%.10g:%.10g]\n", a ? "y" : "x",
-                   lo == 0 ? -1 : (lo - fabs(lo) * 0.1) / d, lo == 0 ? 1 : (lo + fabs(lo) * 0.1) / d);
+            tt_pg_pad_range(&b, a ? "y" : "x", lo, hi, a ? dy : dx, 0, 0);
     }
     int64_t all = points_block(&b, "$all", t, cx, cy, dx, dy, 0, NULL);
     /* the front, each point labelled with the parameters that vary */
@@ -288,10 +280,11 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
     tt_pg_add(&b, "EOD\n");
     int64_t ns = points_block(&b, "$strict", t, cx, cy, dx, dy, 1, NULL);
     int64_t nw = points_block(&b, "$nowait", t, cx, cy, dx, dy, 2, NULL);
+    int64_t nbp[64];
     for (int i = 0; i < nb; i++) {
         char name[32];
         snprintf(name, sizeof name, "$base%d", i);
-        points_block(&b, name, base[i], bx[i], by[i], dx, dy, 3, t);
+        nbp[i] = points_block(&b, name, base[i], bx[i], by[i], dx, dy, 3, t);
     }
     tt_pg_add(&b, "plot $all using 1:2 with points pt 7 ps 0.9 lc rgb '#9a9a9a' title "
                "'configurations (%lld)', \\\n"
@@ -311,6 +304,8 @@ int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, 
         tt_pg_add(&b, ", \\\n  $nowait using 1:2 with points pt 9 ps 2.4 lc rgb '#e08000' title "
                    "'no-wait (w0=w1=0)'");
     for (int i = 0; i < nb; i++) {
+        if (!nbp[i])
+            continue; /* no point to draw: left out and counted */
         char key[300];
         snprintf(key, sizeof key, "baseline: %s", base_name(tt_table_source(base[i])));
         tt_pg_add(&b, ", \\\n  $base%d using 1:2 with points pt 13 ps 2.2 lc rgb '#208040' title ",

@@ -59,6 +59,17 @@ void tt_pg_axis_label(const char *name, const char *unit, char *buf, size_t size
 /* The rows of t where numeric column c1, or c2 (ignored when < 0), is
  * NAN: a metric that cannot be computed there. */
 int64_t tt_pg_count_nan(const tt_table *t, int c1, int c2);
+/* The least and greatest finite value of v (only those > 0 when pos) into
+ * *lo, *hi; *lo > *hi when there is none. */
+void tt_pg_span(const double *v, int64_t n, int pos, double *lo, double *hi);
+/* "set Xrange [a:b]" for axis ax ("x", "y") where the data [lo, hi]
+ * leave gnuplot no range (its "empty x range" warning, or "x range is
+ * invalid" with no point): one value, padded by 10% each way (-1:1 around
+ * 0; 0:1 when nonneg), a factor 2 on a log axis; no value: 0:1, or 1:10 on
+ * a log axis. Values are divided by div (display units). Nothing when the
+ * data span a range. */
+void tt_pg_pad_range(pg_buf *b, const char *ax, double lo, double hi, double div, int nonneg,
+                     int log);
 /* The largest finite magnitude of v (0 if none). */
 double tt_pg_max_abs(const double *v, int64_t n);
 /* 1 for a name of tt_param_names. */

@@ -135,6 +135,54 @@ static char *read_text(const char *path)
     return buf;
 }
 
+/* gnuplot's messages for the reader of tt-plot, in place: the private
+ * script's name goes ("\"/tmp/tt-plot.X/plot.gp\" line 4: x" becomes
+ * "line 4: x"), and so do its echo of the offending line and the caret
+ * under it; when the figure was drawn, so do the notes on ranges it
+ * widened itself and on data blocks with nothing to draw, which say
+ * nothing about the figure. NULL when nothing is left. */
+static char *clean_messages(char *m, const char *script, int drawn)
+{
+    if (!m)
+        return NULL;
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "\"%s\" ", script);
+    size_t np = strlen(prefix), k = 0;
+    char *line = m, *prev = NULL; /* where the line before, if kept, starts in m */
+    while (*line) {
+        char *end = strchr(line, '\n'), *next = end ? end + 1 : line + strlen(line);
+        size_t n = (size_t)(next - line);
+        const char *t = line + strspn(line, " \t");
+        char after = t[1 + strspn(t + 1, " \t")];
+        int caret = *t == '^' && (after == '\n' || after == '\0');
+        if (strncmp(line, prefix, np) == 0) {
+            line += np;
+            n -= np;
+        }
+        if (end)
+            *end = '\0'; /* the searches stay on this line */
+        int benign = strstr(line, "Warning: empty ") && strstr(line, " range [");
+        benign |= strstr(line, "warning: Skipping data file with no valid points") != NULL;
+        if (end)
+            *end = '\n';
+        if (caret && prev) /* the echo above it goes too */
+            k = (size_t)(prev - m);
+        prev = NULL;
+        if (!caret && !(drawn && benign)) {
+            prev = m + k;
+            memmove(m + k, line, n);
+            k += n;
+        }
+        line = next;
+    }
+    m[k] = '\0';
+    if (k == 0) {
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
 int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const char *output,
                        char **messages)
 {
@@ -146,7 +194,7 @@ int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const
         return rc;
     struct stat st;
     if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(r->fig.tmp, &st) || st.st_size == 0) {
-        *messages = read_text(r->log);
+        *messages = clean_messages(read_text(r->log), r->script, 0);
         return tt_err(ctx, TT_EIO, "gnuplot failed (%s %d) drawing '%s':",
                       WIFEXITED(ws) ? "exit status" : "signal",
                       WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), output);
@@ -155,7 +203,7 @@ int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const
     r->fig.tmp[0] = '\0'; /* renamed, or removed */
     if (rc)
         return rc;
-    *messages = read_text(r->log);
+    *messages = clean_messages(read_text(r->log), r->script, 1);
     return 0;
 }
 

@@ -560,6 +560,16 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
             tt_pg_axis_label(s.objname, s.unit, label, sizeof label);
             tt_pg_title(&b, "set ylabel", label);
             tt_pg_add(&b, "set ytics out nomirror\nset offsets 0, 0, graph 0.08, graph 0.08\n");
+            double lo = INFINITY, hi = -INFINITY; /* one objective: a range around it */
+            for (int64_t i = 0; i < s.ns + s.ng + NMARKS; i++) {
+                int64_t r = i < s.ns             ? s.search[i]
+                            : i < s.ns + s.ng    ? s.gridr[i - s.ns]
+                                                 : s.mark[i - s.ns - s.ng];
+                double v = r >= 0 ? value_at(&s, 1, r) : NAN;
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+            tt_pg_pad_range(&b, "y", lo, hi, s.div, 0, 0);
         }
         char title[1024], note[1024], about[256], fixed[256];
         const char *strat = tt_table_attr(h, "strategy");

@@ -54,6 +54,21 @@ static void timeline_block(pg_buf *b, const tt_table *t, const int *cols, int nc
     tt_pg_add(b, "EOD\n");
 }
 
+/* The y range of a panel of counts, columns cols[0..nc) of t: [0:*], or
+ * [0:1] when they are 0 in every row (gnuplot takes no range from one
+ * value); set when it is not *now already (-1: none yet). */
+static void zero_range(pg_buf *b, const tt_table *t, const int *cols, int nc, int *now)
+{
+    double lo, hi, top = 0;
+    for (int c = 0; c < nc; c++) {
+        tt_pg_span(tt_table_values(t, cols[c]), tt_table_rows(t), 0, &lo, &hi);
+        top = hi > top ? hi : top;
+    }
+    if (*now != (top > 0))
+        tt_pg_add(b, top > 0 ? "set yrange [0:*]\n" : "set yrange [0:1]\n");
+    *now = top > 0;
+}
+
 int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script)
 {
     *script = NULL;
@@ -85,13 +100,18 @@ int tt_plot_timeline(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char
     tt_pg_add(&b, "set multiplot layout 3,1 title ");
     tt_pg_quoted_fit(&b, title, tt_pg_title_px(o, 1000, 0.9 * 13 / 15)); /* in 15 points */
     tt_pg_add(&b, " font ',15' margins 0.1,0.97,0.09,0.92 spacing 0,0.045\n"
-               "set key top right Left reverse samplen 2 font ',12'\nset format x ''\n"
-               "set ylabel 'jobs waiting'\nset yrange [0:*]\n"
-               "plot $timeline using 1:2 with steps lw 1.5 lc rgb '#d55e00' notitle\n"
-               "set ylabel 'busy GPUs'\n"
-               "plot $timeline using 1:3 with steps lw 1.5 lc rgb '#0072b2' notitle\n"
+               "set key top right Left reverse samplen 2 font ',12'\nset format x ''\n");
+    tt_pg_pad_range(&b, "x", 0, span, div, 1, 0); /* one event time */
+    int now = -1;
+    tt_pg_add(&b, "set ylabel 'jobs waiting'\n");
+    zero_range(&b, t, cols, 1, &now);
+    tt_pg_add(&b, "plot $timeline using 1:2 with steps lw 1.5 lc rgb '#d55e00' notitle\n"
+               "set ylabel 'busy GPUs'\n");
+    zero_range(&b, t, cols + 1, 1, &now);
+    tt_pg_add(&b, "plot $timeline using 1:3 with steps lw 1.5 lc rgb '#0072b2' notitle\n"
                "set format x '%%g'\n");
     tt_pg_title(&b, "set xlabel", lx);
+    zero_range(&b, t, cols + 2, 3, &now);
     tt_pg_add(&b, "set ylabel 'jobs running'\n"
                "plot $timeline using 1:4 with steps lw 1.5 lc rgb '#009e73' title 'L0 packed', \\\n"
                "  $timeline using 1:5 with steps lw 1.5 lc rgb '#e69f00' title 'L1 rack', \\\n"
@@ -197,11 +217,20 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
     tt_pg_axis_label("duration", unit, lx, sizeof lx);
     snprintf(lx + strlen(lx), sizeof lx - strlen(lx), " (log scale)");
     tt_pg_title(&b, "set xlabel", lx);
-    tt_pg_add(&b, "plot $duration using 1:2 with steps lw 2 lc rgb '#009e73'\n"
-               "set size 1,0.45\nset origin 0,0\nunset logscale x\nset xrange [*:*]\n"
+    if (dlo > 0) /* a duration above 0 to draw on the log axis */
+        tt_pg_add(&b, "plot $duration using 1:2 with steps lw 2 lc rgb '#009e73'\n");
+    else /* none: an empty frame, where a line above the range draws nothing */
+        tt_pg_add(&b, "set xrange [1:10]\nset label 1 'no duration above 0' at graph 0.5, "
+                   "graph 0.5 center\nplot 2 notitle\nunset label 1\n");
+    tt_pg_add(&b, "set size 1,0.45\nset origin 0,0\nunset logscale x\nset xrange [*:*]\n"
                "set ytics autofreq\n"
                "set title 'offered load: GPUs the submitted jobs ask for, as if each ran "
-               "from its submit'\nset yrange [0:*]\nset ylabel 'GPUs (bin mean)'\n");
+               "from its submit'\n");
+    double llo, lhi;
+    tt_pg_span(lg, nl, 0, &llo, &lhi);
+    tt_pg_add(&b, lhi > 0 ? "set yrange [0:*]\n" : "set yrange [0:1]\n");
+    tt_pg_pad_range(&b, "x", lt[0], lt[nl - 1], ldiv, 1, 0);
+    tt_pg_add(&b, "set ylabel 'GPUs (bin mean)'\n");
     snprintf(lx, sizeof lx, "time since the first submit [%s]", lunit);
     tt_pg_title(&b, "set xlabel", lx);
     tt_pg_add(&b, "plot $load using 1:2 with steps lw 1.5 lc rgb '#cc79a7'\n"

@@ -248,6 +248,36 @@ GNUPLOT=$PWD/badplot expect_exit 1 tt-plot surface -o f.png "$FIX/plot/plot_swee
 expect_err "gnuplot failed (exit status 1) drawing 'f.png'"
 expect_err "gnuplot: line 3: broken"
 [ -z "$(ls | grep -E '\.(png|svg|pdf)$|tmp-')" ] || fail "a figure was left: $(ls)"
+# gnuplot's lines lose the private script's name, its echo and caret
+printf '#!/bin/sh\nfor a; do s=$a; done\necho "set output x" >&2\necho "      ^" >&2\necho "\\"$s\\" line 4: cannot open file" >&2\nexit 1\n' >badplot2
+chmod +x badplot2
+GNUPLOT=$PWD/badplot2 expect_exit 1 tt-plot surface -o f.png "$FIX/plot/plot_sweep.tsv"
+expect_err "gnuplot: line 4: cannot open file"
+grep -qE 'plot\.gp|\^|set output' err.txt && fail "gnuplot's private lines shown: $(cat err.txt)"
+# a folder that does not exist: said before gnuplot runs, in our words
+expect_exit 1 tt-plot pareto -o nodir/f.png "$FIX/plot/plot_sweep.tsv"
+[ "$(cat err.txt)" = "tt-plot: cannot write 'nodir/f.png': No such file or directory" ] ||
+    fail "missing folder: $(cat err.txt)"
+clean
+
+# ---- data gnuplot takes no range from (one job, one event, one value of
+# the objective, no duration above 0): drawn, with nothing on stderr ----
+printf 'submit\tduration\tgpus\n5\t100\t1\n' >one.tsv
+printf 'submit\tduration\tgpus\n5\t0\t1\n' >zero.tsv
+for t in one zero; do
+    expect_exit 0 tt-ingest -q -f csv -o $t.h5 $t.tsv
+    expect_exit 0 tt-sim -c 1x1x8 --timeline -o ${t}_run.h5 $t.h5
+    expect_exit 0 tt-plot trace -o ${t}_trace.png $t.h5
+    [ -s err.txt ] && fail "trace of $t job: $(cat err.txt)"
+    expect_exit 0 tt-plot timeline -o ${t}_tl.png ${t}_run.h5
+    [ -s err.txt ] && fail "timeline of $t job: $(cat err.txt)"
+done
+expect_exit 0 tt-tune -d cpu -c 1x1x8 -s w0=0:3600:4 --objective jct_mean --budget 3 -o one_tune.h5 one.h5
+expect_exit 0 tt-plot search -o one_search.png --script one_search.gp one_tune.h5
+[ -s err.txt ] && fail "search of one objective: $(cat err.txt)"
+# every jct_mean is the job's 100 s: a range of 10% around it
+grep -qxF 'set yrange [90:110]' one_search.gp || fail "search of one objective: no range of its own"
+[ "$(png_size one_search.png)" = 1000x800 ] || fail "search of one objective: size"
 clean
 
 # ---- search: tt-tune's history over its space (a cut trace, a holdout) ----

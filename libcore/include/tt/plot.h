@@ -162,8 +162,11 @@ int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output);
 /* Writes script to r->script, runs gnuplot on it (tt_plot_run, r->pid
  * holding its process id), and when it exits 0 having drawn r->fig.tmp,
  * not empty, renames it over output (tt_outfile_commit). *messages gets gnuplot's output
- * (malloc'ed, the caller's; NULL when it wrote none or it cannot be read)
- * on success (its warnings) and when gnuplot failed; otherwise NULL. 0, or
+ * (malloc'ed, the caller's; NULL when none is left or it cannot be read)
+ * on success (its warnings) and when gnuplot failed; otherwise NULL. The
+ * private script's name is taken out ("line 4: ..."), with gnuplot's echo
+ * of the line and its caret; on success so are its notes on a range it
+ * widened and on a data block with no point. 0, or
  * TT_EIO: the script cannot be written, gnuplot cannot be run, it failed
  * ("gnuplot failed (exit status 1) drawing 'output':", the colon before
  * its messages), or the rename failed (r->fig.tmp then removed). On

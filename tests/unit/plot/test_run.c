@@ -250,6 +250,47 @@ Test(run, render_failures)
     draw_teardown(&c);
 }
 
+/* gnuplot's words for the reader: the private script's name is dropped,
+ * with the echo of the line and the caret under it; when the figure was
+ * drawn, its notes on ranges it widened and on empty data blocks go too
+ * (they said nothing about a figure that came out), other warnings stay. */
+Test(run, messages_for_the_reader)
+{
+    drawcase c;
+    draw_setup(&c);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_plot_render r;
+    char *msgs = NULL;
+    const char *talk = "echo \"set output 'x'\" >&2\necho '          ^' >&2\n"
+                       "echo \"\\\"$0\\\" line 4: cannot open file\" >&2\n"
+                       "echo \"\\\"$0\\\" line 9: warning: Skipping data file with no valid "
+                       "points\" >&2\n"
+                       "echo 'Warning: empty x range [0:0], adjusting to [-1:1]' >&2\n"
+                       "echo 'warning: something else' >&2\n";
+    char script[2048];
+    snprintf(script, sizeof script, "%sprintf PNG >'%%s'\n", talk);
+    cr_assert_eq(render(ctx, &c, &r, script, &msgs), 0, "%s", tt_errmsg(ctx));
+    cr_expect_str_eq(msgs, "line 4: cannot open file\nwarning: something else\n");
+    free(msgs);
+    tt_plot_render_close(&r);
+    snprintf(script, sizeof script, "%sexit 1\n", talk);
+    cr_expect_eq(render(ctx, &c, &r, script, &msgs), TT_EIO);
+    cr_expect_str_eq(msgs, "line 4: cannot open file\n"
+                           "line 9: warning: Skipping data file with no valid points\n"
+                           "Warning: empty x range [0:0], adjusting to [-1:1]\n"
+                           "warning: something else\n");
+    free(msgs);
+    tt_plot_render_close(&r);
+    /* only notes, on a figure drawn: nothing to say */
+    cr_assert_eq(render(ctx, &c, &r, "echo 'Warning: empty y range [1:1], adjusting to [0.99:1.01]' "
+                                     ">&2\nprintf PNG >'%s'\n", &msgs), 0);
+    cr_expect_null(msgs, "%s", msgs);
+    tt_plot_render_close(&r);
+    cr_expect(dir_is_empty(c.tmp));
+    tt_ctx_free(ctx);
+    draw_teardown(&c);
+}
+
 Test(run, save_script)
 {
     drawcase c;
