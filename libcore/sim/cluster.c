@@ -1,8 +1,10 @@
 /* The cluster a simulation runs on, as "RxNxG" or a cluster file, and the
  * reader of the small TSV tables that cluster and model files are. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base/csv.h"
 #include "sim/simconf.h"
@@ -162,6 +164,15 @@ static int cluster_text(tt_ctx *ctx, const char *spec, tt_cluster *c)
 
 static int cluster_file(tt_ctx *ctx, const char *path, tt_cluster *c)
 {
+    /* "4X32X8", " 4x32x8" or "4x32x8junk" are mistyped clusters more often
+     * than missing files: say both what was expected and that no file is there */
+    struct stat st;
+    char buf[64];
+    if (strcmp(path, "-") != 0 && stat(path, &st) != 0 && errno == ENOENT)
+        return tt_err(ctx, TT_EINVAL,
+                      "cluster '%s': not RxNxG (racks x nodes per rack x GPUs per node, "
+                      "e.g. 4x32x8), and no cluster file of that name exists",
+                      shown(path, buf, sizeof buf));
     tt_conftab t;
     int idx[3];
     int64_t v[3];

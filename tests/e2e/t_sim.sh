@@ -179,7 +179,12 @@ expect_err "tt-sim: cluster '1x0x8': field 'nodes_per_rack': expected an integer
 expect_exit 2 tt-sim -c 4x32 small.h5
 expect_err "cluster '4x32': expected RxNxG"
 expect_exit 2 tt-sim -c nosuch_cluster.tsv small.h5
-expect_err "cannot open 'nosuch_cluster.tsv'"
+expect_err "tt-sim: cluster 'nosuch_cluster.tsv': not RxNxG (racks x nodes per rack x GPUs per node, e.g. 4x32x8), and no cluster file of that name exists"
+# a mistyped cluster is not called a file that cannot be opened
+for c in 4X32X8 " 4x32x8" 4x32x8junk; do
+    expect_exit 2 tt-sim -c "$c" small.h5
+    expect_err "tt-sim: cluster '$c': not RxNxG"
+done
 expect_exit 2 tt-sim small.h5
 expect_err "no cluster (-c RxNxG)"
 expect_exit 2 tt-sim -c 1x1x4

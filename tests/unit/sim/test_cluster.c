@@ -57,7 +57,13 @@ Test(cluster, text)
                          "field 'nodes_per_rack': expected an integer 1 .. 2147483647, got "
                          "'00000000000000000000...'");
     /* not of the RxNxG shape: a file name */
-    expect_cluster_error("no_such_cluster.tsv", TT_EIO, "cannot open 'no_such_cluster.tsv'");
+    expect_cluster_error("no_such_cluster.tsv", TT_EINVAL,
+                         "cluster 'no_such_cluster.tsv': not RxNxG (racks x nodes per rack x "
+                         "GPUs per node, e.g. 4x32x8), and no cluster file of that name exists");
+    /* mistyped clusters are not taken for files without saying what RxNxG is */
+    expect_cluster_error("4X32X8", TT_EINVAL, "cluster '4X32X8': not RxNxG");
+    expect_cluster_error(" 4x32x8", TT_EINVAL, "cluster ' 4x32x8': not RxNxG");
+    expect_cluster_error("4x32x8junk", TT_EINVAL, "no cluster file of that name exists");
 }
 
 Test(cluster, file)
