@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "io/layout.h"
 #include "tt/outfile.h"
 
 /* The in-memory file grows by this much at a time. */
@@ -159,6 +160,17 @@ hid_t tt_h5u_attr_open_scalar(hid_t obj, const char *name, H5T_class_t cls)
         return -1;
     }
     return a;
+}
+
+const char *tt_h5u_file_kind(hid_t f)
+{
+    if (H5Lexists(f, GRP_TUNE, H5P_DEFAULT) > 0)
+        return "it is a tune file";
+    if (H5Lexists(f, GRP_JOBS, H5P_DEFAULT) > 0)
+        return "it is a trace";
+    if (H5Lexists(f, GRP_SWEEP, H5P_DEFAULT) > 0)
+        return "it is a sweep file";
+    return H5Lexists(f, GRP_SIM, H5P_DEFAULT) > 0 ? "it is a simulation result" : NULL;
 }
 
 char *tt_h5u_attr_read_str(hid_t obj, const char *name)

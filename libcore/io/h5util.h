@@ -37,6 +37,11 @@ hid_t tt_h5u_attr_open_scalar(hid_t obj, const char *name, H5T_class_t cls);
 /* A text attribute (one string, variable or fixed length) as a malloc'd
  * copy, the caller's; NULL when absent, not one string, or out of memory. */
 char *tt_h5u_attr_read_str(hid_t obj, const char *name);
+/* What a tracetune HDF5 file holds, by its top groups, for messages that
+ * say what a file given in the wrong place is: "it is a tune file", "it is
+ * a trace", "it is a sweep file", "it is a simulation result"; NULL when
+ * none of them. */
+const char *tt_h5u_file_kind(hid_t f);
 /* A 1-D column of n values, chunked (H5U_CHUNK_ROWS) with shuffle + deflate
  * level 1 (the columns are small integers that repeat a lot, and level 1
  * keeps writing near I/O speed); units may be NULL; a "missing" attribute

@@ -217,17 +217,18 @@ static int add_jct(tt_ctx *ctx, tt_table *t)
     return 0;
 }
 
-/* What the file is, for messages, with where to look for its figure when
- * see: "it is a trace: see tt-plot trace". */
+/* What the file is, for messages (tt_h5u_file_kind), with where to look
+ * for its figure when see: "it is a trace: see tt-plot trace". */
 static const char *file_kind(hid_t f, int see)
 {
-    if (H5Lexists(f, GRP_TUNE, H5P_DEFAULT) > 0)
-        return see ? "it is a tune file: see tt-plot search" : "it is a tune file";
-    if (H5Lexists(f, GRP_JOBS, H5P_DEFAULT) > 0)
-        return see ? "it is a trace: see tt-plot trace" : "it is a trace";
-    return H5Lexists(f, GRP_SWEEP, H5P_DEFAULT) > 0 ? "it is a sweep file"
-           : H5Lexists(f, GRP_SIM, H5P_DEFAULT) > 0 ? "it is a simulation result"
-                                                  : "no /sweep, /sim or /tune group";
+    const char *kind = tt_h5u_file_kind(f);
+    if (!kind)
+        return "no /sweep, /sim or /tune group";
+    if (see && strcmp(kind, "it is a tune file") == 0)
+        return "it is a tune file: see tt-plot search";
+    if (see && strcmp(kind, "it is a trace") == 0)
+        return "it is a trace: see tt-plot trace";
+    return kind;
 }
 
 /* 0 when group where of f is marked with layout want, else TT_EFORMAT

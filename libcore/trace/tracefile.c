@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <hdf5.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,13 +137,26 @@ static int read_attr_str(hid_t obj, const char *name, char **out)
     return rc ? -1 : 0;
 }
 
+/* A TT_EFORMAT error for a file marked as a trace whose content is not
+ * one: "'t.h5': damaged trace: no dataset /jobs/gpus". Such a file was cut
+ * short or changed after writing; "not a trace" would send the user to
+ * look for another file. */
+static int damaged(tt_ctx *ctx, const char *path, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tt_err(ctx, TT_EFORMAT, "'%s': damaged trace: %s", path, msg);
+}
+
 static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *name,
                       tt_strtab *tab)
 {
     hid_t d = H5Dopen2(tables, name, H5P_DEFAULT);
     if (d < 0)
-        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs/tables/%s)", path,
-                      name);
+        return damaged(ctx, path, "no dataset /jobs/tables/%s", name);
     hid_t space = H5Dget_space(d);
     hssize_t n = H5Sget_simple_extent_npoints(space);
     hid_t mt = H5Tcopy(H5T_C_S1);
@@ -153,14 +167,14 @@ static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *n
     if (!s)
         rc = tt_err(ctx, TT_ENOMEM, "out of memory");
     else if (n > 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0)
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot read /jobs/tables/%s", path, name);
+        rc = damaged(ctx, path, "cannot read /jobs/tables/%s as strings", name);
     for (hssize_t i = 0; !rc && i < n; i++) {
         int32_t code = tt_strtab_intern(tab, s[i] ? s[i] : "");
         if (code < 0)
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
         else if (code != i)
-            rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs/tables/%s repeats the string '%s'", path,
-                        name, s[i] ? s[i] : "");
+            rc = damaged(ctx, path, "/jobs/tables/%s repeats the string '%s'", name,
+                         s[i] ? s[i] : "");
     }
     if (s && n > 0)
         H5Dvlen_reclaim(mt, space, H5P_DEFAULT, s);
@@ -175,19 +189,18 @@ static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, t
 {
     hid_t d = H5Dopen2(g, c->name, H5P_DEFAULT);
     if (d < 0)
-        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no dataset /jobs/%s)", path,
-                      c->name);
+        return damaged(ctx, path, "no dataset /jobs/%s", c->name);
     hid_t space = H5Dget_space(d), type = H5Dget_type(d);
     int rc = 0;
     if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_npoints(space) != t->n)
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs/%s has %lld values for %lld jobs", path,
-                    c->name, (long long)H5Sget_simple_extent_npoints(space), (long long)t->n);
+        rc = damaged(ctx, path, "/jobs/%s has %lld values for %lld jobs", c->name,
+                     (long long)H5Sget_simple_extent_npoints(space), (long long)t->n);
     else if (H5Tget_class(type) != H5T_INTEGER)
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs/%s is not an integer dataset", path, c->name);
+        rc = damaged(ctx, path, "/jobs/%s is not an integer dataset", c->name);
     else if (t->n > 0 &&
              H5Dread(d, c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, H5S_ALL, H5S_ALL,
                      H5P_DEFAULT, *(void **)((char *)t + c->off)) < 0)
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': cannot read /jobs/%s", path, c->name);
+        rc = damaged(ctx, path, "cannot read /jobs/%s", c->name);
     H5Tclose(type);
     H5Sclose(space);
     H5Dclose(d);
@@ -197,8 +210,11 @@ static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, t
 static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
 {
     hid_t g = H5Gopen2(f, GRP_JOBS, H5P_DEFAULT);
-    if (g < 0)
-        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs group)", path);
+    if (g < 0) {
+        const char *kind = tt_h5u_file_kind(f);
+        return tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (%s)", path,
+                      kind ? kind : "no /jobs group");
+    }
     char *layout = NULL;
     int rc = 0;
     if (read_attr_str(g, LAYOUT_ATTR, &layout))
@@ -210,7 +226,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
     free(layout);
     int64_t n = 0;
     if (!rc && (tt_h5u_attr_read_i64(g, "jobs", &n) || n < 0))
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': /jobs has no valid 'jobs' attribute", path);
+        rc = damaged(ctx, path, "/jobs has no valid 'jobs' attribute");
     if (!rc && tt_trace_reserve(t, n > 0 ? n : 1))
         rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)n);
     if (!rc)
@@ -240,7 +256,7 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
     }
     hid_t tables = rc ? -1 : H5Gopen2(g, GRP_TABLES, H5P_DEFAULT);
     if (!rc && tables < 0)
-        rc = tt_err(ctx, TT_EFORMAT, "'%s': not a tracetune trace (no /jobs/tables)", path);
+        rc = damaged(ctx, path, "no group /jobs/tables");
     for (size_t i = 0; i < NCOLS && !rc; i++) {
         rc = read_col(ctx, path, g, &cols[i], t);
         if (!rc && cols[i].tab) {
@@ -249,9 +265,8 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
             const int32_t *codes = *(int32_t **)((char *)t + cols[i].off);
             for (int64_t j = 0; !rc && j < t->n; j++)
                 if (codes[j] < -1 || codes[j] >= tt_strtab_count(tab))
-                    rc = tt_err(ctx, TT_EFORMAT,
-                                "'%s': /jobs/%s[%lld] = %d is not an index into its table",
-                                path, cols[i].name, (long long)j, codes[j]);
+                    rc = damaged(ctx, path, "/jobs/%s[%lld] = %d is not an index into its "
+                                 "table", cols[i].name, (long long)j, codes[j]);
         }
     }
     for (int64_t j = 0; !rc && j < t->n; j++)
@@ -276,7 +291,8 @@ int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
         return tt_err(ctx, TT_EFORMAT, "cannot read '%s': not an HDF5 file", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
-        return tt_err(ctx, TT_EFORMAT, "cannot open '%s' as HDF5", path);
+        return tt_err(ctx, TT_EFORMAT, "'%s': damaged HDF5 file (cut short or overwritten: its "
+                      "header is HDF5's, but HDF5 cannot open it)", path);
     tt_trace *t = tt_trace_create();
     int rc = t ? load(ctx, path, f, t) : tt_err(ctx, TT_ENOMEM, "out of memory");
     H5Fclose(f);

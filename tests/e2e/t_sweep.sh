@@ -248,3 +248,6 @@ for r, want in enumerate(rows):
         got.append("%.*f" % (dec[k], v) if k in dec else str(v))
     assert got == want, (r, got, want)
 EOF
+# the sweep file where a trace is expected says what it is, as tt-plot does
+expect_exit 1 tt-sim -c 1x2x4 sw.h5
+expect_err "tt-sim: 'sw.h5': not a tracetune trace (it is a sweep file)"

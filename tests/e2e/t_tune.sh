@@ -63,6 +63,9 @@ for st in model refine; do
     h5dump -a /tune/sims_train -a /tune/grid_size $st.h5 | grep -A1 "DATA {" | grep -o '(0): [0-9]*' >a.txt
     [ "$(sed -n 2p a.txt)" = "(0): 256" ] || fail "$st: grid_size $(cat a.txt)"
 done
+# a tune file where a trace is expected says what it is, as tt-plot does
+expect_exit 1 tt-sweep -d cpu -c 2x8x8 -g w0=0,60 model.h5
+expect_err "tt-sweep: 'model.h5': not a tracetune trace (it is a tune file)"
 # the same seed: the same bytes; --line is the recommended -p options
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --holdout 0.3 ex.h5

@@ -146,6 +146,93 @@ Test(tracefile, clear_errors_for_wrong_files)
     tt_ctx_free(ctx);
 }
 
+/* A trace of three jobs saved to path, then changed by damage(f): the
+ * load fails with TT_EFORMAT and a message holding want. */
+static void expect_damaged(const char *name, void (*damage)(hid_t f), const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = tt_trace_create(), *r = NULL;
+    tt_job js[] = {job(1, 10, 1, "a"), job(2, 20, 2, "b"), job(3, 30, 4, "c")};
+    for (int i = 0; i < 3; i++)
+        tt_trace_append(t, &js[i]);
+    const char *path = tmpfile_path(name);
+    cr_assert_eq(tt_trace_save(ctx, t, path), 0, "%s", tt_errmsg(ctx));
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    damage(f);
+    H5Fclose(f);
+    cr_expect_eq(tt_trace_load(ctx, path, &r), TT_EFORMAT, "%s", name);
+    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "%s: '%s' lacks '%s'", name, tt_errmsg(ctx),
+              want);
+    cr_expect_null(r);
+    unlink(path);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+static void no_gpus(hid_t f) { H5Ldelete(f, "/jobs/gpus", H5P_DEFAULT); }
+static void no_tables(hid_t f) { H5Ldelete(f, "/jobs/tables", H5P_DEFAULT); }
+
+/* /jobs/gpus replaced by a dataset of n values of type type */
+static void put_gpus(hid_t f, hsize_t n, hid_t type)
+{
+    double v[4] = {1, 2, 4, 8};
+    H5Ldelete(f, "/jobs/gpus", H5P_DEFAULT);
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t d = H5Dcreate2(f, "/jobs/gpus", type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(d);
+    H5Sclose(sp);
+}
+static void short_gpus(hid_t f) { put_gpus(f, 2, H5T_STD_I32LE); }
+static void float_gpus(hid_t f) { put_gpus(f, 3, H5T_IEEE_F64LE); }
+static void no_jobs_attr(hid_t f) { H5Adelete_by_name(f, "/jobs", "jobs", H5P_DEFAULT); }
+
+/* A file marked trace/1 whose content is not a trace's was cut short or
+ * changed: "damaged", not "not a tracetune trace" (which sends the user
+ * looking for another file). */
+Test(tracefile, damaged_traces_are_called_damaged)
+{
+    expect_damaged("nogpus.h5", no_gpus, "damaged trace: no dataset /jobs/gpus");
+    expect_damaged("notables.h5", no_tables, "damaged trace: no group /jobs/tables");
+    expect_damaged("shortgpus.h5", short_gpus, "damaged trace: /jobs/gpus has 2 values for 3 jobs");
+    expect_damaged("floatgpus.h5", float_gpus,
+                   "damaged trace: /jobs/gpus is not an integer dataset");
+    expect_damaged("nojobs.h5", no_jobs_attr, "damaged trace: /jobs has no valid 'jobs' attribute");
+}
+
+/* A trace cut short: the HDF5 signature is there, the rest is not. */
+Test(tracefile, truncated_trace_is_called_damaged)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = tt_trace_create(), *r = NULL;
+    tt_job a = job(1, 10, 1, "a");
+    tt_trace_append(t, &a);
+    const char *path = tmpfile_path("cut.h5");
+    cr_assert_eq(tt_trace_save(ctx, t, path), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(truncate(path, 3000), 0);
+    cr_expect_eq(tt_trace_load(ctx, path, &r), TT_EFORMAT);
+    cr_expect(strstr(tt_errmsg(ctx), "damaged HDF5 file") != NULL, "%s", tt_errmsg(ctx));
+    unlink(path);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+/* Another tracetune file where a trace is expected says what it is. */
+Test(tracefile, sweep_file_is_named)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *r = NULL;
+    const char *path = tmpfile_path("sweep.h5");
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(H5Gcreate2(f, "sweep", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    H5Fclose(f);
+    cr_expect_eq(tt_trace_load(ctx, path, &r), TT_EFORMAT);
+    cr_expect(strstr(tt_errmsg(ctx), "not a tracetune trace (it is a sweep file)") != NULL, "%s",
+              tt_errmsg(ctx));
+    unlink(path);
+    tt_ctx_free(ctx);
+}
+
 Test(tracefile, failed_save_leaves_nothing)
 {
     tt_ctx *ctx = tt_ctx_create();
