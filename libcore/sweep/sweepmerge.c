@@ -206,8 +206,144 @@ static int open_shard(tt_ctx *ctx, shard *s)
     return rc;
 }
 
+/* The one value every row of s holds in /sweep/params/<name>, as the
+ * tools print it ("inf", "fifo"), into buf: 1; 0 when the rows differ, the
+ * shard is empty or the column is of another kind. */
+static int one_value(const shard *s, const char *name, char *buf, size_t size)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", GRP_PARAMS, name);
+    hid_t d = H5Dopen2(s->g, path, H5P_DEFAULT);
+    hid_t sp = d >= 0 ? H5Dget_space(d) : -1, ft = d >= 0 ? H5Dget_type(d) : -1;
+    hssize_t n = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : 0;
+    H5T_class_t cls = ft >= 0 ? H5Tget_class(ft) : H5T_NO_CLASS;
+    int is_text = cls == H5T_STRING, is_u = cls == H5T_INTEGER && H5Tget_sign(ft) == H5T_SGN_NONE;
+    hid_t mt = is_text ? tt_h5u_vlen_utf8() : is_u ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64;
+    void *v = n > 0 && (is_text || cls == H5T_INTEGER) ? calloc((size_t)n, 8) : NULL;
+    int one = v && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) >= 0;
+    for (hssize_t r = 1; one && r < n; r++)
+        one = is_text ? strcmp(((char **)v)[r] ? ((char **)v)[r] : "",
+                               ((char **)v)[0] ? ((char **)v)[0] : "") == 0
+                      : memcmp((char *)v + r * 8, v, 8) == 0;
+    int64_t inf;
+    if (one && is_text)
+        snprintf(buf, size, "%s", ((char **)v)[0] ? ((char **)v)[0] : "");
+    else if (one && !tt_h5u_attr_read_i64(d, "infinite", &inf) && *(int64_t *)v == inf)
+        snprintf(buf, size, "inf");
+    else if (one)
+        snprintf(buf, size, is_u ? "%llu" : "%lld", is_u ? *(unsigned long long *)v
+                                                         : (unsigned long long)*(int64_t *)v);
+    if (v && is_text)
+        H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, v);
+    free(v);
+    if (is_text)
+        H5Tclose(mt);
+    close_ids(3, ft, sp, d);
+    return one;
+}
+
+/* The parameters that set one shard apart from the others when
+ * configs_sha256 differs: each holds one value in all rows of every shard,
+ * the same in all shards but one. A grid's parameter may hold one value per
+ * shard too, when the shard count N is a multiple of its length L (which
+ * divides the configurations T), but then the other shards do not agree;
+ * of two shards, a difference is named only when N and T have no common
+ * factor, so that no grid's parameter can. */
+typedef struct {
+    const merge *m;
+    int odd; /* the shard set apart, -1 until found */
+    char in_odd[512], in_rest[512];
+} param_diff;
+
+/* The shard whose value in v (n of them, VALUE_MAX apart) differs from all
+ * the others', which agree; -1 when none. Of two, the second. */
+#define VALUE_MAX 128
+static int odd_one(const char *v, int n)
+{
+    int same0 = 0;
+    for (int i = 1; i < n; i++)
+        same0 += strcmp(v + i * VALUE_MAX, v) == 0;
+    if (same0 == n - 1)
+        return -1;
+    if (n == 2 || same0 == n - 2)
+        for (int i = 1; i < n; i++)
+            if (strcmp(v + i * VALUE_MAX, v) != 0)
+                return i;
+    for (int i = 2; i < n && same0 == 0; i++)
+        if (strcmp(v + i * VALUE_MAX, v + VALUE_MAX) != 0)
+            return -1;
+    return same0 == 0 ? 0 : -1;
+}
+
+static herr_t diff_param(hid_t g, const char *name, const H5L_info_t *info, void *arg)
+{
+    (void)g;
+    (void)info;
+    param_diff *pd = (param_diff *)arg;
+    int n = pd->m->n, one = 1;
+    char *v = (char *)calloc((size_t)n, VALUE_MAX);
+    for (int i = 0; v && one && i < n; i++)
+        one = one_value(&pd->m->sh[i], name, v + i * VALUE_MAX, VALUE_MAX);
+    int odd = v && one ? odd_one(v, n) : -1;
+    if (odd >= 0 && pd->odd < 0)
+        pd->odd = odd;
+    if (odd >= 0 && odd == pd->odd) {
+        size_t lo = strlen(pd->in_odd), lr = strlen(pd->in_rest);
+        snprintf(pd->in_odd + lo, sizeof pd->in_odd - lo, " %s=%s", name, v + odd * VALUE_MAX);
+        snprintf(pd->in_rest + lr, sizeof pd->in_rest - lr, " %s=%s", name,
+                 v + (odd == 0 ? VALUE_MAX : 0));
+    }
+    free(v);
+    return 0;
+}
+
+/* s was run on another grid than ref (configs_sha256 differs): names the
+ * shard and the parameters that set it apart, else says which options to
+ * compare. */
+static int other_grid(tt_ctx *ctx, const merge *m, const shard *s, const shard *ref)
+{
+    param_diff pd = {m, -1, "", ""};
+    hid_t g = H5Gopen2(s->g, GRP_PARAMS, H5P_DEFAULT);
+    if (g >= 0) {
+        H5Literate(g, H5_INDEX_NAME, H5_ITER_INC, NULL, diff_param, &pd);
+        H5Gclose(g);
+    }
+    int64_t a = ref->n, b = ref->total;
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    const shard *o = pd.odd >= 0 && (m->n > 2 || a == 1) ? &m->sh[pd.odd] : NULL;
+    if (o && m->n == 2)
+        return tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld has%s, %s (shard %lld/%lld)%s: not "
+                      "one sweep", o->path, (long long)o->k, (long long)o->n, pd.in_odd,
+                      m->sh[1 - pd.odd].path, (long long)m->sh[1 - pd.odd].k,
+                      (long long)m->sh[1 - pd.odd].n, pd.in_rest);
+    if (o)
+        return tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld has%s, the other shards%s: not one "
+                      "sweep", o->path, (long long)o->k, (long long)o->n, pd.in_odd, pd.in_rest);
+    return tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld was run on another grid than %s "
+                  "(configs_sha256 differs): compare their -p, -g and --configs options",
+                  s->path, (long long)s->k, (long long)s->n, ref->path);
+}
+
+/* s was run on another input than ref: what names it (trace_file,
+ * models_source) and the start of each sha256. */
+static int other_input(tt_ctx *ctx, const shard *s, const shard *ref, const char *what,
+                       const char *name_attr, const char *a, const char *b)
+{
+    char *na = tt_h5u_attr_read_str(s->g, name_attr), *nb = tt_h5u_attr_read_str(ref->g, name_attr);
+    int rc = tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld was run on another %s: '%s' (sha256 "
+                    "%.12s...) vs '%s' (sha256 %.12s...) in %s", s->path, (long long)s->k,
+                    (long long)s->n, what, na ? na : "?", a, nb ? nb : "?", b, ref->path);
+    free(na);
+    free(nb);
+    return rc;
+}
+
 /* s belongs to the sweep of ref. */
-static int check_same(tt_ctx *ctx, const shard *s, const shard *ref)
+static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *ref)
 {
     int rc = 0;
     for (size_t i = 0; !rc && i < sizeof same_attrs / sizeof same_attrs[0]; i++) {
@@ -220,7 +356,15 @@ static int check_same(tt_ctx *ctx, const shard *s, const shard *ref)
                         s->path);
         else if (!a)
             rc = need_attr(ctx, s, name, 0);
-        else if (b && strcmp(a, b) != 0)
+        else if (!b || strcmp(a, b) == 0)
+            rc = 0;
+        else if (strcmp(name, "trace_source_sha256") == 0)
+            rc = other_input(ctx, s, ref, "trace", "trace_file", a, b);
+        else if (strcmp(name, "models_sha256") == 0)
+            rc = other_input(ctx, s, ref, "model table", "models_source", a, b);
+        else if (strcmp(name, "configs_sha256") == 0)
+            rc = other_grid(ctx, m, s, ref);
+        else
             rc = tt_err(ctx, TT_EFORMAT, "%s: %s '%s' differs from '%s' in %s", s->path, name, a,
                         b, ref->path);
         free(a);
@@ -496,7 +640,7 @@ static int check_all(tt_ctx *ctx, merge *m)
         return rc;
     qsort(m->sh, (size_t)m->n, sizeof *m->sh, by_shard);
     for (int i = 0; !rc && i < m->n; i++)
-        rc = check_same(ctx, &m->sh[i], &m->sh[0]);
+        rc = check_same(ctx, m, &m->sh[i], &m->sh[0]);
     if (!rc)
         rc = check_cover(ctx, m);
     for (int i = 0; !rc && i < m->n; i++)

@@ -96,6 +96,7 @@ same_data whole.h5 e.h5
 cp s1.h5 s1copy.h5
 expect_exit 0 tt-sweep -d cpu -j 2 -c 2x4x8 -g theta=1500,inf -g order=fifo,sjf,las \
     -g "mix=bert:1;ncf:1" --shard 1/3 -o grid1.h5 ex.h5
+expect_exit 0 tt-sweep -d cpu -j 2 -c 2x4x8 "${G[@]}" -p load=2000 --shard 1/3 -o load1.h5 ex.h5
 head -1000 "$EX" >half.tsv
 expect_exit 0 tt-ingest -q -f csv -o half.h5 half.tsv
 expect_exit 0 tt-sweep -d cpu -j 2 -c 2x4x8 "${G[@]}" --shard 1/3 -o trace1.h5 half.h5
@@ -117,8 +118,9 @@ s0.h5 s2.h5|shard 1/3 missing
 s2.h5|shards 0/3, 1/3 missing
 s0.h5 s1.h5 s1.h5 s2.h5|s1.h5: given twice
 s0.h5 s1.h5 s2.h5 s1copy.h5|s1copy.h5: shard 1/3 again (also s1.h5)
-s0.h5 grid1.h5 s2.h5|grid1.h5: configs_sha256 $sha_b differs from $sha_a in s0.h5
-s0.h5 trace1.h5 s2.h5|trace1.h5: trace_source_sha256 '$src_b' differs from '$src_a' in s0.h5
+s0.h5 grid1.h5 s2.h5|grid1.h5: shard 1/3 was run on another grid than s0.h5 (configs_sha256 differs): compare their -p, -g and --configs options
+s0.h5 load1.h5 s2.h5|load1.h5: shard 1/3 has load=2000, the other shards load=1000: not one sweep
+s0.h5 trace1.h5 s2.h5|trace1.h5: shard 1/3 was run on another trace: 'half.h5' (sha256 ${src_b:0:12}...) vs 'ex.h5' (sha256 ${src_a:0:12}...) in s0.h5
 s0.h5 cl1.h5 s2.h5|cl1.h5: cluster '4x4x8' differs from '2x4x8' in s0.h5
 s0.h5 half1.h5 s2.h5|half1.h5: shard 1/2 is one of 2 shards, but s0.h5 (shard 0/3) is one of 3
 s0.h5 s1.h5 ex.h5|ex.h5: not a sweep file (no /sweep group)

@@ -432,9 +432,20 @@ Test(sweepmerge, attributes_of_another_sweep)
         write_shards(&fx, 3);
         char *was = get_str(fx.paths[0], names[i]);
         set_str(fx.paths[2], names[i], "other");
-        char msg[512];
-        snprintf(msg, sizeof msg, "%%s/s2.h5: %s 'other' differs from '%s' in %%s/s0.h5",
-                 names[i], was);
+        char msg[512], *src = get_str(fx.paths[0], i ? "models_source" : "trace_file");
+        /* an input is named by its file, a grid by what to compare */
+        if (i == 0 || i == 3)
+            snprintf(msg, sizeof msg, "%%s/s2.h5: shard 2/3 was run on another %s: '%s' (sha256 "
+                     "other...) vs '%s' (sha256 %.12s...) in %%s/s0.h5",
+                     i ? "model table" : "trace", src, src, was);
+        else if (i == 4)
+            snprintf(msg, sizeof msg, "%%s/s2.h5: shard 2/3 was run on another grid than "
+                     "%%s/s0.h5 (configs_sha256 differs): compare their -p, -g and --configs "
+                     "options");
+        else
+            snprintf(msg, sizeof msg, "%%s/s2.h5: %s 'other' differs from '%s' in %%s/s0.h5",
+                     names[i], was);
+        free(src);
         expect_refused(&fx, (const int[]){2, 1, 0}, 3, TT_EFORMAT, msg);
         free(was);
         teardown(&fx);
@@ -449,6 +460,30 @@ Test(sweepmerge, attributes_of_another_sweep)
     set_str(fx.paths[1], "cluster", NULL);
     expect_refused(&fx, in_order, 3, TT_EFORMAT, "%s/s1.h5: no attribute 'cluster'");
     teardown(&fx);
+}
+
+/* n shards of one sweep but shard 1, run with load=2000: refused with msg. */
+static void expect_load_refused(int64_t n, const char *msg)
+{
+    fixture fx;
+    setup(&fx);
+    write_shards(&fx, n);
+    cr_assert_eq(tt_sweep_fix(fx.ctx, fx.sweep, "load", "2000"), 0);
+    write_shard(&fx, 1, n, "cpu: 2 threads", 1.0);
+    expect_refused(&fx, in_order, (int)n, TT_EFORMAT, msg);
+    teardown(&fx);
+}
+
+/* A shard run with another -p names the parameter, not two sha256 values;
+ * the grid's order, one value per shard of two, is not taken for it. */
+Test(sweepmerge, another_fixed_parameter_is_named)
+{
+    expect_load_refused(3, "%s/s1.h5: shard 1/3 has load=2000, the other shards load=1000: not "
+                           "one sweep");
+    /* two shards of 6 configurations: order may hold one value per shard */
+    expect_load_refused(2, "%s/s1.h5: shard 1/2 was run on another grid than %s/s0.h5 "
+                           "(configs_sha256 differs): compare their -p, -g and --configs "
+                           "options");
 }
 
 Test(sweepmerge, no_configs_sha256)
