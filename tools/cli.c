@@ -202,6 +202,14 @@ void cli_stop_on_signal(atomic_int *flag)
 
 int cli_stop_signal(void) { return (int)stop_sig; }
 
+int cli_stopped(tt_ctx *ctx)
+{
+    cli_err("stopped by signal %d before the end: nothing written", (int)stop_sig);
+    /* the library's own "stopped" would be a second line saying the same */
+    tt_err_clear(ctx);
+    return 128 + (int)stop_sig;
+}
+
 const char *cli_split_arg(const char *opt, const char *what, const char *arg, char *name,
                           size_t size)
 {

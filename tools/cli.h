@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tt/error.h"
 #include "tt/sim.h"
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
@@ -63,6 +64,10 @@ const char *cli_input(const char *arg);
 void cli_stop_on_signal(atomic_int *flag);
 /* The signal that set the flag (0: none). */
 int cli_stop_signal(void);
+/* After a run stopped by that signal (TT_ESTOPPED): says so in one line,
+ * clears ctx's message so that it is not printed after it, and returns the
+ * exit status, 128 + the signal. */
+int cli_stopped(tt_ctx *ctx);
 /* Prints "prog (tracetune VERSION)" and the GPU situation to stdout. */
 int cli_version(void);
 /* Splits "NAME=VALUE" (the argument of option opt) into name and returns

@@ -265,10 +265,8 @@ int main(int argc, char **argv)
         rc = tt_sweep_run(s.ctx, s.sweep, &cl, &s.jobs, s.idx, count, &o, s.metrics);
     cli_stop_on_signal(NULL);
     double elapsed = now_s() - ps.start;
-    if (rc == TT_ESTOPPED) {
-        cli_err("stopped by signal %d before the end: nothing written", cli_stop_signal());
-        return finish(&s, 128 + cli_stop_signal());
-    }
+    if (rc == TT_ESTOPPED)
+        return finish(&s, cli_stopped(s.ctx));
     if (rc == TT_ENODEV || rc == TT_ENOTBUILT) {
         cli_err("-d gpu: %s", tt_errmsg(s.ctx));
         tt_err_clear(s.ctx);

@@ -371,10 +371,8 @@ int main(int argc, char **argv)
     int rc = tt_tune_run_roles(s.ctx, s.tr, s.te, &to, (void *)"hindsight", eval_batch, &etr,
                                &ete, &s.ro);
     cli_stop_on_signal(NULL);
-    if (rc == TT_ESTOPPED) {
-        cli_err("stopped by signal %d before the end: nothing written", cli_stop_signal());
-        return finish(&s, 128 + cli_stop_signal());
-    }
+    if (rc == TT_ESTOPPED)
+        return finish(&s, cli_stopped(s.ctx));
     if (rc) {
         cli_err("'%s': %s", path, tt_errmsg(s.ctx));
         tt_err_clear(s.ctx);

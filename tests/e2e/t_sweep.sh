@@ -164,6 +164,7 @@ got=0
 wait $pid || got=$?
 [ "$got" = 130 ] || fail "SIGINT: exit $got, expected 130; $(cat stop.err)"
 grep -q "stopped by signal 2 before the end: nothing written" stop.err || fail "SIGINT: $(cat stop.err)"
+[ "$(grep -c stopped stop.err)" = 1 ] || fail "SIGINT: said more than once: $(cat stop.err)"
 [ "$(cat stop.h5)" = old ] || fail "SIGINT: stop.h5 was touched"
 [ ! -s stop.out ] || fail "SIGINT: rows printed"
 ls -a | grep -q "tmp-" && fail "SIGINT: a temporary file was left: $(ls -a)"

@@ -138,3 +138,18 @@ if ! tt-tune --version | grep -q "device(s)"; then
     expect_exit 1 tt-tune -d gpu -c 2x8x8 -s w0=0,60 --objective jct_mean ex.h5
     expect_err "tt-tune: GPU linear algebra: "
 fi
+
+# ---- Ctrl-C: stops between batches, writes nothing, says so once, exits 130 ----
+echo old >stop.h5
+tt-tune -d cpu -j 2 -c 2x8x8 -s w0=0:3600:60 -s theta=0:3600:60 --objective jct_mean \
+    --budget 2000 -o stop.h5 ex.h5 >stop.out 2>stop.err &
+pid=$!
+sleep 1
+kill -INT $pid
+got=0
+wait $pid || got=$?
+[ "$got" = 130 ] || fail "SIGINT: exit $got, expected 130; $(cat stop.err)"
+[ "$(grep stopped stop.err)" = "tt-tune: stopped by signal 2 before the end: nothing written" ] ||
+    fail "SIGINT: not said once: $(cat stop.err)"
+[ "$(cat stop.h5)" = old ] || fail "SIGINT: stop.h5 was touched"
+[ ! -s stop.out ] || fail "SIGINT: rows printed"
