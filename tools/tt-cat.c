@@ -58,7 +58,9 @@ static void info(const tt_trace *t)
     const tt_provenance *p = &t->prov;
     printf("key\tvalue\n");
     printf("jobs\t%lld\nformat\t%s\n", (long long)t->n, p->format);
-    const char *lists[2][2] = {{"source_file", p->source_files}, {"source_sha256", p->source_sha256}};
+    /* keys are the attributes' names; a list gives one row per entry */
+    const char *lists[2][2] = {{"source_files", p->source_files},
+                               {"source_sha256", p->source_sha256}};
     for (int l = 0; l < 2; l++) {
         const char *s = lists[l][1];
         while (*s) {

@@ -41,7 +41,7 @@ want=$(printf '%s\n' \
     '1684321258	8	64	64000	1684321268	1684321276	8	dlctk696s0jbvitv	uf794			FAILED' \
     '1684322922	70	64	64000	1684322934	1684323004	8	dlc1t2ypl09b8qtp	uf794			CANCELLED')
 [ "$(tt-cat a.h5)" = "$want" ] || fail "example jobs: $(tt-cat a.h5)"
-[ "$(tt-cat --info a.h5 | grep -c '^source_file	')" = 2 ] || fail "two source files"
+[ "$(tt-cat --info a.h5 | grep -c '^source_files	')" = 2 ] || fail "two source files"
 # each file alone is told from its header
 for f in seren kalos; do
     expect_exit 0 tt-ingest -o $f.h5 "$dir/trace_$f.example.csv"

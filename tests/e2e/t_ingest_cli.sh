@@ -64,7 +64,7 @@ tt-ingest -q -o d.h5 - < "$P"
 tt-cat a.h5 > a.tsv
 for f in b c d; do tt-cat $f.h5 | cmp -s - a.tsv || fail "$f differs from plain"; done
 tt-cat --info b.h5 | grep -qx "source_sha256	$(sha256sum p.csv.gz | cut -d' ' -f1)" || fail "sha256 of compressed input"
-tt-cat --info d.h5 | grep -qx "source_file	<stdin>" || fail "stdin label"
+tt-cat --info d.h5 | grep -qx "source_files	<stdin>" || fail "stdin label"
 
 # tt-cat
 expect_exit 2 tt-cat -c submit,nosuch a.h5
