@@ -71,12 +71,8 @@ extern "C" int tt_kla_open(tt_kla **out, char *msg, size_t msgsize)
 {
     *out = NULL;
     int n = 0;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        std::snprintf(msg, msgsize, "no CUDA device (%s)",
-                      e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    if (tt_kern_device_count(&n, msg, msgsize) != TT_KERN_OK)
         return TT_KERN_NO_DEVICE;
-    }
     tt_kla *h = (tt_kla *)std::calloc(1, sizeof *h);
     if (!h)
         return fail(msg, msgsize, "cuBLAS", "out of memory");
@@ -99,7 +95,8 @@ extern "C" int tt_kla_open(tt_kla **out, char *msg, size_t msgsize)
         std::snprintf(msg, msgsize, "libcublas lacks a needed function");
         return TT_KERN_NO_DEVICE;
     }
-    if ((e = cudaSetDevice(0)) != cudaSuccess) {
+    cudaError_t e = cudaSetDevice(0);
+    if (e != cudaSuccess) {
         tt_kla_close(h);
         return cuda_fail(msg, msgsize, "cudaSetDevice", e);
     }

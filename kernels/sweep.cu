@@ -159,12 +159,9 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     if (used_size)
         used[0] = '\0';
     int ndev = 0;
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0) {
-        std::snprintf(msg, msgsize, "no CUDA device (%s)",
-                      e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+    if (tt_kern_device_count(&ndev, msg, msgsize) != TT_KERN_OK)
         return TT_KERN_NO_DEVICE;
-    }
+    cudaError_t e;
     cudaDeviceProp prop;
     if ((e = cudaGetDeviceProperties(&prop, 0)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "device properties", e);

@@ -103,10 +103,18 @@ expect_exit 2 tt-sweep small.h5
 expect_err "no cluster (-c RxNxG)"
 if ! "$TT_BIN/tt-sweep" --version | grep -q "^GPU: [1-9]"; then
     expect_exit 1 tt-sweep -d gpu -c 1x1x4 -g w0=1,2 -o keep.h5 small.h5
-    grep -Eq "^tt-sweep: -d gpu: (no CUDA device|CUDA support not built in)" err.txt ||
+    grep -Eq "^tt-sweep: -d gpu: (no GPU driver|no GPU \(|GPU driver too old|no CUDA device|CUDA support not built in)" err.txt ||
         fail "-d gpu without a GPU: $(cat err.txt)"
     [ ! -s out.txt ] || fail "-d gpu printed output"
     [ "$(cat keep.h5)" = old ] || fail "-d gpu touched keep.h5"
+fi
+# a CUDA build where no NVIDIA driver is loaded says so, not CUDA's "driver
+# version is insufficient for CUDA runtime version"
+if "$TT_BIN/tt-sweep" --version | grep -q "^CUDA: built in" && [ ! -e /proc/driver/nvidia/version ]; then
+    expect_exit 0 tt-sweep --version
+    grep -qx "GPU: no GPU driver (no NVIDIA driver is loaded)" out.txt || fail "--version: $(cat out.txt)"
+    expect_exit 1 tt-sweep -d gpu -c 1x1x4 -g w0=1,2 small.h5
+    expect_err "tt-sweep: -d gpu: no GPU driver (no NVIDIA driver is loaded)"
 fi
 expect_exit 1 tt-sweep -c 1x1x4 -o keep.h5 missing.h5
 expect_err "cannot read 'missing.h5'"
