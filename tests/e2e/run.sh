@@ -38,6 +38,8 @@ for t in "$here"/t_${TT_E2E:-*}.sh; do
     rm -rf "$work"
     if [ $rc = 0 ]; then
         pass=$((pass + 1)); echo "ok    $name"
+        # a check a script could not make here is said, not hidden
+        echo "$out" | grep "^SKIP (part)" | sed 's/^/      /'
     elif [ $rc = 77 ]; then
         skipn=$((skipn + 1)); echo "skip  $name: ${out##*SKIP: }"
     else

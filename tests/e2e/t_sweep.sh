@@ -54,6 +54,17 @@ cp out.txt j1.tsv
 # shellcheck disable=SC2086
 expect_exit 0 tt-sweep -d cpu -j 3 -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G rack.h5
 cmp -s out.txt j1.tsv || fail "-j 3 differs from -j 1: $(diff j1.tsv out.txt | head)"
+# the GPU's rows are the CPU's, byte for byte, where a GPU answers
+if tt-sweep -d gpu -c 1x1x4 -g w0=0,1 small.h5 >/dev/null 2>&1; then
+    expect_exit 0 tt-sweep -d gpu -c 1x1x4 -g backfill=1,0 -g order=fifo,sjf \
+        -g w0=0:600:3 -p restart=10 small.h5
+    cmp -s out.txt sweep.tsv || fail "-d gpu differs from -d cpu: $(diff sweep.tsv out.txt | head)"
+    # shellcheck disable=SC2086
+    expect_exit 0 tt-sweep -d gpu -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G rack.h5
+    cmp -s out.txt j1.tsv || fail "-d gpu differs from -d cpu: $(diff j1.tsv out.txt | head)"
+else
+    echo "SKIP (part): no GPU (tt-sweep -d gpu fails): GPU rows not compared with CPU rows" >&2
+fi
 # 48 = 5 x 9 + 3: shards of 10, 10, 10, 9, 9 rows, interleaved back
 for s in 0 1 2 3 4; do
     # shellcheck disable=SC2086
