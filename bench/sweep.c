@@ -29,7 +29,7 @@
 
 #include "../tests/unit/sim/randcase.h"
 #include "jobs.h"
-#include "tt/sweep.h"
+#include "tt/run.h"
 
 static double now_s(void)
 {
@@ -67,12 +67,12 @@ static int random_parity(int seeds)
         uint64_t s = (uint64_t)seed * 31337;
         for (int i = 0; i < NP; i++)
             rcase_params(&s, &ps[i]);
-        tt_sweep_opts oc = {.threads = 0};
-        tt_sweep_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0,
-                            .used = used, .used_size = sizeof used};
-        if (tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu))
+        tt_run_opts oc = {.threads = 0};
+        tt_run_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0,
+                          .used = used, .used_size = sizeof used};
+        if (tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu))
             die("cpu", ctx);
-        if (tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu))
+        if (tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu))
             die("gpu", ctx);
         int64_t b = mismatches(cpu, gpu, NP);
         if (b)
@@ -161,7 +161,7 @@ int main(int argc, char **argv)
     snprintf(list, sizeof list, "%s", devs);
     for (char *save = NULL, *d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
         char used[320] = "";
-        tt_sweep_opts o = {.used = used, .used_size = sizeof used, .gpu_batch = batch};
+        tt_run_opts o = {.used = used, .used_size = sizeof used, .gpu_batch = batch};
         int64_t count = n;
         if (strcmp(d, "gpu") == 0)
             o.device = TT_DEVICE_GPU;
@@ -175,7 +175,7 @@ int main(int argc, char **argv)
         if (!got)
             die("out of memory", NULL);
         double t0 = now_s();
-        if (tt_batch_run(ctx, &cl, m, &j, ps, count, &o, got)) {
+        if (tt_run_params(ctx, &cl, m, &j, ps, count, &o, got)) {
             fprintf(stderr, "bench/sweep: %s: %s\n", d, tt_errmsg(ctx));
             printf("%s\tNA\t%lld\tNA\tNA\tNA\tNA\n", d, (long long)count);
             free(got);

@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "tt/gpu.h"
 #include "tt/outfile.h"
+#include "tt/run.h"
 #include "tt/sim.h"
 #include "tt/simfile.h"
 #include "tt/sweep.h"
@@ -196,7 +197,8 @@ int main(int argc, char **argv)
                       : optind >= argc    ? "no trace file"
                       : optind + 1 < argc ? "one trace file only"
                                           : NULL;
-    if (!why && strcmp(dev, "auto") && strcmp(dev, "cpu") && strcmp(dev, "gpu"))
+    tt_device device = TT_DEVICE_AUTO;
+    if (!why && tt_device_parse(dev, &device))
         why = "option -d: expected auto, cpu or gpu";
     if (!why && shard && parse_shard(shard, &sk, &sn))
         why = "option --shard: expected K/N with 0 <= K < N";
@@ -251,15 +253,14 @@ int main(int argc, char **argv)
     progress_state ps = {now_s(), 0};
     static atomic_int stop;
     char used[320] = "";
-    tt_sweep_opts o = {.threads = (int)threads,
-                       .device = strcmp(dev, "gpu") == 0   ? TT_DEVICE_GPU
-                                 : strcmp(dev, "cpu") == 0 ? TT_DEVICE_CPU
-                                                           : TT_DEVICE_AUTO,
-                       .progress = isatty(STDERR_FILENO) ? progress : NULL,
-                       .progress_arg = &ps,
-                       .stop = &stop,
-                       .used = used,
-                       .used_size = sizeof used};
+    tt_run_opts o = {.threads = (int)threads,
+                     .device = device,
+                     .progress = isatty(STDERR_FILENO) ? progress : NULL,
+                     .progress_arg = &ps,
+                     .stop = cli_stop_requested,
+                     .stop_arg = &stop,
+                     .used = used,
+                     .used_size = sizeof used};
     cli_stop_on_signal(&stop);
     if (!rc)
         rc = tt_sweep_run(s.ctx, s.sweep, &cl, &s.jobs, s.idx, count, &o, s.metrics);
@@ -277,7 +278,7 @@ int main(int argc, char **argv)
         tt_err_clear(s.ctx);
         return finish(&s, EXIT_FAIL);
     }
-    if (strcmp(dev, "cpu") != 0 && count > 0)
+    if (device != TT_DEVICE_CPU && count > 0)
         cli_err("ran on %s", used);
     if (out) {
         tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,

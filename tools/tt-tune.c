@@ -12,8 +12,8 @@
 #include "cli.h"
 #include "tt/outfile.h"
 #include "tt/parse.h"
+#include "tt/run.h"
 #include "tt/sim.h"
-#include "tt/sweep.h"
 #include "tt/tracefile.h"
 #include "tt/tune.h"
 
@@ -76,13 +76,13 @@ typedef struct {
     const tt_cluster *cl;
     const tt_models *models;
     const tt_sim_jobs *jobs;
-    const tt_sweep_opts *opts;
+    const tt_run_opts *opts;
 } evaluator;
 
 static int eval_batch(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
 {
     const evaluator *e = (const evaluator *)arg;
-    return tt_batch_run(ctx, e->cl, e->models, e->jobs, ps, n, e->opts, out);
+    return tt_run_params(ctx, e->cl, e->models, e->jobs, ps, n, e->opts, out);
 }
 
 static void progress(void *arg, int round, int64_t done, int64_t budget)
@@ -190,6 +190,7 @@ static int add_dims(state *s, const char *name, const char *range)
 /* The command line. */
 typedef struct {
     const char *cspec, *mpath, *out, *dev, *objtext, *strat, *holdout, *trs, *tes;
+    tt_device device;
     int ns, np, line;
     int64_t threads, budget, batch, seed;
     double hf;                 /* --holdout */
@@ -252,7 +253,7 @@ static int parse_args(int argc, char **argv, args *a, state *s)
                       : optind >= argc    ? "no trace file"
                       : optind + 1 < argc ? "one trace file only"
                                           : NULL;
-    if (!why && strcmp(a->dev, "auto") && strcmp(a->dev, "cpu") && strcmp(a->dev, "gpu"))
+    if (!why && tt_device_parse(a->dev, &a->device))
         why = "option -d: expected auto, cpu or gpu";
     if (!why && strcmp(a->strat, "model") && strcmp(a->strat, "refine"))
         why = "option --strategy: expected model or refine";
@@ -314,13 +315,10 @@ int main(int argc, char **argv)
     }
     if (tt_objective_parse(s.ctx, o.objtext, &s.obj))
         return finish(&s, EXIT_USAGE);
-    tt_device device = strcmp(o.dev, "gpu") == 0   ? TT_DEVICE_GPU
-                       : strcmp(o.dev, "cpu") == 0 ? TT_DEVICE_CPU
-                                                   : TT_DEVICE_AUTO;
     if (tt_tune_create(s.ctx, &base, s.dims, s.nd, s.obj, &s.tr) ||
         tt_tune_create(s.ctx, &base, s.dims, s.nd, s.obj, &s.te))
         return finish(&s, EXIT_USAGE);
-    if (tt_la_create(s.ctx, device, &s.la))
+    if (tt_la_create(s.ctx, o.device, &s.la))
         return finish(&s, EXIT_FAIL);
     if (*tt_la_note(s.la) && strcmp(o.strat, "model") == 0)
         cli_err("surrogate's linear algebra on the CPU (GPU: %s)", tt_la_note(s.la));
@@ -358,14 +356,14 @@ int main(int argc, char **argv)
     }
     static atomic_int stop;
     char used[320] = "";
-    tt_sweep_opts so = {.threads = (int)o.threads, .device = device, .stop = &stop,
-                        .used = used, .used_size = sizeof used};
+    tt_run_opts so = {.threads = (int)o.threads, .device = o.device, .stop = cli_stop_requested,
+                      .stop_arg = &stop, .used = used, .used_size = sizeof used};
     evaluator etr = {&cl, s.models, has_test ? &s.train : &s.jobs, &so};
     evaluator ete = {&cl, s.models, &s.test, &so};
     int64_t grid = tt_tune_grid_size(s.tr);
     int64_t budget = o.budget ? o.budget : tt_tune_default_budget(s.tr);
     tt_tune_opts to = {strcmp(o.strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
-                       o.batch, (uint64_t)o.seed, s.la, 0, &stop,
+                       o.batch, (uint64_t)o.seed, s.la, 0, cli_stop_requested, &stop,
                        isatty(STDERR_FILENO) ? progress : NULL, (void *)"search"};
     cli_stop_on_signal(&stop);
     int rc = tt_tune_run_roles(s.ctx, s.tr, s.te, &to, (void *)"hindsight", eval_batch, &etr,
@@ -415,7 +413,7 @@ int main(int argc, char **argv)
                 ro->hindsight != 0 ? 100.0 * (rec - ro->hindsight) / fabs(ro->hindsight) : 0.0,
                 split);
     }
-    if (device != TT_DEVICE_CPU)
+    if (o.device != TT_DEVICE_CPU)
         cli_err("simulations on %s; surrogate on %s", *used ? used : "cpu",
                 tt_la_describe(s.la));
     if (o.line) {

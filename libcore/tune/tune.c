@@ -928,7 +928,7 @@ static int propose(search *s, int64_t id, double pred)
 /* Simulates the batch; its rows join the set. */
 static int flush(search *s)
 {
-    if (s->o->stop && atomic_load(s->o->stop))
+    if (s->o->stop && s->o->stop(s->o->stop_arg))
         return tt_err(s->ctx, TT_ESTOPPED, "stopped");
     int64_t first = s->t->nrows;
     int rc = add_rows(s->ctx, s->t, s->pend, s->pred, s->npend, s->o->phase, s->round, s->eval,

@@ -22,7 +22,7 @@
 #define TT_LINALG_H
 
 #include "tt/error.h"
-#include "tt/sweep.h"
+#include "tt/run.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,5 +1,5 @@
 /* tt/sweep.h: many configurations of the scheduler over one trace and
- * cluster (SPEC section 8), run in parallel on the CPU cores.
+ * cluster (SPEC section 8).
  *
  * A sweep is built from fixed values (-p), grids of one parameter each
  * (-g) and, optionally, a TSV file of configurations (--configs). The
@@ -22,10 +22,8 @@
  *   mix takes lists only, separated by ';' (its values hold ',' and ':').
  * Values repeated after rounding are kept: the grid is what was asked.
  *
- * tt_sweep_run simulates a list of configurations with a pool of threads
- * that take the next configuration from an atomic counter; each thread
- * binds one engine state and reuses it. Results land in the slot of their
- * configuration, so they do not depend on the thread count.
+ * tt_sweep_run simulates a list of the configurations with tt_run
+ * (tt/run.h), on the CPU cores or the GPU.
  *
  * Thread safety: a tt_sweep is read-only once built and may be shared;
  * building it is not thread-safe.
@@ -33,11 +31,11 @@
 #ifndef TT_SWEEP_H
 #define TT_SWEEP_H
 
-#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "tt/error.h"
+#include "tt/run.h"
 #include "tt/sim.h"
 
 #ifdef __cplusplus
@@ -88,51 +86,13 @@ int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65]);
  * of total; their count (which may be 0). */
 int64_t tt_sweep_shard_count(int64_t total, int64_t k, int64_t n);
 
-/* Where the simulations run. CPU is the zero value; AUTO takes the GPU
- * when one is present and CUDA is built in, else the CPU. */
-typedef enum { TT_DEVICE_CPU = 0, TT_DEVICE_AUTO = 1, TT_DEVICE_GPU = 2 } tt_device;
-
-typedef struct {
-    int threads; /* CPU threads; <= 0: one per online CPU */
-    tt_device device;
-    /* Called after each configuration (CPU) or batch (GPU) with the number
-     * done, one call at a time, from the worker threads; may be NULL. */
-    void (*progress)(void *arg, int64_t done, int64_t count);
-    void *progress_arg;
-    /* When *stop becomes nonzero (a signal handler may set it), no further
-     * configuration starts and the run fails with TT_ESTOPPED. May be NULL. */
-    const atomic_int *stop;
-    /* When not NULL, gets the device that ran: "cpu: 8 threads" or
-     * "gpu: NVIDIA H100 ..., batches of 2048". */
-    char *used;
-    size_t used_size;
-    /* GPU: at most this many configurations a launch (0: what device
-     * memory holds); smaller batches change the speed, never the results */
-    int64_t gpu_batch;
-} tt_sweep_opts;
-
-/* Threads a run of count configurations uses under opts. */
-int tt_sweep_threads(const tt_sweep_opts *opts, int64_t count);
-
-/* Simulates configurations idx[0..count) of s on c over j; metrics[i]
- * gets those of idx[i]. Every configuration is checked before any runs
- * (TT_EINVAL / TT_ERANGE, the message naming it with tt_sweep_label);
- * the jobs are checked as tt_simulate does. On a failure during the runs,
- * the threads take no further configuration and the message is that of
- * the failing one with the lowest position among those that ran.
- * 0, TT_EINVAL, TT_ERANGE, TT_ENOMEM, TT_ESTOPPED; with device GPU also
- * TT_ENOTBUILT, TT_ENODEV, or TT_EIO for a device failure. */
+/* Simulates configurations idx[0..count) of s on c over j with tt_run
+ * (tt/run.h): metrics[i] gets those of idx[i], messages name a
+ * configuration with tt_sweep_label. TT_EINVAL for a position out of
+ * range, else the codes of tt_run. */
 int tt_sweep_run(tt_ctx *ctx, const tt_sweep *s, const tt_cluster *c, const tt_sim_jobs *j,
-                 const int64_t *idx, int64_t count, const tt_sweep_opts *opts,
+                 const int64_t *idx, int64_t count, const tt_run_opts *opts,
                  tt_metrics *metrics);
-
-/* Simulates the count parameter sets ps (each checked first, the message
- * naming "candidate i") on c over j with the model table models, as
- * tt_sweep_run does: metrics[i] gets those of ps[i], the same on every
- * device and thread count. Same return codes. */
-int tt_batch_run(tt_ctx *ctx, const tt_cluster *c, const tt_models *models,
-                 const tt_sim_jobs *j, const tt_params *ps, int64_t count,
-                 const tt_sweep_opts *opts, tt_metrics *metrics);
 
 #ifdef __cplusplus
 }

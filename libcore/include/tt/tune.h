@@ -7,8 +7,8 @@
  * of a range (tt_tune_dim_parse), and the exhaustive grid is their
  * Cartesian product. A search proposes lattice points in rounds; every
  * round is one batch handed to an evaluation callback (the tool's runs
- * tt_batch_run, on all CPU cores or the GPU; tests pass synthetic
- * surfaces). Every configuration is simulated at most once per tuner (a
+ * tt_run_params of tt/run.h, on all CPU cores or the GPU; tests pass
+ * synthetic surfaces). Every configuration is simulated at most once per tuner (a
  * cache over all parameters), and the budget counts new simulations only.
  *
  * Strategies:
@@ -61,7 +61,6 @@
 #ifndef TT_TUNE_H
 #define TT_TUNE_H
 
-#include <stdatomic.h>
 #include <stdint.h>
 
 #include "tt/error.h"
@@ -148,8 +147,10 @@ typedef struct {
     uint64_t seed;
     tt_la *la; /* the surrogate's backend; NULL: a CPU one for the call */
     int phase; /* stored with every row this call adds (see tt_tune_row) */
-    /* When *stop becomes nonzero, no further round starts: TT_ESTOPPED. */
-    const atomic_int *stop;
+    /* Asked before each round; when it answers nonzero, no further round
+     * starts: TT_ESTOPPED. May be NULL. */
+    int (*stop)(void *arg);
+    void *stop_arg;
     /* Called after each round with the simulations done and the budget. */
     void (*progress)(void *arg, int round, int64_t done, int64_t budget);
     void *progress_arg;
@@ -250,7 +251,7 @@ typedef struct {
  * best of all test rows, evaluated on train too (phase 2). eval runs with
  * train_arg on train, test_arg on test; configurations a tuner holds
  * already cost nothing. 0, or the first code of tt_tune_search or
- * tt_tune_eval (TT_ESTOPPED when *opts->stop is set), *out then holding
+ * tt_tune_eval (TT_ESTOPPED when opts->stop says so), *out then holding
  * what was done. */
 int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_opts *opts,
                       void *hindsight_progress_arg, tt_tune_eval_fn eval, void *train_arg,

@@ -79,7 +79,7 @@ static inline void make_tune(tunecase *c, const char *const *specs, int nd, cons
     tt_params_default(&base);
     cr_assert_eq(tt_tune_create(ctx, &base, c->d, nd, c->obj, &c->tr), 0, "%s", tt_errmsg(ctx));
     cr_assert_eq(tt_tune_create(ctx, &base, c->d, nd, c->obj, &c->te), 0, "%s", tt_errmsg(ctx));
-    tt_tune_opts o = {TT_TUNE_REFINE, 20, 8, 1, NULL, 0, NULL, NULL, NULL};
+    tt_tune_opts o = {.strategy = TT_TUNE_REFINE, .budget = 20, .batch = 8, .seed = 1};
     cr_assert_eq(tt_tune_search(ctx, c->tr, &o, synth, NULL, &c->trow[R_REC]), 0, "%s",
                  tt_errmsg(ctx));
     o.strategy = TT_TUNE_GRID;

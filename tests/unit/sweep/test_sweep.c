@@ -326,7 +326,7 @@ Test(sweep, same_as_tt_simulate_any_threads)
     /* the configurations differ in more than their names */
     cr_assert_gt(preempt, 0);
     cr_assert_gt(placed_l1, 0);
-    tt_sweep_opts o1 = {.threads = 1}, o4 = {.threads = 4};
+    tt_run_opts o1 = {.threads = 1}, o4 = {.threads = 4};
     cr_assert_eq(tt_sweep_run(ctx, s, &c, &j, idx, n, &o1, got1), 0, "%s", tt_errmsg(ctx));
     cr_assert_eq(tt_sweep_run(ctx, s, &c, &j, idx, n, &o4, got4), 0, "%s", tt_errmsg(ctx));
     for (int64_t k = 0; k < n; k++) {

@@ -307,7 +307,7 @@ static void within_1pct(tt_tune_strategy strat, const char *const *specs, int nd
     int64_t g = tt_tune_grid_size(t), budget = g / 10;
     double want = exhaustive(t, o, surface);
     synth s = {surface, 0, 0};
-    tt_tune_opts opts = {strat, budget, 0, seed, NULL, 0, NULL, NULL, NULL};
+    tt_tune_opts opts = {.strategy = strat, .budget = budget, .seed = seed};
     int64_t best;
     tt_ctx *ctx = tt_ctx_create();
     cr_assert_eq(tt_tune_search(ctx, t, &opts, synth_eval, &s, &best), 0, "%s", tt_errmsg(ctx));
@@ -354,7 +354,7 @@ Test(tune, deterministic_and_cached)
     tt_objective *o = obj("jct_mean");
     tt_tune *t1 = make_tune(three, 3, o), *t2 = make_tune(three, 3, o);
     synth s1 = {1, 0, 0}, s2 = {1, 0, 0};
-    tt_tune_opts opts = {TT_TUNE_MODEL, 200, 40, 99, NULL, 0, NULL, NULL, NULL};
+    tt_tune_opts opts = {.strategy = TT_TUNE_MODEL, .budget = 200, .batch = 40, .seed = 99};
     int64_t b1, b2;
     cr_assert_eq(tt_tune_search(NULL, t1, &opts, synth_eval, &s1, &b1), 0);
     cr_assert_eq(tt_tune_search(NULL, t2, &opts, synth_eval, &s2, &b2), 0);
@@ -377,7 +377,7 @@ Test(tune, deterministic_and_cached)
     cr_assert_eq(tt_tune_eval(NULL, t1, &p, 2, synth_eval, &s1, &row), 0);
     cr_expect(row == tt_tune_rows(t1) - 1 && s1.sims == sims + 1 && tt_tune_row_at(t1, row)->phase == 2);
     /* the grid strategy: 10 x 10 x 2 = 200 points at most -> 6 x 6 x 5 = 180 */
-    tt_tune_opts g = {TT_TUNE_GRID, 200, 0, 1, NULL, 1, NULL, NULL, NULL};
+    tt_tune_opts g = {.strategy = TT_TUNE_GRID, .budget = 200, .seed = 1, .phase = 1};
     synth s3 = {1, 0, 0};
     tt_tune *t3 = make_tune(three, 3, o);
     cr_assert_eq(tt_tune_search(NULL, t3, &g, synth_eval, &s3, &b1), 0);
@@ -438,7 +438,7 @@ Test(tune, class_timers)
         free(all);
         free(p);
         synth s = {2, 0, 0};
-        tt_tune_opts opts = {(tt_tune_strategy)strat, budget, 0, 1, NULL, 0, NULL, NULL, NULL};
+        tt_tune_opts opts = {.strategy = (tt_tune_strategy)strat, .budget = budget, .seed = 1};
         int64_t best;
         cr_assert_eq(tt_tune_search(ctx, t, &opts, synth_eval, &s, &best), 0, "%s",
                      tt_errmsg(ctx));
@@ -592,6 +592,12 @@ static int bowl_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_
     return 0;
 }
 
+static int stop_now(void *arg)
+{
+    (void)arg;
+    return 1;
+}
+
 /* Which progress argument each round reported with. */
 static int progress_search, progress_hindsight;
 static void count_progress(void *arg, int round, int64_t done, int64_t budget)
@@ -618,8 +624,8 @@ Test(tune, roles_with_test_part)
     const char *w0s = "0,10,20,30,40,50,60,70,80,90";
     tt_tune *tr = line_tune(w0s, &base, o), *te = line_tune(w0s, &base, o);
     bowl_part ptr = {50, 0}, pte = {20, 0};
-    tt_tune_opts opts = {TT_TUNE_GRID, 4, 0, 1, NULL, 0, NULL, count_progress,
-                         &progress_search};
+    tt_tune_opts opts = {.strategy = TT_TUNE_GRID, .budget = 4, .seed = 1,
+                         .progress = count_progress, .progress_arg = &progress_search};
     tt_tune_roles ro;
     tt_ctx *ctx = tt_ctx_create();
     progress_search = progress_hindsight = 0;
@@ -665,8 +671,7 @@ Test(tune, roles_with_test_part)
     tt_tune_free(te);
 
     /* stopped before the first round: nothing simulated */
-    atomic_int stop = 1;
-    opts.stop = &stop;
+    opts.stop = stop_now;
     tr = line_tune(w0s, &base, o);
     cr_expect_eq(tt_tune_run_roles(ctx, tr, NULL, &opts, NULL, bowl_eval, &ptr, NULL, &ro),
                  TT_ESTOPPED);
@@ -688,7 +693,7 @@ Test(tune, roles_without_test_part)
     tt_params_default(&base);
     tt_tune *tr = line_tune("0,10,20,30,40,50,60,70,80,90", &base, o);
     bowl_part ptr = {50, 0};
-    tt_tune_opts opts = {TT_TUNE_REFINE, 6, 2, 1, NULL, 0, NULL, NULL, NULL};
+    tt_tune_opts opts = {.strategy = TT_TUNE_REFINE, .budget = 6, .batch = 2, .seed = 1};
     tt_tune_roles ro;
     cr_assert_eq(tt_tune_run_roles(NULL, tr, NULL, &opts, NULL, bowl_eval, &ptr, NULL, &ro), 0);
     cr_expect_eq(ro.nroles, TT_ROLE_HINDSIGHT);
@@ -742,7 +747,7 @@ Test(tune, nothing_to_tune)
     tt_params base;
     tt_params_default(&base);
     tt_tune *t = line_tune("0,10,20,30", &base, o);
-    tt_tune_opts opts = {TT_TUNE_GRID, 4, 0, 1, NULL, 0, NULL, NULL, NULL};
+    tt_tune_opts opts = {.strategy = TT_TUNE_GRID, .budget = 4, .seed = 1};
     tt_ctx *ctx = tt_ctx_create();
     int64_t best = -1;
     cr_expect_eq(tt_tune_search(ctx, t, &opts, empty_eval, NULL, &best), TT_EEMPTY);

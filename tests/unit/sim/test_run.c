@@ -1,7 +1,7 @@
-/* tt_batch_run: the same metrics as tt_simulate on every backend and
- * thread count, stopping on request, and the GPU backend against the CPU
- * backend (random traces and the real Philly CSV; skipped, and said, where
- * no GPU answers). */
+/* tt/run.h: the same metrics as tt_simulate on every backend and thread
+ * count, configurations from a source named by its labels, stopping on
+ * request, and the GPU backend against the CPU backend (random traces and
+ * the real Philly CSV; skipped, and said, where no GPU answers). */
 #include <criterion/criterion.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include "randcase.h"
 #include "testutil.h"
 #include "tt/gpu.h"
-#include "tt/sweep.h"
+#include "tt/run.h"
 
 static void make_case(uint64_t seed, int64_t n, rcase *k)
 {
@@ -25,7 +25,7 @@ static int have_gpu(void)
 
 /* A batch equals tt_simulate, configuration by configuration, with one
  * thread and with several. */
-Test(batch, equals_simulate)
+Test(sim_run, equals_simulate)
 {
     tt_ctx *ctx = tt_ctx_create();
     for (uint64_t seed = 1; seed <= 12; seed++) {
@@ -40,10 +40,10 @@ Test(batch, equals_simulate)
             cr_assert_eq(tt_simulate(ctx, &k.c, &ps[i], k.m, &k.j, NULL, &want[i], NULL), 0,
                          "%s", tt_errmsg(ctx));
         }
-        tt_sweep_opts o1 = {.threads = 1}, o3 = {.threads = 3};
-        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o1, got1), 0, "%s",
+        tt_run_opts o1 = {.threads = 1}, o3 = {.threads = 3};
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &o1, got1), 0, "%s",
                      tt_errmsg(ctx));
-        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o3, got3), 0, "%s",
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &o3, got3), 0, "%s",
                      tt_errmsg(ctx));
         for (int i = 0; i < NP; i++) {
             cr_expect(memcmp(&want[i], &got1[i], sizeof want[i]) == 0, "seed %llu #%d 1 thread",
@@ -57,7 +57,7 @@ Test(batch, equals_simulate)
 }
 
 /* A bad candidate is named by its position, before anything runs. */
-Test(batch, bad_candidate_named)
+Test(sim_run, bad_candidate_named)
 {
     tt_ctx *ctx = tt_ctx_create();
     rcase k;
@@ -67,11 +67,84 @@ Test(batch, bad_candidate_named)
         tt_params_default(&ps[i]);
     ps[2].congestion = 1000;
     tt_metrics got[3];
-    tt_sweep_opts o = {.threads = 1};
-    cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 3, &o, got), TT_EINVAL);
+    tt_run_opts o = {.threads = 1};
+    cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, 3, &o, got), TT_EINVAL);
     cr_expect(strncmp(tt_errmsg(ctx), "candidate 2: ", 13) == 0, "%s", tt_errmsg(ctx));
     rcase_free(&k);
     tt_ctx_free(ctx);
+}
+
+/* A source of configurations: ps backwards, row 5 missing when asked. */
+typedef struct {
+    const tt_params *ps;
+    int n, missing;
+} backwards;
+
+static int backwards_params(void *arg, tt_ctx *ctx, int64_t i, tt_params *p)
+{
+    const backwards *b = (const backwards *)arg;
+    if (b->missing && i == 5)
+        return tt_err(ctx, TT_EPARSE, "no such row");
+    *p = b->ps[b->n - 1 - i];
+    return 0;
+}
+
+static void backwards_label(void *arg, int64_t i, char *buf, size_t size)
+{
+    (void)arg;
+    snprintf(buf, size, "row %lld", (long long)i + 1);
+}
+
+/* tt_run takes its configurations from the source, in the source's order,
+ * and names them by the source's labels in its messages. */
+Test(sim_run, source)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    rcase k;
+    make_case(4, 40, &k);
+    enum { NP = 9 };
+    tt_params ps[NP];
+    uint64_t seed = 4242;
+    for (int i = 0; i < NP; i++)
+        rcase_params(&seed, &ps[i]);
+    tt_metrics want[NP], got[NP];
+    tt_run_opts o = {.threads = 2};
+    cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &o, want), 0, "%s",
+                 tt_errmsg(ctx));
+    backwards b = {ps, NP, 0};
+    tt_run_source src = {backwards_params, backwards_label, &b};
+    cr_assert_eq(tt_run(ctx, &k.c, k.m, &k.j, &src, NP, &o, got), 0, "%s", tt_errmsg(ctx));
+    for (int i = 0; i < NP; i++)
+        cr_expect(memcmp(&want[NP - 1 - i], &got[i], sizeof got[i]) == 0, "configuration %d", i);
+    /* the source's own failure, then a bad value, each named by its label */
+    b.missing = 1;
+    cr_expect_eq(tt_run(ctx, &k.c, k.m, &k.j, &src, NP, &o, got), TT_EPARSE);
+    cr_expect_str_eq(tt_errmsg(ctx), "row 6: no such row");
+    b.missing = 0;
+    ps[NP - 1 - 3].congestion = 1000;
+    cr_expect_eq(tt_run(ctx, &k.c, k.m, &k.j, &src, NP, &o, got), TT_EINVAL);
+    cr_expect(strncmp(tt_errmsg(ctx), "row 4: ", 7) == 0, "%s", tt_errmsg(ctx));
+    src.label = NULL;
+    cr_expect_eq(tt_run(ctx, &k.c, k.m, &k.j, &src, NP, &o, got), TT_EINVAL);
+    rcase_free(&k);
+    tt_ctx_free(ctx);
+}
+
+/* The tools' -d: auto, cpu, gpu and nothing else. */
+Test(sim_run, device_parse)
+{
+    tt_device d = TT_DEVICE_GPU;
+    cr_expect_eq(tt_device_parse("cpu", &d), 0);
+    cr_expect_eq(d, TT_DEVICE_CPU);
+    cr_expect_eq(tt_device_parse("auto", &d), 0);
+    cr_expect_eq(d, TT_DEVICE_AUTO);
+    cr_expect_eq(tt_device_parse("gpu", &d), 0);
+    cr_expect_eq(d, TT_DEVICE_GPU);
+    static const char *const bad[] = {"", "tpu", "GPU", "cpu ", "gp"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_eq(tt_device_parse(bad[i], &d), TT_EINVAL, "'%s'", bad[i]);
+        cr_expect_eq(d, TT_DEVICE_GPU, "'%s' changed the device", bad[i]);
+    }
 }
 
 static void stop_after_first(void *arg, int64_t done, int64_t count)
@@ -81,8 +154,10 @@ static void stop_after_first(void *arg, int64_t done, int64_t count)
         atomic_store((atomic_int *)arg, 1);
 }
 
+static int flag_set(void *arg) { return atomic_load((atomic_int *)arg); }
+
 /* A stop request: no further configuration starts, and the run says so. */
-Test(batch, stop_request)
+Test(sim_run, stop_request)
 {
     tt_ctx *ctx = tt_ctx_create();
     rcase k;
@@ -94,14 +169,14 @@ Test(batch, stop_request)
         tt_params_default(&ps[i]);
     atomic_int stop;
     atomic_init(&stop, 1);
-    tt_sweep_opts o = {.threads = 2, .stop = &stop};
-    cr_expect_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o, got), TT_ESTOPPED);
+    tt_run_opts o = {.threads = 2, .stop = flag_set, .stop_arg = &stop};
+    cr_expect_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &o, got), TT_ESTOPPED);
     /* set during the run: one thread does the first, then stops */
     atomic_store(&stop, 0);
     memset(got, 0xff, sizeof got);
-    tt_sweep_opts o1 = {.threads = 1, .stop = &stop, .progress = stop_after_first,
-                        .progress_arg = &stop};
-    cr_expect_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &o1, got), TT_ESTOPPED);
+    tt_run_opts o1 = {.threads = 1, .stop = flag_set, .stop_arg = &stop,
+                      .progress = stop_after_first, .progress_arg = &stop};
+    cr_expect_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &o1, got), TT_ESTOPPED);
     cr_expect_eq(got[1].makespan, -1, "configuration 1 ran after the stop");
     rcase_free(&k);
     tt_ctx_free(ctx);
@@ -109,7 +184,7 @@ Test(batch, stop_request)
 
 /* Without a GPU: -d gpu fails with the reason, auto runs on the CPU and
  * says so. */
-Test(batch, device_choice)
+Test(sim_run, device_choice)
 {
     tt_ctx *ctx = tt_ctx_create();
     rcase k;
@@ -120,19 +195,19 @@ Test(batch, device_choice)
     ps[1].w0 = ps[1].w1 = 0;
     tt_metrics got[2], want[2];
     char used[256] = "";
-    tt_sweep_opts oc = {.threads = 1};
-    cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &oc, want), 0);
-    tt_sweep_opts oa = {.threads = 1, .device = TT_DEVICE_AUTO, .used = used,
-                        .used_size = sizeof used};
-    cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &oa, got), 0, "%s", tt_errmsg(ctx));
+    tt_run_opts oc = {.threads = 1};
+    cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, 2, &oc, want), 0);
+    tt_run_opts oa = {.threads = 1, .device = TT_DEVICE_AUTO, .used = used,
+                      .used_size = sizeof used};
+    cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, 2, &oa, got), 0, "%s", tt_errmsg(ctx));
     cr_expect(memcmp(want, got, sizeof want) == 0);
-    tt_sweep_opts og = {.device = TT_DEVICE_GPU};
+    tt_run_opts og = {.device = TT_DEVICE_GPU};
     if (have_gpu()) {
         cr_expect(strncmp(used, "gpu: ", 5) == 0, "auto with a GPU ran on '%s'", used);
-        cr_expect_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &og, got), 0);
+        cr_expect_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, 2, &og, got), 0);
     } else {
         cr_expect_str_eq(used, "cpu: 1 thread");
-        int rc = tt_batch_run(ctx, &k.c, k.m, &k.j, ps, 2, &og, got);
+        int rc = tt_run_params(ctx, &k.c, k.m, &k.j, ps, 2, &og, got);
         cr_expect(rc == (tt_gpu_built() ? TT_ENODEV : TT_ENOTBUILT), "rc %d: %s", rc,
                   tt_errmsg(ctx));
         const char *m = tt_errmsg(ctx);
@@ -156,7 +231,7 @@ static void expect_same(const char *label, const tt_metrics *a, const tt_metrics
                   (long long)b[i].makespan, b[i].jct_mean, (long long)b[i].jct_p99);
 }
 
-Test(batch, gpu_parity_random)
+Test(sim_run, gpu_parity_random)
 {
     if (!have_gpu())
         cr_skip("no GPU: CPU/GPU parity on random traces not checked");
@@ -171,12 +246,12 @@ Test(batch, gpu_parity_random)
         uint64_t s = seed * 31337;
         for (int i = 0; i < NP; i++)
             rcase_params(&s, &ps[i]);
-        tt_sweep_opts oc = {0};
+        tt_run_opts oc = {0};
         /* batches of 7: several launches, the last one short */
-        tt_sweep_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0};
-        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu), 0, "%s",
+        tt_run_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0};
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu), 0, "%s",
                      tt_errmsg(ctx));
-        cr_assert_eq(tt_batch_run(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu), 0, "%s",
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu), 0, "%s",
                      tt_errmsg(ctx));
         char label[64];
         snprintf(label, sizeof label, "seed %llu", (unsigned long long)seed);
@@ -189,7 +264,7 @@ Test(batch, gpu_parity_random)
     tt_ctx_free(ctx);
 }
 
-Test(batch, gpu_parity_philly)
+Test(sim_run, gpu_parity_philly)
 {
     if (!have_gpu())
         cr_skip("no GPU: CPU/GPU parity on the Philly CSV not checked");
@@ -222,9 +297,9 @@ Test(batch, gpu_parity_philly)
                     p->load = l ? 3000 : 1000;
                 }
     tt_metrics cpu[NP], gpu[NP];
-    tt_sweep_opts oc = {0}, og = {.device = TT_DEVICE_GPU};
-    cr_assert_eq(tt_batch_run(ctx, &c, m, &j, ps, NP, &oc, cpu), 0, "%s", tt_errmsg(ctx));
-    cr_assert_eq(tt_batch_run(ctx, &c, m, &j, ps, NP, &og, gpu), 0, "%s", tt_errmsg(ctx));
+    tt_run_opts oc = {0}, og = {.device = TT_DEVICE_GPU};
+    cr_assert_eq(tt_run_params(ctx, &c, m, &j, ps, NP, &oc, cpu), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(tt_run_params(ctx, &c, m, &j, ps, NP, &og, gpu), 0, "%s", tt_errmsg(ctx));
     expect_same("philly", cpu, gpu, NP);
     tt_sim_jobs_free(&j);
     tt_models_free(m);

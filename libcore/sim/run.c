@@ -1,0 +1,350 @@
+/* Many configurations side by side (tt/run.h): every configuration
+ * checked first, the shared preparation of sim/simrun.h done once, then
+ * the CPU backend, a pool of threads, or the GPU backend of
+ * kernels/sweep.cu. Sweeps and the tuner hand their configurations here
+ * through a source of parameter sets. */
+#include "tt/run.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kernels.h"
+#include "sim/simrun.h"
+#include "tt/gpu.h"
+
+#define MAX_THREADS 4096
+
+int tt_device_parse(const char *name, tt_device *out)
+{
+    static const char *const names[] = {[TT_DEVICE_CPU] = "cpu", [TT_DEVICE_AUTO] = "auto",
+                                        [TT_DEVICE_GPU] = "gpu"};
+    for (int d = 0; d < 3; d++)
+        if (strcmp(name, names[d]) == 0) {
+            *out = (tt_device)d;
+            return 0;
+        }
+    return TT_EINVAL;
+}
+
+/* ---- the CPU backend ---- */
+
+/* The threads a run of count configurations takes under opts. */
+static int run_threads(const tt_run_opts *opts, int64_t count)
+{
+    int64_t t = opts && opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > count)
+        t = count;
+    if (t > MAX_THREADS)
+        t = MAX_THREADS;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* A run's source and the class count its configurations are checked
+ * against. */
+typedef struct {
+    const tt_run_source *s;
+    int nclasses;
+} cfg_src;
+
+static int src_params(tt_ctx *ctx, const cfg_src *src, int64_t i, tt_params *p)
+{
+    return src->s->params(src->s->arg, ctx, i, p);
+}
+
+static void src_label(const cfg_src *src, int64_t i, char *buf, size_t size)
+{
+    src->s->label(src->s->arg, i, buf, size);
+}
+
+static int stopped(const tt_run_opts *opts)
+{
+    return opts && opts->stop && opts->stop(opts->stop_arg);
+}
+
+typedef struct {
+    const cfg_src *src;
+    const tt_simprep *prep;
+    int64_t count;
+    tt_metrics *metrics;
+    const tt_run_opts *opts;
+    atomic_llong next, done;
+    atomic_int failed;
+    pthread_mutex_t lock;
+    /* the failure at the lowest position */
+    int64_t err_pos;
+    int err_code;
+    char err_msg[1024];
+} pool;
+
+static void pool_fail(pool *P, int64_t pos, int code, const char *msg)
+{
+    pthread_mutex_lock(&P->lock);
+    if (!atomic_load(&P->failed) || pos < P->err_pos) {
+        char label[512] = "";
+        if (pos < P->count)
+            src_label(P->src, pos, label, sizeof label);
+        P->err_pos = pos;
+        P->err_code = code;
+        snprintf(P->err_msg, sizeof P->err_msg, "%s%s%s", label, *label ? ": " : "", msg);
+    }
+    atomic_store(&P->failed, 1);
+    pthread_mutex_unlock(&P->lock);
+}
+
+static void *worker(void *arg)
+{
+    pool *P = (pool *)arg;
+    tt_ctx *ctx = tt_ctx_create();
+    tt_simwork w;
+    memset(&w, 0, sizeof w);
+    int rc = ctx ? tt_simwork_init(ctx, &w, P->prep) : TT_ENOMEM;
+    if (rc)
+        pool_fail(P, P->count, TT_ENOMEM, ctx ? tt_errmsg(ctx) : "out of memory");
+    while (!rc && !atomic_load(&P->failed)) {
+        if (stopped(P->opts)) {
+            pool_fail(P, P->count, TT_ESTOPPED, "stopped");
+            break;
+        }
+        int64_t i = atomic_fetch_add(&P->next, 1);
+        if (i >= P->count)
+            break;
+        tt_params p;
+        rc = src_params(ctx, P->src, i, &p);
+        if (!rc)
+            rc = tt_simrun(ctx, P->prep, &w, &p, NULL, &P->metrics[i], NULL, NULL);
+        if (rc) {
+            pool_fail(P, i, rc, tt_errmsg(ctx));
+            break;
+        }
+        int64_t done = atomic_fetch_add(&P->done, 1) + 1;
+        if (P->opts && P->opts->progress) {
+            pthread_mutex_lock(&P->lock);
+            P->opts->progress(P->opts->progress_arg, done, P->count);
+            pthread_mutex_unlock(&P->lock);
+        }
+    }
+    tt_simwork_free(&w);
+    tt_ctx_free(ctx);
+    return NULL;
+}
+
+static int run_cpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int64_t count,
+                   const tt_run_opts *opts, tt_metrics *metrics)
+{
+    pool P;
+    memset(&P, 0, sizeof P);
+    P.src = src;
+    P.prep = prep;
+    P.count = count;
+    P.metrics = metrics;
+    P.opts = opts;
+    atomic_init(&P.next, 0);
+    atomic_init(&P.done, 0);
+    atomic_init(&P.failed, 0);
+    pthread_mutex_init(&P.lock, NULL);
+    int nt = run_threads(opts, count);
+    if (opts && opts->used)
+        snprintf(opts->used, opts->used_size, "cpu: %d thread%s", nt, nt == 1 ? "" : "s");
+    pthread_t *th = (pthread_t *)calloc((size_t)nt, sizeof *th);
+    int started = 0;
+    /* the calling thread is worker 0; fewer threads than asked (a failed
+     * pthread_create) change the speed, never the results */
+    for (int t = 1; th && t < nt; t++) {
+        if (pthread_create(&th[started], NULL, worker, &P) != 0)
+            break;
+        started++;
+    }
+    worker(&P);
+    for (int t = 0; t < started; t++)
+        pthread_join(th[t], NULL);
+    free(th);
+    pthread_mutex_destroy(&P.lock);
+    if (atomic_load(&P.failed))
+        return tt_err(ctx, P.err_code, "%s", P.err_msg);
+    return 0;
+}
+
+/* ---- the GPU backend (kernels/sweep.cu) ---- */
+
+typedef struct {
+    const cfg_src *src;
+    const tt_run_opts *opts;
+    tt_ctx *ctx;
+} gpu_arg;
+
+static int gpu_config(void *arg, int64_t i, tts_config *cf)
+{
+    gpu_arg *g = (gpu_arg *)arg;
+    tt_params p;
+    if (src_params(g->ctx, g->src, i, &p))
+        return -1;
+    tt_simrun_config(&p, g->src->nclasses, cf);
+    return 0;
+}
+
+static int gpu_stop(void *arg) { return stopped(((gpu_arg *)arg)->opts); }
+
+static void gpu_progress(void *arg, int64_t done, int64_t count)
+{
+    const tt_run_opts *o = ((gpu_arg *)arg)->opts;
+    if (o && o->progress)
+        o->progress(o->progress_arg, done, count);
+}
+
+static int run_gpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int64_t count,
+                   const tt_run_opts *opts, tt_metrics *metrics)
+{
+    tts_summary *sum = (tts_summary *)malloc((size_t)(count ? count : 1) * sizeof *sum);
+    if (!sum)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld configurations", (long long)count);
+    gpu_arg g = {src, opts, ctx};
+    tt_kern_sweep_opts ko = {gpu_config, gpu_stop, gpu_progress, &g,
+                             opts ? opts->gpu_batch : 0};
+    char used[256], msg[512];
+    int krc = tt_kern_sweep(&prep->tr, &prep->tc, count, &ko, sum, used, sizeof used, msg,
+                            sizeof msg);
+    int rc = 0;
+    switch (krc) {
+    case TT_KERN_OK: break;
+    case TT_KERN_NOT_BUILT: rc = tt_err(ctx, TT_ENOTBUILT, "%s", msg); break;
+    case TT_KERN_NO_DEVICE: rc = tt_err(ctx, TT_ENODEV, "%s", msg); break;
+    case TT_KERN_NOMEM: rc = tt_err(ctx, TT_ENOMEM, "%s", msg); break;
+    case TT_KERN_STOPPED: rc = tt_err(ctx, TT_ESTOPPED, "stopped"); break;
+    case TT_KERN_CONFIG: rc = TT_EINVAL; break; /* gpu_config left the message */
+    default: rc = tt_err(ctx, TT_EIO, "%s", msg); break;
+    }
+    for (int64_t i = 0; !rc && i < count; i++) {
+        if (sum[i].fault) {
+            char label[512];
+            src_label(src, i, label, sizeof label);
+            rc = tt_err(ctx, TT_EINVAL, "%s: internal error: jobs left waiting with no event",
+                        label);
+        }
+        tt_metrics_from_summary(&sum[i], &metrics[i]);
+    }
+    free(sum);
+    if (!rc && opts && opts->used)
+        snprintf(opts->used, opts->used_size, "gpu: %s", used);
+    return rc;
+}
+
+/* Every configuration's ranges, whether any needs the duration ranks, and
+ * the highest congestion (the work bound is monotone in it). */
+static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *ranks, int64_t *cmax)
+{
+    char label[512];
+    *ranks = 0;
+    *cmax = 0;
+    for (int64_t i = 0; i < count; i++) {
+        tt_params p;
+        int rc = src_params(ctx, src, i, &p);
+        if (!rc)
+            rc = tt_simprep_check_params(ctx, &p, src->nclasses);
+        if (rc) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
+            src_label(src, i, label, sizeof label);
+            return tt_err(ctx, rc, "%s: %s", label, msg);
+        }
+        if (p.order == TT_ORDER_SJF || p.order == TT_ORDER_SRTF)
+            *ranks = 1;
+        if (p.congestion > *cmax)
+            *cmax = p.congestion;
+    }
+    return 0;
+}
+
+/* The first configuration whose congestion breaks the work bound. */
+static int check_bound(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int64_t count,
+                       int64_t cmax)
+{
+    tt_params p;
+    tt_params_default(&p);
+    p.congestion = cmax;
+    if (tt_simprep_check_bound(ctx, prep, &p) == 0)
+        return 0;
+    for (int64_t i = 0; i < count; i++) {
+        int rc = src_params(ctx, src, i, &p);
+        if (!rc)
+            rc = tt_simprep_check_bound(ctx, prep, &p);
+        if (rc) {
+            char msg[1024], label[512];
+            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
+            src_label(src, i, label, sizeof label);
+            return tt_err(ctx, rc, "%s: %s", label, msg);
+        }
+    }
+    return 0;
+}
+
+/* The device a run takes: the GPU for GPU, and for AUTO when CUDA is built
+ * in and a device answers; else the CPU. */
+static int use_gpu(const tt_run_opts *opts)
+{
+    tt_device d = opts ? opts->device : TT_DEVICE_CPU;
+    if (d == TT_DEVICE_GPU)
+        return 1;
+    if (d != TT_DEVICE_AUTO)
+        return 0;
+    char buf[256];
+    return tt_gpu_built() && tt_gpu_describe(buf, sizeof buf) > 0;
+}
+
+static int run_src(tt_ctx *ctx, const cfg_src *src, const tt_models *models,
+                   const tt_cluster *c, const tt_sim_jobs *j, int64_t count,
+                   const tt_run_opts *opts, tt_metrics *metrics)
+{
+    int ranks;
+    int64_t cmax;
+    int rc = tt_simprep_check_frame(ctx, c, j);
+    if (!rc)
+        rc = check_all(ctx, src, count, &ranks, &cmax);
+    if (rc)
+        return rc;
+    tt_simprep prep;
+    rc = tt_simprep_init(ctx, &prep, c, models, j, ranks);
+    if (!rc)
+        rc = check_bound(ctx, src, &prep, count, cmax);
+    if (!rc && count > 0)
+        rc = (use_gpu(opts) ? run_gpu : run_cpu)(ctx, src, &prep, count, opts, metrics);
+    tt_simprep_free(&prep);
+    return rc;
+}
+
+int tt_run(tt_ctx *ctx, const tt_cluster *c, const tt_models *models, const tt_sim_jobs *j,
+           const tt_run_source *src, int64_t count, const tt_run_opts *opts,
+           tt_metrics *metrics)
+{
+    if (!c || !j || !src || !src->params || !src->label || (count > 0 && !metrics) ||
+        count < 0)
+        return tt_err(ctx, TT_EINVAL, "tt_run: missing argument");
+    cfg_src cs = {src, tt_models_count(models)};
+    return run_src(ctx, &cs, models, c, j, count, opts, metrics);
+}
+
+static int params_at(void *arg, tt_ctx *ctx, int64_t i, tt_params *p)
+{
+    (void)ctx;
+    *p = ((const tt_params *)arg)[i];
+    return 0;
+}
+
+static void candidate_label(void *arg, int64_t i, char *buf, size_t size)
+{
+    (void)arg;
+    snprintf(buf, size, "candidate %lld", (long long)i);
+}
+
+int tt_run_params(tt_ctx *ctx, const tt_cluster *c, const tt_models *models,
+                  const tt_sim_jobs *j, const tt_params *ps, int64_t count,
+                  const tt_run_opts *opts, tt_metrics *metrics)
+{
+    if (!c || !models || !j || (count > 0 && (!ps || !metrics)) || count < 0)
+        return tt_err(ctx, TT_EINVAL, "tt_run_params: missing argument");
+    tt_run_source src = {params_at, candidate_label, (void *)ps};
+    return tt_run(ctx, c, models, j, &src, count, opts, metrics);
+}
