@@ -9,6 +9,7 @@
 
 #include "kernels.h"
 #include "linalg_kern.h"
+#include "tune/tune_impl.h"
 
 /* Columns per block of the GPU Cholesky: big enough that cuBLAS does the
  * work, small enough that the host factors a block quickly. */

@@ -37,8 +37,6 @@ typedef struct tt_la tt_la;
 int tt_la_create(tt_ctx *ctx, tt_device device, tt_la **out);
 /* NULL is accepted. */
 void tt_la_free(tt_la *la);
-/* 1 when la runs on the GPU. */
-int tt_la_on_gpu(const tt_la *la);
 /* "cpu: OpenBLAS 0.3.21 ... (1 thread)" (its build string) or "gpu: cuBLAS 13.0.0 on NVIDIA H100 ...". */
 const char *tt_la_describe(const tt_la *la);
 /* Why AUTO took the CPU ("no CUDA device (...)"), or "" when it did not. */
@@ -50,10 +48,6 @@ const char *tt_la_note(const tt_la *la);
 int tt_la_gemm(tt_ctx *ctx, tt_la *la, int ta, int tb, int m, int n, int k, double alpha,
                const double *a, int lda, const double *b, int ldb, double beta, double *c,
                int ldc);
-/* The lower triangle of C (n x n) = alpha A A^T + beta C, A n x k; the
- * strict upper triangle is left alone. Codes as tt_la_gemm. */
-int tt_la_syrk(tt_ctx *ctx, tt_la *la, int n, int k, double alpha, const double *a, int lda,
-               double beta, double *c, int ldc);
 /* B (m x n) = alpha op(L)^-1 B (right = 0) or alpha B op(L)^-1 (right =
  * 1), L lower triangular with a non-zero diagonal; trans: op(L) = L^T.
  * Codes as tt_la_gemm. */

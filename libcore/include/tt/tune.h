@@ -8,8 +8,9 @@
  * Cartesian product. A search proposes lattice points in rounds; every
  * round is one batch handed to an evaluation callback (the tool's runs
  * tt_run_params of tt/run.h, on all CPU cores or the GPU; tests pass
- * synthetic surfaces). Every configuration is simulated at most once per tuner (a
- * cache over all parameters), and the budget counts new simulations only.
+ * synthetic surfaces). Every configuration is simulated at most once per
+ * tuner (a cache over all parameters), and the budget counts new
+ * simulations only.
  *
  * Strategies:
  *   grid    the uniform sub-lattice with as many points as the budget
@@ -33,22 +34,7 @@
  * onto [0, 1], a log range their logarithms, a list its values' ranks;
  * inf sits apart at 1.25.
  *
- * Objective grammar (tt_objective_parse):
- *   OBJ    := SUM [ "s.t." COND { "and" COND } ]       at most 4 conditions
- *   SUM    := [-] TERM { (+|-) TERM }
- *   TERM   := [NUMBER "*"] METRIC                     a metric of tt_metric_names
- *   COND   := METRIC ("<=" | ">=") BOUND
- *   BOUND  := NUMBER | [NUMBER "*"] "best"
- * The objective is minimised (write -util to maximise util). "best" is the
- * best value of that metric (least for <=, greatest for >=) among the
- * configurations being compared. A configuration is feasible when every
- * condition holds; feasible ones rank before infeasible ones and among
- * themselves by objective; infeasible ones by total relative violation
- * (sum over conditions of the excess over |bound|), then by objective;
- * ties by order of evaluation. A configuration whose objective or a
- * condition's metric cannot be computed (tt_metric_defined) ranks after
- * all others; a search stops at the first one (TT_EEMPTY: with no job
- * simulated no configuration has a value, so there is nothing to tune).
+ * The objective and its conditions: tt/objective.h.
  *
  * Determinism: every random choice comes from opts.seed through
  * splitmix64; with the same seed, inputs and linear-algebra backend a
@@ -65,6 +51,8 @@
 
 #include "tt/error.h"
 #include "tt/linalg.h"
+#include "tt/objective.h"
+#include "tt/run.h"
 #include "tt/sim.h"
 
 #ifdef __cplusplus
@@ -98,38 +86,6 @@ typedef struct {
 int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, const char *spec,
                       tt_tune_dim *out);
 void tt_tune_dim_free(tt_tune_dim *d);
-
-/* ---- objectives ---- */
-
-#define TT_OBJ_MAX_CONDS 4
-
-typedef struct tt_objective tt_objective;
-
-/* Parses text (grammar above). TT_EINVAL with "objective 'TEXT': reason"
- * (an unknown metric lists the known ones; a bound factor must be >= 1
- * for <= best and <= 1 for >= best, so the best itself is feasible). */
-int tt_objective_parse(tt_ctx *ctx, const char *text, tt_objective **out);
-void tt_objective_free(tt_objective *o);
-/* The objective as text with single spaces, as parsed. */
-const char *tt_objective_text(const tt_objective *o);
-/* The value to minimise for metrics m; NAN when a metric of it cannot be
- * computed. */
-double tt_objective_value(const tt_objective *o, const tt_metrics *m);
-/* Among the n metric sets m (n >= 1, "best" bounds taken over them), the
- * position of the best by the ranking above, in *best, and whether it is
- * feasible in *feasible. 0, or TT_EEMPTY when n = 0 or no set has a value
- * for the objective and its conditions. */
-int tt_objective_best(const tt_objective *o, const tt_metrics *m, int64_t n, int64_t *best,
-                      int *feasible);
-/* Whether x satisfies every condition with "best" bounds taken over the
- * n sets m. */
-int tt_objective_feasible(const tt_objective *o, const tt_metrics *m, int64_t n,
-                          const tt_metrics *x);
-/* "constraint 'makespan <= 1000' holds for none of the 12 configurations
- * (least makespan 1320)" for the first condition that none of the n sets
- * meets, into buf; "" when every condition holds somewhere. */
-void tt_objective_why_infeasible(const tt_objective *o, const tt_metrics *m, int64_t n,
-                                 char *buf, size_t size);
 
 /* ---- the tuner ---- */
 

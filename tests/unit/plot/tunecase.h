@@ -12,6 +12,7 @@
 #include "tt/sim.h"
 #include "tt/table.h"
 #include "tt/tune.h"
+#include "tune/tune_impl.h" /* tt_objective_feasible */
 
 /* jct_mean a bowl in (log w0, theta) with its least near w0 = 400 s,
  * theta = 3000; makespan grows with log w0, so that a bound on it makes

@@ -6,6 +6,7 @@
 #include "testutil.h"
 #include "tt/gpu.h"
 #include "tt/linalg.h"
+#include "tune/tune_impl.h"
 
 static tt_la *cpu(void)
 {

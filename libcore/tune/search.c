@@ -1,0 +1,290 @@
+/* The tuner's searches (tt_tune_search): the lattice points one search
+ * proposes, gathered into rounds of simulations over the tuner's cache;
+ * the grid and refine strategies; the model strategy is model.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tt/tune.h"
+#include "tune/tune_impl.h"
+
+static int64_t *id_slot(tt_search *s, int64_t id)
+{
+    for (uint64_t h = tt_tune_mix64((uint64_t)id);; h++) {
+        int64_t *p = &s->ids[h & (uint64_t)(s->nids - 1)];
+        if (*p < 0 || *p == id)
+            return p;
+    }
+}
+
+int tt_search_proposed(tt_search *s, int64_t id) { return *id_slot(s, id) == id; }
+
+static int grow_ids(tt_search *s)
+{
+    if (2 * (s->nid_used + 1) <= s->nids)
+        return 0;
+    int64_t old = s->nids, *o = s->ids;
+    s->nids = old ? old * 2 : 1024;
+    if (!(s->ids = (int64_t *)malloc((size_t)s->nids * sizeof *s->ids))) {
+        s->ids = o;
+        s->nids = old;
+        return tt_err(s->ctx, TT_ENOMEM, "out of memory");
+    }
+    for (int64_t i = 0; i < s->nids; i++)
+        s->ids[i] = -1;
+    for (int64_t i = 0; i < old; i++)
+        if (o[i] >= 0)
+            *id_slot(s, o[i]) = o[i];
+    free(o);
+    return 0;
+}
+
+static int push_set(tt_search *s, int64_t row)
+{
+    if (s->nset == s->capset) {
+        int64_t cap = s->capset ? s->capset * 2 : 256;
+        int64_t *p = (int64_t *)realloc(s->set, (size_t)cap * sizeof *p);
+        if (!p)
+            return tt_err(s->ctx, TT_ENOMEM, "out of memory");
+        s->set = p;
+        s->capset = cap;
+    }
+    s->set[s->nset++] = row;
+    return 0;
+}
+
+int64_t tt_search_room(const tt_search *s)
+{
+    int64_t left = s->o->budget - s->spent - s->npend, b = s->batch - s->npend;
+    return left < b ? left : b;
+}
+
+int tt_search_propose(tt_search *s, int64_t id, double pred)
+{
+    if (tt_search_proposed(s, id))
+        return 0;
+    tt_params p;
+    tt_tune_point(s->t, id, &p);
+    int64_t row = tt_tune_cache_find(s->t, &p);
+    if (row < 0 && tt_search_room(s) <= 0)
+        return 0;
+    int rc = grow_ids(s);
+    if (rc)
+        return rc;
+    *id_slot(s, id) = id;
+    s->nid_used++;
+    if (row >= 0)
+        return push_set(s, row) ? TT_ENOMEM : 0;
+    s->pend[s->npend] = p;
+    s->pred[s->npend++] = pred;
+    return 1;
+}
+
+int tt_search_flush(tt_search *s)
+{
+    if (s->o->stop && s->o->stop(s->o->stop_arg))
+        return tt_err(s->ctx, TT_ESTOPPED, "stopped");
+    int64_t first = s->t->nrows;
+    int rc = tt_tune_add_rows(s->ctx, s->t, s->pend, s->pred, s->npend, s->o->phase, s->round,
+                              s->eval, s->arg);
+    for (int64_t r = first; !rc && r < s->t->nrows; r++)
+        rc = push_set(s, r);
+    s->spent += s->npend;
+    s->npend = 0;
+    if (!rc && s->o->progress)
+        s->o->progress(s->o->progress_arg, s->round, s->spent, s->o->budget);
+    s->round++;
+    return rc;
+}
+
+/* One more point along each dimension in turn while the sub-lattice fits. */
+void tt_search_sub_counts(const tt_tune *t, int64_t limit, int64_t *k)
+{
+    int64_t prod = 1;
+    for (int d = 0; d < t->nd; d++)
+        k[d] = 1;
+    for (int grew = 1; grew;) {
+        grew = 0;
+        for (int d = 0; d < t->nd; d++)
+            if (k[d] < t->dims[d].n && prod / k[d] * (k[d] + 1) <= limit) {
+                prod = prod / k[d] * (k[d] + 1);
+                k[d]++;
+                grew = 1;
+            }
+    }
+}
+
+/* Value index j of k spread evenly over n (both ends; the middle for k = 1). */
+static int64_t sub_index(int64_t j, int64_t k, int64_t n)
+{
+    return k == 1 ? (n - 1) / 2 : (2 * j * (n - 1) + (k - 1)) / (2 * (k - 1));
+}
+
+int tt_search_propose_sub(tt_search *s, const int64_t *k)
+{
+    int64_t j[TT_TUNE_MAX_DIMS] = {0}, idx[TT_TUNE_MAX_DIMS];
+    for (;;) {
+        for (int d = 0; d < s->t->nd; d++)
+            idx[d] = sub_index(j[d], k[d], s->t->dims[d].n);
+        int rc = tt_search_propose(s, tt_tune_idx_to_id(s->t, idx), NAN);
+        if (rc < 0)
+            return rc;
+        int d = s->t->nd - 1;
+        while (d >= 0 && ++j[d] == k[d])
+            j[d--] = 0;
+        if (d < 0)
+            return 0;
+    }
+}
+
+static int cmp_ranked(const void *a, const void *b)
+{
+    const tt_search_ranked *x = (const tt_search_ranked *)a, *y = (const tt_search_ranked *)b;
+    if (tt_obj_ranks_before(x->obj, x->viol, y->obj, y->viol))
+        return -1;
+    if (tt_obj_ranks_before(y->obj, y->viol, x->obj, x->viol))
+        return 1;
+    return (x->row > y->row) - (x->row < y->row);
+}
+
+tt_search_ranked *tt_search_rank(tt_search *s, double *bound)
+{
+    tt_metrics *m = (tt_metrics *)malloc((size_t)(s->nset + 1) * sizeof *m);
+    tt_search_ranked *r = (tt_search_ranked *)malloc((size_t)(s->nset + 1) * sizeof *r);
+    if (!m || !r) {
+        free(m);
+        free(r);
+        tt_err(s->ctx, TT_ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (int64_t i = 0; i < s->nset; i++)
+        m[i] = s->t->rows[s->set[i]].metrics;
+    tt_obj_bounds(s->t->obj, m, sizeof *m, s->nset, bound);
+    for (int64_t i = 0; i < s->nset; i++) {
+        const tt_tune_row *w = &s->t->rows[s->set[i]];
+        r[i].obj = w->objective;
+        r[i].viol = tt_obj_violation(s->t->obj, bound, &w->metrics);
+        r[i].row = s->set[i];
+    }
+    free(m);
+    qsort(r, (size_t)s->nset, sizeof *r, cmp_ranked);
+    return r;
+}
+
+void tt_search_row_idx(const tt_tune *t, int64_t r, int64_t *idx)
+{
+    for (int d = 0; d < t->nd; d++) {
+        int64_t v = tt_tune_dim_get(&t->rows[r].params, &t->dims[d]), lo = 0, hi = t->dims[d].n;
+        while (lo + 1 < hi) { /* the values are sorted */
+            int64_t mid = (lo + hi) / 2;
+            if (t->dims[d].v[mid] <= v)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        idx[d] = lo;
+    }
+}
+
+int tt_search_propose_around(tt_search *s, int64_t r, const int64_t *step, int axes_only,
+                             double pred)
+{
+    const tt_tune *t = s->t;
+    int64_t c[TT_TUNE_MAX_DIMS], idx[TT_TUNE_MAX_DIMS];
+    tt_search_row_idx(t, r, c);
+    int64_t combos = 1;
+    int full = !axes_only && t->nd <= 6;
+    for (int d = 0; full && d < t->nd; d++)
+        combos *= 3;
+    int64_t n = full ? combos : 2 * t->nd;
+    for (int64_t k = 0; k < n && tt_search_room(s) > 0; k++) {
+        int moved = 0;
+        for (int d = 0, q = (int)k; d < t->nd; d++) {
+            int o = full ? q % 3 - 1 : (k / 2 == d ? (k % 2 ? 1 : -1) : 0);
+            if (full)
+                q /= 3;
+            idx[d] = c[d] + o * step[d];
+            idx[d] = idx[d] < 0 ? 0 : idx[d] >= t->dims[d].n ? t->dims[d].n - 1 : idx[d];
+            moved |= idx[d] != c[d];
+        }
+        if (!moved)
+            continue;
+        int rc = tt_search_propose(s, tt_tune_idx_to_id(t, idx), pred);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
+}
+
+static int run_grid(tt_search *s)
+{
+    int64_t k[TT_TUNE_MAX_DIMS];
+    tt_search_sub_counts(s->t, s->o->budget, k);
+    s->batch = s->o->budget;
+    int rc = tt_search_propose_sub(s, k);
+    return rc ? rc : tt_search_flush(s);
+}
+
+static int run_refine(tt_search *s)
+{
+    const tt_tune *t = s->t;
+    int64_t k[TT_TUNE_MAX_DIMS], step[TT_TUNE_MAX_DIMS];
+    tt_search_sub_counts(t, s->batch < s->o->budget ? s->batch : s->o->budget, k);
+    int rc = tt_search_propose_sub(s, k);
+    if (rc || (rc = tt_search_flush(s)))
+        return rc;
+    for (int d = 0; d < t->nd; d++)
+        step[d] = k[d] > 1 ? (t->dims[d].n - 1 + k[d] - 2) / (k[d] - 1) : t->dims[d].n;
+    while (s->spent < s->o->budget) {
+        int fine = 1;
+        for (int d = 0; d < t->nd; d++) {
+            step[d] = step[d] > 1 ? (step[d] + 1) / 2 : 1;
+            fine &= step[d] == 1;
+        }
+        double bound[TT_OBJ_MAX_CONDS];
+        tt_search_ranked *r = tt_search_rank(s, bound);
+        if (!r)
+            return TT_ENOMEM;
+        for (int64_t i = 0; i < s->nset && tt_search_room(s) > 0 && !rc; i++)
+            rc = tt_search_propose_around(s, r[i].row, step, 0, NAN);
+        free(r);
+        if (rc)
+            return rc;
+        if (s->npend == 0 && fine)
+            break; /* every neighbour of every point is known */
+        if (s->npend > 0 && (rc = tt_search_flush(s)))
+            return rc;
+    }
+    return 0;
+}
+
+int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_fn eval,
+                   void *arg, int64_t *best)
+{
+    if (!o || !eval || o->budget < 1)
+        return tt_err(ctx, TT_EINVAL, "a search needs a budget of at least 1 simulation");
+    tt_search s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.t = t;
+    s.o = o;
+    s.eval = eval;
+    s.arg = arg;
+    s.rng = o->seed;
+    s.batch = o->batch > 0 ? o->batch : tt_tune_default_batch(o->budget);
+    int64_t cap = (o->strategy == TT_TUNE_GRID ? o->budget : s.batch) + 1;
+    s.pend = (tt_params *)malloc((size_t)cap * sizeof *s.pend);
+    s.pred = (double *)malloc((size_t)cap * sizeof *s.pred);
+    int rc = s.pend && s.pred ? grow_ids(&s) : tt_err(ctx, TT_ENOMEM, "out of memory");
+    if (!rc)
+        rc = o->strategy == TT_TUNE_GRID     ? run_grid(&s)
+             : o->strategy == TT_TUNE_REFINE ? run_refine(&s)
+                                             : tt_search_run_model(&s);
+    if (!rc)
+        rc = tt_tune_best_of_rows(t, s.set, s.nset, best, NULL);
+    free(s.pend);
+    free(s.pred);
+    free(s.set);
+    free(s.ids);
+    return rc;
+}

@@ -1,0 +1,195 @@
+/* What the tune part's files share: the objective's and the tuner's
+ * structures, the lattice arithmetic, the search that the strategies
+ * (search.c) and the surrogate model (model.c) drive over the tuner's
+ * cache (tune.c), and the functions only tests call. */
+#ifndef TT_TUNE_IMPL_H
+#define TT_TUNE_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tt/linalg.h"
+#include "tt/objective.h"
+#include "tt/tune.h"
+
+/* ---- the objective (objective.c) ---- */
+
+typedef struct {
+    int metric;
+    int ge;        /* >= rather than <= */
+    int rel;       /* the bound is factor * best */
+    double factor; /* the number, or the factor of best */
+} tt_obj_cond;
+
+struct tt_objective {
+    int nterms;
+    int metric[TT_NMETRICS * 2];
+    double weight[TT_NMETRICS * 2];
+    int nconds;
+    tt_obj_cond conds[TT_OBJ_MAX_CONDS];
+    char text[512];
+};
+
+/* The bound of each condition over the n sets m, which lie stride bytes
+ * apart (an array of them, or the metrics in a tuner's rows, read in
+ * place). */
+void tt_obj_bounds(const tt_objective *o, const tt_metrics *m, size_t stride, int64_t n,
+                   double *bound);
+/* The total relative violation of x under bound (0: feasible; NAN when
+ * a metric of a condition cannot be computed). */
+double tt_obj_violation(const tt_objective *o, const double *bound, const tt_metrics *x);
+/* Whether candidate (objective a, violation va) ranks before (b, vb). A
+ * candidate whose objective or constraints cannot be computed (NAN) ranks
+ * after every other: it is never the best while one can be. */
+int tt_obj_ranks_before(double a, double va, double b, double vb);
+
+/* ---- the tuner and its cache (tune.c) ---- */
+
+struct tt_tune {
+    tt_params base;
+    int nd;
+    tt_tune_dim dims[TT_TUNE_MAX_DIMS];
+    double *coord[TT_TUNE_MAX_DIMS]; /* the surrogate's coordinate of each value */
+    int64_t grid;
+    const tt_objective *obj;
+    tt_tune_row *rows;
+    int64_t nrows, cap;
+    int64_t *slot; /* open addressing over rows by parameters; -1 empty */
+    int64_t nslots;
+};
+
+static inline uint64_t tt_tune_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* splitmix64: the one source of random choices */
+static inline uint64_t tt_tune_rand(uint64_t *s)
+{
+    return tt_tune_mix64(*s += 0x9e3779b97f4a7c15ULL);
+}
+
+/* The value of integer parameter i in p. */
+static inline int64_t tt_tune_param_get(const tt_params *p, int i)
+{
+    switch (i) {
+    case 1: return p->w0;
+    case 2: return p->w1;
+    case 3: return p->theta;
+    case 4: return p->restart;
+    case 5: return p->congestion;
+    case 6: return p->min_run;
+    case 7: return p->max_preempt;
+    case 8: return p->backfill;
+    case 9: return p->load;
+    default: return 0;
+    }
+}
+
+/* The value of dimension d in p: a parameter, or a class's own timer. */
+static inline int64_t tt_tune_dim_get(const tt_params *p, const tt_tune_dim *d)
+{
+    if (d->cls >= 0)
+        return (d->param == 1 ? p->class_w0 : p->class_w1)[d->cls];
+    return tt_tune_param_get(p, d->param);
+}
+
+/* Lattice point id <-> value indices (the last dimension fastest). */
+static inline void tt_tune_id_to_idx(const tt_tune *t, int64_t id, int64_t *idx)
+{
+    for (int d = t->nd - 1; d >= 0; d--) {
+        idx[d] = id % t->dims[d].n;
+        id /= t->dims[d].n;
+    }
+}
+
+static inline int64_t tt_tune_idx_to_id(const tt_tune *t, const int64_t *idx)
+{
+    int64_t id = 0;
+    for (int d = 0; d < t->nd; d++)
+        id = id * t->dims[d].n + idx[d];
+    return id;
+}
+
+/* The row of p, or -1. */
+int64_t tt_tune_cache_find(const tt_tune *t, const tt_params *p);
+/* Simulates ps[0..n) with eval and appends their rows (pred: the model's
+ * predictions, or NULL). */
+int tt_tune_add_rows(tt_ctx *ctx, tt_tune *t, const tt_params *ps, const double *pred,
+                     int64_t n, int phase, int round, tt_tune_eval_fn eval, void *arg);
+/* The best among rows[0..n) of t (tt_objective_best over their metrics);
+ * rows NULL: the first n rows. */
+int tt_tune_best_of_rows(const tt_tune *t, const int64_t *rows, int64_t n, int64_t *best,
+                         int *feasible);
+
+/* ---- one search (search.c) ---- */
+
+typedef struct {
+    tt_ctx *ctx;
+    tt_tune *t;
+    const tt_tune_opts *o;
+    tt_tune_eval_fn eval;
+    void *arg;
+    int64_t batch, spent;
+    int round;
+    uint64_t rng;
+    /* the lattice points proposed: their rows, and a set of their ids */
+    int64_t *set, nset, capset;
+    int64_t *ids, nids; /* open addressing, -1 empty; nids a power of 2 */
+    int64_t nid_used;
+    /* the batch being gathered */
+    tt_params *pend;
+    double *pred;
+    int64_t npend;
+} tt_search;
+
+/* The room left in this round. */
+int64_t tt_search_room(const tt_search *s);
+/* Whether lattice point id was proposed. */
+int tt_search_proposed(tt_search *s, int64_t id);
+/* Proposes lattice point id: a cached row joins the set at no cost; a new
+ * one joins the batch while there is room. 1 when it joined the batch, 0
+ * when not, < 0 on error. */
+int tt_search_propose(tt_search *s, int64_t id, double pred);
+/* Simulates the batch; its rows join the set. TT_ESTOPPED when the stop
+ * callback says so first. */
+int tt_search_flush(tt_search *s);
+/* Points per dimension of the most even sub-lattice of at most limit
+ * points, and that sub-lattice proposed. */
+void tt_search_sub_counts(const tt_tune *t, int64_t limit, int64_t *k);
+int tt_search_propose_sub(tt_search *s, const int64_t *k);
+
+/* The set's rows ranked best first (bounds over the set, into bound);
+ * NULL when out of memory (said in s->ctx). */
+typedef struct {
+    double obj, viol;
+    int64_t row;
+} tt_search_ranked;
+tt_search_ranked *tt_search_rank(tt_search *s, double *bound);
+/* The value indices of row r's parameters (every row of a set is a
+ * lattice point). */
+void tt_search_row_idx(const tt_tune *t, int64_t r, int64_t *idx);
+/* Proposes the neighbours of row r at +-step[d] along every combination
+ * of axes (only along single axes beyond 6 dimensions, or when axes_only). */
+int tt_search_propose_around(tt_search *s, int64_t r, const int64_t *step, int axes_only,
+                             double pred);
+
+/* The model strategy (model.c). */
+int tt_search_run_model(tt_search *s);
+
+/* ---- for tests only ---- */
+
+/* Whether x satisfies every condition of o with "best" bounds taken over
+ * the n sets m. */
+int tt_objective_feasible(const tt_objective *o, const tt_metrics *m, int64_t n,
+                          const tt_metrics *x);
+/* 1 when la runs on the GPU. */
+int tt_la_on_gpu(const tt_la *la);
+/* The lower triangle of C (n x n) = alpha A A^T + beta C, A n x k; the
+ * strict upper triangle is left alone. Codes as tt_la_gemm. */
+int tt_la_syrk(tt_ctx *ctx, tt_la *la, int n, int k, double alpha, const double *a, int lda,
+               double beta, double *c, int ldc);
+
+#endif

@@ -1,0 +1,126 @@
+/* The objective language: its grammar and normalised text, the value of
+ * a weighted sum, and the ranking of metric sets, feasible ones first and
+ * those without a value last. */
+#include <math.h>
+
+#include "testutil.h"
+#include "tune/tune_impl.h"
+#include "tune/tuneutil.h"
+
+static void obj_bad(const char *text, const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_objective *o = NULL;
+    cr_expect_eq(tt_objective_parse(ctx, text, &o), TT_EINVAL, "'%s' accepted", text);
+    cr_expect(strstr(tt_errmsg(ctx), want) != NULL, "'%s': '%s' lacks '%s'", text,
+              tt_errmsg(ctx), want);
+    cr_expect_null(o);
+    tt_ctx_free(ctx);
+}
+
+Test(objective, grammar)
+{
+    tt_metrics m;
+    memset(&m, 0, sizeof m);
+    m.jct_mean = 100.5;
+    m.makespan = 2000;
+    m.util = 0.5;
+    tt_objective *o = obj("jct_mean");
+    cr_expect_str_eq(tt_objective_text(o), "jct_mean");
+    cr_expect_eq(tt_objective_value(o, &m), 100.5);
+    tt_objective_free(o);
+    /* 0.5 * 100.5 + 0.25 * 2000 - 1000 * 0.5 = 50.25 */
+    o = obj(" 0.5*jct_mean+0.25 * makespan -1000*util");
+    cr_expect_str_eq(tt_objective_text(o), "0.5 * jct_mean + 0.25 * makespan - 1000 * util");
+    cr_expect_eq(tt_objective_value(o, &m), 50.25);
+    tt_objective_free(o);
+    o = obj("-util");
+    cr_expect_eq(tt_objective_value(o, &m), -0.5);
+    tt_objective_free(o);
+    o = obj("jct_mean s.t. makespan <= 1.05 * best and util >= 0.3");
+    cr_expect_str_eq(tt_objective_text(o), "jct_mean s.t. makespan <= 1.05 * best and util >= 0.3");
+    tt_objective_free(o);
+    obj_bad("jct_avg", "unknown metric 'jct_avg' (known: makespan jct_mean");
+    obj_bad("jct_mean s.t. nosuch <= 3", "unknown metric 'nosuch'");
+    obj_bad("jct_mean s.t. makespan < 3", "expected <= or >=");
+    obj_bad("jct_mean s.t. makespan <= 0.9 * best", "can never hold (the factor must be >= 1)");
+    obj_bad("jct_mean s.t. util >= 1.1 * best", "can never hold (the factor must be <= 1)");
+    obj_bad("jct_mean +", "expected a metric at '(end)'");
+    obj_bad("2 jct_mean", "expected '*' after a weight");
+    obj_bad("jct_mean makespan", "unexpected text at 'makespan'");
+    obj_bad("", "expected a metric");
+}
+
+/* Five metric sets: the objective jct_mean, a condition on makespan. */
+Test(objective, ranking_and_feasibility)
+{
+    tt_metrics m[5];
+    memset(m, 0, sizeof m);
+    const double jct[] = {50, 40, 60, 40, 45};
+    const int64_t mk[] = {1000, 1200, 900, 1040, 1100};
+    for (int i = 0; i < 5; i++) {
+        m[i].jct_mean = jct[i];
+        m[i].makespan = mk[i];
+    }
+    int64_t b;
+    int feas;
+    tt_objective *o = obj("jct_mean");
+    /* the first of the two 40s */
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 1 && feas);
+    cr_expect_eq(tt_objective_best(o, m, 0, &b, &feas), TT_EEMPTY);
+    tt_objective_free(o);
+    /* best makespan 900: bound 945: only 0 (50) ... no: 1000 > 945; only 2 */
+    o = obj("jct_mean s.t. makespan <= 1.05 * best");
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 2 && feas, "best %lld", (long long)b);
+    tt_objective_free(o);
+    /* bound 1.2 * 900 = 1080: 0 (50), 2 (60), 3 (40): 3 */
+    o = obj("jct_mean s.t. makespan <= 1.2 * best");
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 3 && feas, "best %lld", (long long)b);
+    cr_expect(tt_objective_feasible(o, m, 5, &m[3]));
+    cr_expect(!tt_objective_feasible(o, m, 5, &m[1]));
+    tt_objective_free(o);
+    /* an absolute bound nobody meets: the least violation (900 vs 800) */
+    o = obj("jct_mean s.t. makespan <= 800");
+    cr_assert_eq(tt_objective_best(o, m, 5, &b, &feas), 0);
+    cr_expect(b == 2 && !feas, "best %lld feasible %d", (long long)b, feas);
+    char why[256];
+    tt_objective_why_infeasible(o, m, 5, why, sizeof why);
+    cr_expect_str_eq(why, "constraint 'makespan <= 800' holds for none of the 5 configurations "
+                          "(least makespan 900)");
+    tt_objective_free(o);
+}
+
+/* A metric set that cannot be computed (no job simulated: NAN,
+ * TT_METRIC_NONE) is never the best while another has a value, however it
+ * would compare; when none has one there is no best. */
+Test(objective, ranking_without_values)
+{
+    tt_metrics m[3];
+    memset(m, 0, sizeof m);
+    m[0].jct_mean = NAN;
+    m[0].makespan = TT_METRIC_NONE;
+    m[1].jct_mean = 40;
+    m[1].makespan = 1000;
+    m[2].jct_mean = 30;
+    m[2].makespan = TT_METRIC_NONE;
+    int64_t b = -1;
+    int feas = -1;
+    tt_objective *o = obj("jct_mean");
+    cr_assert_eq(tt_objective_best(o, m, 3, &b, &feas), 0);
+    cr_expect(b == 2 && feas, "best %lld", (long long)b);
+    cr_expect(isnan(tt_objective_value(o, &m[0])));
+    tt_objective_free(o);
+    /* the condition's metric is empty in rows 0 and 2: row 1 alone */
+    o = obj("jct_mean s.t. makespan <= 1.1 * best");
+    cr_assert_eq(tt_objective_best(o, m, 3, &b, &feas), 0);
+    cr_expect(b == 1 && feas, "best %lld", (long long)b);
+    tt_objective_free(o);
+    o = obj("-makespan");
+    cr_assert_eq(tt_objective_best(o, m, 3, &b, &feas), 0);
+    cr_expect_eq(b, 1);
+    cr_expect_eq(tt_objective_best(o, m + 2, 1, &b, &feas), TT_EEMPTY);
+    tt_objective_free(o);
+}
