@@ -1,7 +1,7 @@
 /* The tuner (tt/tune.h): the search space, the cache of evaluated
  * configurations (the rows), the choice beside its baselines and the
- * time split. The strategies that propose lattice points are search.c and
- * model.c; objectives, objective.c. */
+ * split of a trace into train and test. The strategies that propose
+ * lattice points are search.c and model.c; objectives, objective.c. */
 #include "tt/tune.h"
 
 #include <math.h>
@@ -128,6 +128,62 @@ void tt_tune_dim_free(tt_tune_dim *d)
         return;
     free(d->v);
     memset(d, 0, sizeof *d);
+}
+
+void tt_tune_space_init(tt_tune_space *sp, const tt_models *models)
+{
+    memset(sp, 0, sizeof *sp);
+    sp->models = models;
+    tt_params_default(&sp->base);
+}
+
+void tt_tune_space_free(tt_tune_space *sp)
+{
+    for (int d = 0; sp && d < sp->ndims; d++)
+        tt_tune_dim_free(&sp->dims[d]);
+}
+
+/* The slot of name in sp->fixed: a parameter, or a class's own timer; -1
+ * for any other name. */
+static int fixed_slot(const tt_tune_space *sp, const char *name)
+{
+    int which, cls, i = param_index(name);
+    if (i < 0 && tt_params_class_timer_name(sp->models, name, &which, &cls) == 1)
+        i = TT_NPARAMS + 2 * cls + which;
+    return i;
+}
+
+int tt_tune_space_fix(tt_ctx *ctx, tt_tune_space *sp, const char *name, const char *value)
+{
+    int rc = tt_params_set(ctx, &sp->base, sp->models, name, value), i = fixed_slot(sp, name);
+    if (!rc && i >= 0)
+        sp->fixed[i] = 1;
+    return rc;
+}
+
+int tt_tune_space_search(tt_ctx *ctx, tt_tune_space *sp, const char *name, const char *range)
+{
+    int all = strcmp(name, "w0.*") == 0 || strcmp(name, "w1.*") == 0;
+    int n = all ? tt_models_count(sp->models) : 1;
+    for (int c = 0; c < n; c++) {
+        char one[80]; /* "w0." and the class's name */
+        if (all)
+            snprintf(one, sizeof one, "%.3s%s", name, tt_models_name(sp->models, c));
+        if (sp->ndims == TT_TUNE_MAX_DIMS)
+            return tt_err(ctx, TT_ERANGE, "-s %s: more than %d searched parameters", name,
+                          TT_TUNE_MAX_DIMS);
+        int rc = tt_tune_dim_parse(ctx, sp->models, all ? one : name, range,
+                                   &sp->dims[sp->ndims]);
+        if (rc)
+            return rc;
+        sp->ndims++;
+    }
+    /* after the range, as the tool always said: a bad range is named first */
+    int i = all ? -1 : fixed_slot(sp, name);
+    if (i < 0 || !sp->fixed[i])
+        return 0;
+    tt_tune_dim_free(&sp->dims[--sp->ndims]);
+    return tt_err(ctx, TT_EINVAL, "parameter '%s': both fixed with -p and searched with -s", name);
 }
 
 /* ---- the tuner and its cache ---- */
@@ -362,6 +418,13 @@ int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune
     return rc;
 }
 
+int tt_tune_eval_sim(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t count,
+                     tt_metrics *out)
+{
+    const tt_tune_sim *e = (const tt_tune_sim *)arg;
+    return tt_run_params(ctx, e->cluster, e->models, e->jobs, ps, count, e->opts, out);
+}
+
 int tt_tune_best_of_rows(const tt_tune *t, const int64_t *rows, int64_t n, int64_t *best,
                          int *feasible)
 {
@@ -400,9 +463,8 @@ void tt_tune_rows_feasible(const tt_tune *t, int64_t *feas)
         feas[r] = tt_obj_violation(t->obj, bound, &t->rows[r].metrics) == 0.0;
 }
 
-int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size)
+int tt_tune_check_feasible(tt_ctx *ctx, const tt_tune *t)
 {
-    buf[0] = '\0';
     tt_metrics *m = (tt_metrics *)malloc((size_t)(t->nrows > 0 ? t->nrows : 1) * sizeof *m);
     if (!m)
         return tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -410,9 +472,10 @@ int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size
     for (int64_t r = 0; r < t->nrows; r++)
         if (t->rows[r].phase == PHASE_SEARCH)
             m[k++] = t->rows[r].metrics;
-    tt_objective_why_infeasible(t->obj, m, k, buf, size);
+    char why[512];
+    tt_objective_why_infeasible(t->obj, m, k, why, sizeof why);
     free(m);
-    return 0;
+    return *why ? tt_err(ctx, TT_EEMPTY, "no feasible configuration: %s", why) : 0;
 }
 
 int64_t tt_tune_default_batch(int64_t budget)
@@ -524,4 +587,33 @@ int tt_tune_holdout(int64_t n, double f, int64_t *cut)
         return TT_EINVAL;
     *cut = c;
     return 0;
+}
+
+int tt_tune_split(tt_ctx *ctx, const tt_sim_jobs *j, double holdout, const int64_t range[4],
+                  tt_sim_jobs *train, tt_sim_jobs *test, char *desc, size_t size)
+{
+    memset(train, 0, sizeof *train);
+    memset(test, 0, sizeof *test);
+    if (holdout == 0 && range[3] == 0) {
+        snprintf(desc, size, "none: tuned on every job");
+        return 0;
+    }
+    int64_t r[4] = {0, 0, 0, j->n};
+    if (holdout != 0 && tt_tune_holdout(j->n, holdout, &r[1]))
+        return tt_err(ctx, TT_ERANGE, "holdout %g: a part without jobs (%lld in all)", holdout,
+                      (long long)j->n);
+    if (holdout != 0)
+        r[2] = r[1];
+    else
+        memcpy(r, range, sizeof r);
+    if (r[1] > j->n || r[3] > j->n)
+        return tt_err(ctx, TT_ERANGE, "jobs [%lld,%lld), [%lld,%lld): the trace has %lld jobs",
+                      (long long)r[0], (long long)r[1], (long long)r[2], (long long)r[3],
+                      (long long)j->n);
+    snprintf(desc, size, "train jobs [%lld,%lld), test jobs [%lld,%lld)", (long long)r[0],
+             (long long)r[1], (long long)r[2], (long long)r[3]);
+    int rc = tt_tune_slice(ctx, j, r[0], r[1], train);
+    if (!rc && (rc = tt_tune_slice(ctx, j, r[2], r[3], test)))
+        tt_sim_jobs_free(train);
+    return rc;
 }

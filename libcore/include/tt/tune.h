@@ -4,13 +4,14 @@
  * metrics, with far fewer simulations than the exhaustive grid.
  *
  * The search space is a lattice: each searched parameter takes the values
- * of a range (tt_tune_dim_parse), and the exhaustive grid is their
- * Cartesian product. A search proposes lattice points in rounds; every
- * round is one batch handed to an evaluation callback (the tool's runs
- * tt_run_params of tt/run.h, on all CPU cores or the GPU; tests pass
- * synthetic surfaces). Every configuration is simulated at most once per
- * tuner (a cache over all parameters), and the budget counts new
- * simulations only.
+ * of a range (tt_tune_dim_parse; tt_tune_space reads the fixed and the
+ * searched parameters as a tool takes them), and the exhaustive grid is
+ * their Cartesian product. A search proposes lattice points in rounds;
+ * every round is one batch handed to an evaluation callback:
+ * tt_tune_eval_sim simulates it with tt_run_params (tt/run.h), on all CPU
+ * cores or the GPU; tests pass synthetic surfaces. Every configuration is
+ * simulated at most once per tuner (a cache over all parameters), and the
+ * budget counts new simulations only.
  *
  * Strategies:
  *   grid    the uniform sub-lattice with as many points as the budget
@@ -28,7 +29,8 @@
  *
  * tt_tune_run_roles is the protocol a tool reports: the search's choice
  * beside the baselines (strict, no_wait, a plain grid of the same budget)
- * and, with a held-out test part, the best in hindsight there.
+ * and, with a held-out test part (tt_tune_split), the best in hindsight
+ * there; tt_tune_tsv writes them as TSV, tt_tune_save as HDF5.
  *
  * Coordinates for the surrogate: a linear range maps its values linearly
  * onto [0, 1], a log range their logarithms, a list its values' ranks;
@@ -48,6 +50,7 @@
 #define TT_TUNE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tt/error.h"
 #include "tt/linalg.h"
@@ -87,6 +90,34 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
                       tt_tune_dim *out);
 void tt_tune_dim_free(tt_tune_dim *d);
 
+/* The fixed values and the searched ranges of a tune as a tool reads
+ * them (tt-tune -p NAME=VALUE, -s NAME=RANGE): base, the defaults with
+ * the fixed values; dims[0 .. ndims), the ranges. The fixed values come
+ * first (mix and the class timers name classes of the model table). A
+ * plain struct: tt_tune_space_init it, free with tt_tune_space_free. */
+typedef struct {
+    const tt_models *models;
+    tt_params base;
+    tt_tune_dim dims[TT_TUNE_MAX_DIMS];
+    int ndims;
+    /* fixed: each parameter of tt_param_names, then w0 and w1 of each class */
+    unsigned char fixed[TT_NPARAMS + 2 * TT_MAX_CLASSES];
+} tt_tune_space;
+
+/* An empty space over the model table models (which must outlive it). */
+void tt_tune_space_init(tt_tune_space *sp, const tt_models *models);
+/* Frees the ranges; NULL is accepted. */
+void tt_tune_space_free(tt_tune_space *sp);
+/* Fixes name to value in base (tt_params_set, its codes). */
+int tt_tune_space_fix(tt_ctx *ctx, tt_tune_space *sp, const char *name, const char *value);
+/* Searches name over range (tt_tune_dim_parse); w0.* and w1.* stand for
+ * one range a model class (w0.CLASS, ... in the table's order). TT_EINVAL
+ * "parameter 'NAME': both fixed with -p and searched with -s" when name
+ * was fixed; TT_ERANGE "-s NAME: more than 32 searched parameters"; else
+ * the codes of tt_tune_dim_parse. A failing w0.* leaves the ranges of the
+ * classes before the failure in the space. */
+int tt_tune_space_search(tt_ctx *ctx, tt_tune_space *sp, const char *name, const char *range);
+
 /* ---- the tuner ---- */
 
 typedef enum { TT_TUNE_GRID, TT_TUNE_REFINE, TT_TUNE_MODEL } tt_tune_strategy;
@@ -95,6 +126,20 @@ typedef enum { TT_TUNE_GRID, TT_TUNE_REFINE, TT_TUNE_MODEL } tt_tune_strategy;
  * code with the message in ctx. */
 typedef int (*tt_tune_eval_fn)(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t count,
                                tt_metrics *out);
+
+/* What tt_tune_eval_sim simulates on: the caller's, which must outlive the
+ * searches. */
+typedef struct {
+    const tt_cluster *cluster;
+    const tt_models *models;
+    const tt_sim_jobs *jobs;
+    const tt_run_opts *opts; /* may be NULL: the CPU, every core */
+} tt_tune_sim;
+
+/* The evaluation callback that simulates: arg a tt_tune_sim, the batch
+ * run by tt_run_params. Its codes. */
+int tt_tune_eval_sim(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t count,
+                     tt_metrics *out);
 
 typedef struct {
     tt_tune_strategy strategy;
@@ -167,10 +212,11 @@ int tt_tune_row_feasible(const tt_tune *t, int64_t row);
 /* The same for every row at once (the bounds worked out once): feas[r]
  * for r < tt_tune_rows(t). */
 void tt_tune_rows_feasible(const tt_tune *t, int64_t *feas);
-/* Why none of the rows of phase 0 (the search's, in tt_tune_run_roles) is
- * feasible, "best" bounds taken over them: tt_objective_why_infeasible
- * over those rows into buf, "" when one is. 0, or TT_ENOMEM. */
-int tt_tune_why_infeasible(tt_ctx *ctx, const tt_tune *t, char *buf, size_t size);
+/* Whether a row of phase 0 (the search's, in tt_tune_run_roles) is
+ * feasible, "best" bounds taken over those rows: 0 when one is; TT_EEMPTY
+ * "no feasible configuration: constraint ..." (tt_objective_why_infeasible
+ * over them) when none is; TT_ENOMEM. */
+int tt_tune_check_feasible(tt_ctx *ctx, const tt_tune *t);
 
 /* ---- the choice beside its baselines ---- */
 
@@ -213,12 +259,51 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
                       void *hindsight_progress_arg, tt_tune_eval_fn eval, void *train_arg,
                       void *test_arg, tt_tune_roles *out);
 
+/* ---- the results as text ---- */
+
+/* The header line of the rows tt_tune_tsv_row writes, to f: role,
+ * objective_train, objective_test, regret_test, feasible_train,
+ * feasible_test, the 13 parameters of tt_param_names, then train_METRIC
+ * and test_METRIC for each of the 16 metrics of tt_metric_names. 0, or
+ * TT_EIO when f has an error set. */
+int tt_tune_tsv_header(FILE *f);
+/* The row of role (0 <= role < ro->nroles) as tt_tune_run_roles left ro
+ * over train and test (NULL: no test part, its columns empty), to f: its
+ * objective on each part, its regret on test (against ro->hindsight),
+ * whether it is feasible on each part ("best" bounds over that part's
+ * rows), its parameters (the mix and class timers named by models) and
+ * its metrics on each part. 0, TT_EINVAL for a role out of range, or
+ * TT_EIO when f has an error set. */
+int tt_tune_tsv_row(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tune_roles *ro,
+                    const tt_models *models, int role);
+/* The header and a row a role (what tt-tune prints), to f. 0 or TT_EIO. */
+int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tune_roles *ro,
+                const tt_models *models);
+/* One line on what tt_tune_run_roles did over the part t, into buf: on
+ * train (test = 0) the simulations it spent, "212 simulations on train
+ * (search 100, grid baseline 100, others 12) over a grid of 1000 (search
+ * 10.0%)"; on test those there and the regret of the choice, "84
+ * simulations on test; regret of the choice on test 2.302803 (0.02% of
+ * the best in hindsight, SPLIT)", split saying how the parts were cut. */
+void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const char *split,
+                      char *buf, size_t size);
+
 /* ---- time split ---- */
 
 /* Jobs [a, b) of j (0 <= a < b <= j->n) as their own tt_sim_jobs, submit
  * times shifted so the first is 0. Free with tt_sim_jobs_free. 0,
  * TT_EINVAL, TT_ENOMEM. */
 int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_sim_jobs *out);
+/* The parts a tune runs on, as their own job lists (tt_tune_slice): with
+ * holdout f (0 < f < 1), train on jobs [0, cut) and test on [cut, n)
+ * (tt_tune_holdout); else, with range[3] > 0, train on jobs [range[0],
+ * range[1]) and test on [range[2], range[3]); else no parts (tune on every
+ * job of j), train and test left empty. desc gets "train jobs [0,700),
+ * test jobs [700,1000)" or "none: tuned on every job". 0; TT_ERANGE when
+ * f leaves a part without jobs or a range passes the n jobs of j (nothing
+ * sliced); TT_EINVAL, TT_ENOMEM. */
+int tt_tune_split(tt_ctx *ctx, const tt_sim_jobs *j, double holdout, const int64_t range[4],
+                  tt_sim_jobs *train, tt_sim_jobs *test, char *desc, size_t size);
 /* Where the test part starts when the last fraction f of n jobs is held
  * out (tt-tune --holdout): n - floor(f n + 1/2) into *cut, so that train
  * is jobs [0, cut) and test [cut, n). 0, or TT_EINVAL (*cut untouched)

@@ -1,7 +1,9 @@
-/* The tuner: ranges, the time split, the default budget and batch, the
- * feasibility of a tuner's rows and the protocol of the roles. */
+/* The tuner: ranges and the search space built from text, the time
+ * split, the default budget and batch, the feasibility of a tuner's rows,
+ * the protocol of the roles, and the evaluation that simulates. */
 #include <math.h>
 
+#include "sim/randcase.h"
 #include "testutil.h"
 #include "tune/tuneutil.h"
 
@@ -47,6 +49,54 @@ Test(tune, ranges)
     dim_bad("nosuch", "1,2", "range 'nosuch=1,2': unknown parameter");
     dim_bad("restart", "0:10:3,inf", "only w0, w1 and theta take inf");
     dim_bad("w0", "log:0:10:3", "a log grid needs A > 0");
+}
+
+/* The space from text: fixed values into the base, ranges into the
+ * dimensions, w0.* one range a class, a name both fixed and searched
+ * refused, and no more than TT_TUNE_MAX_DIMS ranges. */
+Test(tune, space)
+{
+    static const char *const names[] = {"fast", "slow"};
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_create(NULL, 2, names, (const int64_t[]){1000, 1500},
+                                  (const int64_t[]){1000, 3000}, &m), 0);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_tune_space sp;
+    tt_tune_space_init(&sp, m);
+    cr_assert_eq(tt_tune_space_fix(ctx, &sp, "load", "3000"), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(tt_tune_space_fix(ctx, &sp, "w1.slow", "60"), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(tt_tune_space_fix(ctx, &sp, "nosuch", "1"), TT_EINVAL);
+    cr_expect(sp.base.load == 3000 && sp.base.class_w1[1] == 60);
+    cr_assert_eq(tt_tune_space_search(ctx, &sp, "w0.*", "0,600,inf"), 0, "%s", tt_errmsg(ctx));
+    cr_assert_eq(tt_tune_space_search(ctx, &sp, "theta", "1000:2000:3"), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_assert_eq(sp.ndims, 3);
+    cr_expect_str_eq(sp.dims[0].name, "w0.fast");
+    cr_expect_str_eq(sp.dims[1].name, "w0.slow");
+    cr_expect(sp.dims[1].param == 1 && sp.dims[1].cls == 1 && sp.dims[1].n == 3);
+    cr_expect(sp.dims[2].param == 3 && sp.dims[2].cls == -1 && sp.dims[2].v[1] == 1500);
+    /* searched after being fixed, as the tool's options name them */
+    cr_expect_eq(tt_tune_space_search(ctx, &sp, "load", "1000,2000"), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "parameter 'load': both fixed with -p and searched with -s");
+    cr_expect_eq(tt_tune_space_search(ctx, &sp, "w1.slow", "0,1"), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx),
+                     "parameter 'w1.slow': both fixed with -p and searched with -s");
+    cr_expect_eq(sp.ndims, 3, "a refused range stays: %d", sp.ndims);
+    /* w1.* is two names, neither fixed as typed: no clash */
+    cr_expect_eq(tt_tune_space_search(ctx, &sp, "w1.*", "0,1"), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(sp.ndims, 5);
+    cr_expect_eq(tt_tune_space_search(ctx, &sp, "w0.medium", "0,1"), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "range 'w0.medium=0,1': unknown model class 'medium'");
+    while (sp.ndims < TT_TUNE_MAX_DIMS - 1)
+        cr_assert_eq(tt_tune_space_search(ctx, &sp, "restart", "0,1"), 0);
+    /* one left: w0.* takes it, then there is no room for its second */
+    cr_expect_eq(tt_tune_space_search(ctx, &sp, "w0.*", "0,1"), TT_ERANGE);
+    cr_expect_str_eq(tt_errmsg(ctx), "-s w0.*: more than 32 searched parameters");
+    cr_expect_eq(sp.ndims, TT_TUNE_MAX_DIMS);
+    tt_tune_space_free(&sp);
+    tt_tune_space_free(NULL);
+    tt_ctx_free(ctx);
+    tt_models_free(m);
 }
 
 Test(tune, slice)
@@ -116,6 +166,73 @@ Test(tune, default_budget_and_batch)
     tt_objective_free(o);
 }
 
+/* The parts of a tune: the held-out fraction, two ranges, or none; a
+ * part without jobs or past the trace is TT_ERANGE and slices nothing. */
+Test(tune, split)
+{
+    int64_t submit[] = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, dur[10];
+    int32_t gpus[10], cls[10];
+    for (int i = 0; i < 10; i++) {
+        dur[i] = 100 + i;
+        gpus[i] = 1;
+        cls[i] = -1;
+    }
+    tt_sim_jobs j = {10, submit, dur, gpus, cls, 10}, tr, te;
+    tt_ctx *ctx = tt_ctx_create();
+    char desc[128];
+    const int64_t none[4] = {0, 0, 0, 0}, ranges[4] = {2, 5, 5, 9}, past[4] = {0, 5, 5, 11};
+    cr_assert_eq(tt_tune_split(ctx, &j, 0.3, none, &tr, &te, desc, sizeof desc), 0);
+    cr_expect_str_eq(desc, "train jobs [0,7), test jobs [7,10)");
+    cr_expect(tr.n == 7 && te.n == 3 && te.submit[0] == 0 && te.submit[2] == 20 &&
+              te.duration[0] == 107);
+    tt_sim_jobs_free(&tr);
+    tt_sim_jobs_free(&te);
+    cr_assert_eq(tt_tune_split(ctx, &j, 0, ranges, &tr, &te, desc, sizeof desc), 0);
+    cr_expect_str_eq(desc, "train jobs [2,5), test jobs [5,9)");
+    cr_expect(tr.n == 3 && tr.duration[0] == 102 && te.n == 4 && te.submit[3] == 30);
+    tt_sim_jobs_free(&tr);
+    tt_sim_jobs_free(&te);
+    cr_assert_eq(tt_tune_split(ctx, &j, 0, none, &tr, &te, desc, sizeof desc), 0);
+    cr_expect_str_eq(desc, "none: tuned on every job");
+    cr_expect(tr.n == 0 && te.n == 0 && !tr.submit && !te.submit);
+    cr_expect_eq(tt_tune_split(ctx, &j, 0.01, none, &tr, &te, desc, sizeof desc), TT_ERANGE);
+    cr_expect_eq(tt_tune_split(ctx, &j, 0, past, &tr, &te, desc, sizeof desc), TT_ERANGE);
+    cr_expect_str_eq(tt_errmsg(ctx), "jobs [0,5), [5,11): the trace has 10 jobs");
+    cr_expect(!tr.submit && !te.submit);
+    tt_ctx_free(ctx);
+}
+
+/* tt_tune_eval_sim simulates as tt_simulate does, the batch on every core
+ * or as the run options say. */
+Test(tune, eval_sim)
+{
+    rcase k;
+    cr_assert_eq(rcase_make(11, 60, &k), 0);
+    enum { NP = 6 };
+    tt_params ps[NP];
+    tt_metrics want[NP], got[NP];
+    uint64_t seed = 77;
+    tt_ctx *ctx = tt_ctx_create();
+    for (int i = 0; i < NP; i++) {
+        rcase_params(&seed, &ps[i]);
+        cr_assert_eq(tt_simulate(ctx, &k.c, &ps[i], k.m, &k.j, NULL, &want[i], NULL), 0, "%s",
+                     tt_errmsg(ctx));
+    }
+    tt_tune_sim e = {&k.c, k.m, &k.j, NULL};
+    cr_assert_eq(tt_tune_eval_sim(&e, ctx, ps, NP, got), 0, "%s", tt_errmsg(ctx));
+    cr_expect(memcmp(want, got, sizeof want) == 0);
+    tt_run_opts one = {.threads = 1};
+    e.opts = &one;
+    memset(got, 0, sizeof got);
+    cr_assert_eq(tt_tune_eval_sim(&e, ctx, ps, NP, got), 0, "%s", tt_errmsg(ctx));
+    cr_expect(memcmp(want, got, sizeof want) == 0);
+    ps[2].congestion = 1000;
+    cr_expect_eq(tt_tune_eval_sim(&e, ctx, ps, NP, got), TT_EINVAL);
+    cr_expect(strncmp(tt_errmsg(ctx), "candidate 2: ", 13) == 0, "%s", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+    rcase_free(&k);
+}
+
 /* ---- the roles and the feasibility of a tuner's rows ---- */
 
 /* Feasibility takes its "best" bounds over every row of the tuner; the
@@ -149,9 +266,8 @@ Test(tune, row_feasible_and_why)
     tt_tune_rows_feasible(t, feas); /* all at once: the same answers */
     cr_expect(feas[0] == 1 && feas[1] == 0 && feas[2] == 1, "%lld %lld %lld",
               (long long)feas[0], (long long)feas[1], (long long)feas[2]);
-    char why[256] = "x";
-    cr_expect_eq(tt_tune_why_infeasible(NULL, t, why, sizeof why), 0);
-    cr_expect_str_eq(why, "");
+    tt_ctx *ctx = tt_ctx_create();
+    cr_expect_eq(tt_tune_check_feasible(ctx, t), 0, "%s", tt_errmsg(ctx));
     tt_tune_free(t);
     tt_objective_free(o);
 
@@ -162,11 +278,13 @@ Test(tune, row_feasible_and_why)
     line_row(t, 30, 0);
     line_row(t, 0, 2);
     cr_expect(!tt_tune_row_feasible(t, 0) && tt_tune_row_feasible(t, 2));
-    cr_expect_eq(tt_tune_why_infeasible(NULL, t, why, sizeof why), 0);
-    cr_expect_str_eq(why, "constraint 'makespan <= 2050' holds for none of the 2 "
-                          "configurations (least makespan 2100)");
+    cr_expect_eq(tt_tune_check_feasible(ctx, t), TT_EEMPTY);
+    cr_expect_str_eq(tt_errmsg(ctx), "no feasible configuration: constraint 'makespan <= 2050' "
+                                     "holds for none of the 2 configurations (least makespan "
+                                     "2100)");
     tt_tune_free(t);
     tt_objective_free(o);
+    tt_ctx_free(ctx);
 }
 
 static int stop_now(void *arg)

@@ -1,0 +1,82 @@
+/* The tuner's results as text (tt/tune.h): the choice beside its
+ * baselines as TSV, one row a role with its train and test columns side
+ * by side, written to the caller's stream (tt-tune's standard output; the
+ * HDF5 tune file of tunefile.c holds every row), and the lines that say
+ * what a tune spent and how its choice did on the test part. */
+#include <math.h>
+#include <stdio.h>
+
+#include "tt/tune.h"
+
+int tt_tune_tsv_header(FILE *f)
+{
+    fprintf(f, "role\tobjective_train\tobjective_test\tregret_test\tfeasible_train\t"
+               "feasible_test");
+    for (int i = 0; i < TT_NPARAMS; i++)
+        fprintf(f, "\t%s", tt_param_names[i]);
+    for (int part = 0; part < 2; part++)
+        for (int i = 0; i < TT_NMETRICS; i++)
+            fprintf(f, "\t%s_%s", part ? "test" : "train", tt_metric_names[i]);
+    fputc('\n', f);
+    return ferror(f) ? TT_EIO : 0;
+}
+
+int tt_tune_tsv_row(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tune_roles *ro,
+                    const tt_models *models, int role)
+{
+    if (role < 0 || role >= ro->nroles)
+        return TT_EINVAL;
+    const tt_tune_row *a = tt_tune_row_at(train, ro->train_row[role]);
+    const tt_tune_row *b = test ? tt_tune_row_at(test, ro->test_row[role]) : NULL;
+    char buf[TT_PARAM_TEXT_MAX];
+    int ftr = tt_tune_row_feasible(train, ro->train_row[role]);
+    fprintf(f, "%s\t%.6f\t", tt_tune_role_names[role], a->objective);
+    if (b)
+        fprintf(f, "%.6f\t%.6f\t%d\t%d\t", b->objective, b->objective - ro->hindsight, ftr,
+                tt_tune_row_feasible(test, ro->test_row[role]));
+    else
+        fprintf(f, "\t\t%d\t\t", ftr);
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        tt_params_format(&a->params, models, i, buf, sizeof buf);
+        fprintf(f, "%s\t", buf);
+    }
+    for (int part = 0; part < 2; part++)
+        for (int i = 0; i < TT_NMETRICS; i++) {
+            if (part == 0 || b)
+                tt_metric_format(part ? &b->metrics : &a->metrics, i, buf, sizeof buf);
+            fprintf(f, "%s%c", part == 0 || b ? buf : "",
+                    part && i + 1 == TT_NMETRICS ? '\n' : '\t');
+        }
+    return ferror(f) ? TT_EIO : 0;
+}
+
+int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tune_roles *ro,
+                const tt_models *models)
+{
+    int rc = tt_tune_tsv_header(f);
+    /* on, after a failed write: the error stays on f either way */
+    for (int r = 0; r < ro->nroles; r++) {
+        int one = tt_tune_tsv_row(f, train, test, ro, models, r);
+        rc = rc ? rc : one;
+    }
+    return rc;
+}
+
+void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const char *split,
+                      char *buf, size_t size)
+{
+    int64_t n = tt_tune_rows(t), grid = tt_tune_grid_size(t);
+    if (!test) {
+        snprintf(buf, size, "%lld simulations on train (search %lld, grid baseline %lld, others "
+                 "%lld) over a grid of %lld (search %.1f%%)", (long long)n,
+                 (long long)ro->sims_search, (long long)ro->sims_grid,
+                 (long long)(n - ro->sims_search - ro->sims_grid), (long long)grid,
+                 100.0 * (double)ro->sims_search / (double)grid);
+        return;
+    }
+    double regret = tt_tune_row_at(t, ro->test_row[TT_ROLE_RECOMMENDED])->objective -
+                    ro->hindsight;
+    snprintf(buf, size, "%lld simulations on test; regret of the choice on test %.6f (%.2f%% of "
+             "the best in hindsight, %s)", (long long)n, regret,
+             ro->hindsight != 0 ? 100.0 * regret / fabs(ro->hindsight) : 0.0, split);
+}
