@@ -12,6 +12,7 @@
 #include "tt/gpu.h"
 #include "tt/infile.h"
 #include "tt/parse.h"
+#include "tt/run.h"
 #include "tt/version.h"
 
 static const char *prog = "tt";
@@ -272,4 +273,33 @@ void cli_warn_empty_metrics(const tt_metrics *m, int64_t n, int64_t jobs)
     else
         cli_err("%s cannot be computed in %lld of %lld configurations (%s): left empty", names,
                 (long long)rows, (long long)n, why);
+}
+
+int cli_threads_arg(const char *s, int64_t *out)
+{
+    if (cli_i64("-j", s, 1, out))
+        return -1;
+    if (*out > TT_RUN_MAX_THREADS) {
+        cli_err("option -j: at most %d threads, got '%s'", TT_RUN_MAX_THREADS, s);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_threads(int64_t asked, int64_t count)
+{
+    if (asked <= 0)
+        return 0;
+    int64_t cpus = tt_run_cpus(), t = asked;
+    if (t > 4 * cpus) {
+        t = 4 * cpus;
+        cli_err("-j %lld: %lld threads (4 x the %lld usable CPUs)", (long long)asked,
+                (long long)t, (long long)cpus);
+    }
+    if (count > 0 && t > count) {
+        cli_err("-j %lld: %lld thread%s, one per configuration", (long long)asked,
+                (long long)count, count == 1 ? "" : "s");
+        t = count;
+    }
+    return (int)t;
 }

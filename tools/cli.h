@@ -79,6 +79,14 @@ const char *cli_split_arg(const char *opt, const char *what, const char *arg, ch
                           size_t size);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
+/* -j THREADS: 1 .. TT_RUN_MAX_THREADS (tt/run.h), else -1 after saying
+ * why. */
+int cli_threads_arg(const char *s, int64_t *out);
+/* The threads to run for -j asked (0: not given; the library then takes
+ * the usable CPUs) over count items of work (<= 0: not known): at most 4 x
+ * the usable CPUs, since more only cost memory, and at most count; a note
+ * on stderr says when asked was cut. */
+int cli_threads(int64_t asked, int64_t count);
 
 /* When metrics of the n rows m cannot be computed (left empty), one line
  * on stderr naming them, in how many rows, and why: every one of the jobs

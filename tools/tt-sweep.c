@@ -52,7 +52,9 @@ static void help(void)
         "                  names; combined with -g, the rows vary slowest\n"
         "  -d DEVICE       auto (default): the GPU when CUDA is built in and a device\n"
         "                  answers, else the CPU (stderr says which ran); cpu; gpu\n"
-        "  -j THREADS      CPU threads (default: one per online CPU)\n"
+        "  -j THREADS      CPU threads (default: one per CPU this process may use, as\n"
+        "                  taskset, cpusets, Slurm or a cgroup quota allow); at most\n"
+        "                  4 x those CPUs and one per configuration (a note says so)\n"
         "  --shard K/N     only configurations K, K+N, K+2N, ... (0 <= K < N), e.g.\n"
         "                  one per task of a Slurm array\n"
         "  --models FILE   the model table (default: the built-in data/models.tsv)\n"
@@ -179,7 +181,7 @@ int main(int argc, char **argv)
         case 'p': s.pv[np++] = optarg; break;
         case 'd': dev = optarg; break;
         case 'j':
-            if (cli_i64("-j", optarg, 1, &threads)) {
+            if (cli_threads_arg(optarg, &threads)) {
                 release(&s);
                 return cli_usage_error(usage);
             }
@@ -253,7 +255,7 @@ int main(int argc, char **argv)
     progress_state ps = {now_s(), 0};
     static atomic_int stop;
     char used[320] = "";
-    tt_run_opts o = {.threads = (int)threads,
+    tt_run_opts o = {.threads = cli_threads(threads, count),
                      .device = device,
                      .progress = isatty(STDERR_FILENO) ? progress : NULL,
                      .progress_arg = &ps,

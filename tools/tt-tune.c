@@ -51,7 +51,8 @@ static const char help[] =
     "                    order, from 0); each part's submit times start at 0\n"
     "  -d DEVICE         auto (default), cpu or gpu: the simulations and the\n"
     "                    surrogate's linear algebra (cuBLAS on the GPU)\n"
-    "  -j THREADS        CPU threads (default: one per online CPU)\n"
+    "  -j THREADS        CPU threads (default: one per CPU this process may use);\n"
+    "                    at most 4 x those CPUs (a note says so)\n"
     "  --models FILE     the model table (default: the built-in data/models.tsv)\n"
     "  -o TUNE.h5        also write every evaluated point (HDF5 /tune/history/...)\n"
     "  --line            print only the recommended -p options, for tt-sim\n"
@@ -147,7 +148,7 @@ static int parse_args(int argc, char **argv, state *s)
         case 's': s->sv[s->ns++] = optarg; break;
         case 'p': s->pv[s->np++] = optarg; break;
         case 'd': dev = optarg; break;
-        case 'j': bad = cli_i64("-j", optarg, 1, &s->threads); break;
+        case 'j': bad = cli_threads_arg(optarg, &s->threads); break;
         case 'o': s->out = optarg; break;
         case O_MODELS: s->mpath = optarg; break;
         case O_OBJ: s->objtext = optarg; break;
@@ -246,7 +247,7 @@ int main(int argc, char **argv)
         return finish(&s, rc == TT_ERANGE ? EXIT_USAGE : EXIT_FAIL);
     static atomic_int stop;
     char used[320] = "", pline[4096], line[1024];
-    tt_run_opts so = {.threads = (int)s.threads, .device = s.device, .stop = cli_stop_requested,
+    tt_run_opts so = {.threads = cli_threads(s.threads, 0), .device = s.device, .stop = cli_stop_requested,
                       .stop_arg = &stop, .used = used, .used_size = sizeof used};
     tt_tune_sim etr = {&cl, s.models, s.te ? &s.train : &s.jobs, &so};
     tt_tune_sim ete = {&cl, s.models, &s.test, &so};

@@ -3,9 +3,11 @@
  * the CPU backend, a pool of threads, or the GPU backend of
  * kernels/sweep.cu. Sweeps and the tuner hand their configurations here
  * through a source of parameter sets. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT_S */
 #include "tt/run.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +18,6 @@
 #include "sim/simrun.h"
 #include "tt/gpu.h"
 
-#define MAX_THREADS 4096
 
 int tt_device_parse(const char *name, tt_device *out)
 {
@@ -32,14 +33,57 @@ int tt_device_parse(const char *name, tt_device *out)
 
 /* ---- the CPU backend ---- */
 
+/* The CPUs a cgroup v2 quota grants ("200000 100000": 2), rounded up;
+ * 0 for none or unreadable. Only the process's own cgroup mounted at
+ * /sys/fs/cgroup (a container's view) is read: a quota set further up is
+ * not seen. */
+static int64_t quota_cpus(void)
+{
+    FILE *f = fopen("/sys/fs/cgroup/cpu.max", "r");
+    if (!f)
+        return 0;
+    char q[32] = "";
+    long long period = 0;
+    int n = fscanf(f, "%31s %lld", q, &period);
+    fclose(f);
+    char *end;
+    long long quota = strtoll(q, &end, 10);
+    if (n != 2 || *end || quota <= 0 || period <= 0)
+        return 0; /* "max": no quota */
+    return (quota + period - 1) / period;
+}
+
+int tt_run_cpus(void)
+{
+    int64_t n = 0;
+    /* the mask may be larger than a cpu_set_t on machines of many CPUs */
+    for (int size = 1024; size <= (1 << 20) && n == 0; size *= 4) {
+        cpu_set_t *set = CPU_ALLOC((size_t)size);
+        if (!set)
+            break;
+        size_t bytes = CPU_ALLOC_SIZE((size_t)size);
+        if (sched_getaffinity(0, bytes, set) == 0)
+            n = CPU_COUNT_S(bytes, set);
+        CPU_FREE(set);
+    }
+    if (n < 1)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t q = quota_cpus();
+    if (q > 0 && q < n)
+        n = q;
+    if (n > TT_RUN_MAX_THREADS)
+        n = TT_RUN_MAX_THREADS;
+    return n < 1 ? 1 : (int)n;
+}
+
 /* The threads a run of count configurations takes under opts. */
 static int run_threads(const tt_run_opts *opts, int64_t count)
 {
-    int64_t t = opts && opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
+    int64_t t = opts && opts->threads > 0 ? opts->threads : tt_run_cpus();
     if (t > count)
         t = count;
-    if (t > MAX_THREADS)
-        t = MAX_THREADS;
+    if (t > TT_RUN_MAX_THREADS)
+        t = TT_RUN_MAX_THREADS;
     return t < 1 ? 1 : (int)t;
 }
 

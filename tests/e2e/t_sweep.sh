@@ -65,6 +65,25 @@ if tt-sweep -d gpu -c 1x1x4 -g w0=0,1 small.h5 >/dev/null 2>&1; then
 else
     echo "SKIP (part): no GPU (tt-sweep -d gpu fails): GPU rows not compared with CPU rows" >&2
 fi
+# -j against the CPUs this process may use (taskset here): by default one
+# thread each, at most 4 x as many and one per configuration, said on
+# stderr; the rows stay the same
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+    # shellcheck disable=SC2086
+    expect_exit 0 taskset -c 0 tt-sweep -d cpu -c 1x2x4 --models "$FIX/sim/sim_models.tsv" \
+        -o j.h5 $G rack.h5
+    cmp -s out.txt j1.tsv || fail "taskset -c 0 differs from -j 1"
+    h5dump -a /sweep/device j.h5 | grep -qF '"cpu: 1 thread"' ||
+        fail "taskset -c 0: the run did not take 1 thread"
+    # shellcheck disable=SC2086
+    expect_exit 0 taskset -c 0 tt-sweep -d cpu -j 64 -c 1x2x4 --models "$FIX/sim/sim_models.tsv" $G rack.h5
+    expect_err "tt-sweep: -j 64: 4 threads (4 x the 1 usable CPUs)"
+    cmp -s out.txt j1.tsv || fail "-j 64 on 1 CPU differs from -j 1"
+else
+    echo "SKIP (taskset): -j against the affinity mask not checked"
+fi
+expect_exit 0 tt-sweep -d cpu -j 4096 -c 1x1x4 -g w0=0,1 small.h5
+expect_err "-j 4096: 2 threads, one per configuration"
 # 48 = 5 x 9 + 3: shards of 10, 10, 10, 9, 9 rows, interleaved back
 for s in 0 1 2 3 4; do
     # shellcheck disable=SC2086
@@ -92,7 +111,7 @@ expect_err "tt-sweep: badconf.tsv:3: field 'w0': expected seconds >= 0 or inf, g
 echo old >keep.h5
 for args in "-g w0=1:2" "-g w0=a:b:3" "-g w0=1:2:0" "-g w0=log:0:10:3" "-g w0=1,,2" \
     "-g nosuch=1,2" "-g w0=" "-g w0=1,2 -g w0=3" "--shard 2/2" "--shard 1" "-p w0=5 -g w0=1,2" \
-    "-g w0" "-d tpu" "-j 0" "--configs nosuch.tsv"; do
+    "-g w0" "-d tpu" "-j 0" "-j 100000" "-j 4097" "--configs nosuch.tsv"; do
     # shellcheck disable=SC2086
     expect_exit 2 tt-sweep -c 1x1x4 $args -o keep.h5 small.h5
     [ ! -s out.txt ] || fail "'$args' printed output"

@@ -70,6 +70,15 @@ expect_err "tt-sweep: 'model.h5': not a tracetune trace (it is a tune file)"
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --holdout 0.3 ex.h5
 cmp -s out.txt model.tsv || fail "a second run differs: $(diff out.txt model.tsv | head -4)"
+# -j past 4 x the usable CPUs is cut, said; the same bytes
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+    # shellcheck disable=SC2086
+    expect_exit 0 taskset -c 0 tt-tune -d cpu -j 9 -c 2x8x8 $S --objective jct_mean --holdout 0.3 ex.h5
+    expect_err "tt-tune: -j 9: 4 threads (4 x the 1 usable CPUs)"
+    cmp -s out.txt model.tsv || fail "-j 9 on 1 CPU differs: $(diff out.txt model.tsv | head -4)"
+else
+    echo "SKIP (taskset): -j against the affinity mask not checked"
+fi
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --holdout 0.3 --line ex.h5
 grep -qF "recommended: tt-sim -c 2x8x8 $(cat out.txt) ex.h5" model.err ||
@@ -107,7 +116,7 @@ expect_err "tt-tune: range 'w0.medium=0,60': unknown model class 'medium'"
 for args in "-s w0=a:b:3" "-s order=fifo,sjf" "-s w0=1:2" "--objective jct_avg" \
     "--objective jct_mean-" "--objective 'jct_mean s.t. makespan <= 0.5 * best'" \
     "--holdout 1.5" "--train 0:10" "--train 5:2 --test 2:9" "-p w0=5" "--strategy grid" \
-    "--budget 0" "-d tpu" "--holdout 0.3 --train 0:1 --test 1:2" "--train 0:10 --test 10:9000"; do
+    "--budget 0" "-d tpu" "-j 0" "-j 100000" "--holdout 0.3 --train 0:1 --test 1:2" "--train 0:10 --test 10:9000"; do
     eval "set -- $args"
     expect_exit 2 tt-tune -c 2x8x8 -s w0=0,60 --objective jct_mean "$@" -o bad.h5 ex.h5
     [ -s out.txt ] && fail "'$args': output on stdout"

@@ -34,8 +34,16 @@ typedef enum { TT_DEVICE_CPU = 0, TT_DEVICE_AUTO = 1, TT_DEVICE_GPU = 2 } tt_dev
  * *out untouched. */
 int tt_device_parse(const char *name, tt_device *out);
 
+/* The most CPU threads a run takes. */
+#define TT_RUN_MAX_THREADS 4096
+
+/* The CPUs this process may run on: those of its affinity mask (taskset,
+ * cpusets, a Slurm allocation), fewer where a cgroup v2 quota (cpu.max)
+ * grants less time; at least 1. Thread-safe. */
+int tt_run_cpus(void);
+
 typedef struct {
-    int threads; /* CPU threads; <= 0: one per online CPU */
+    int threads; /* CPU threads; <= 0: one per usable CPU (tt_run_cpus) */
     tt_device device;
     /* Called after each configuration (CPU) or batch (GPU) with the number
      * done, one call at a time, from the worker threads; may be NULL. */
