@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tt/gpu.h"
@@ -302,4 +303,71 @@ int cli_threads(int64_t asked, int64_t count)
         t = count;
     }
     return (int)t;
+}
+
+double cli_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* "3 h 20 min", "4 min 10 s" into buf. */
+static void span(double s, char *buf, size_t size)
+{
+    long long t = s > 0 && s < 1e12 ? (long long)(s + 0.5) : 0;
+    if (t >= 86400)
+        snprintf(buf, size, "%lld d %lld h", t / 86400, t % 86400 / 3600);
+    else if (t >= 3600)
+        snprintf(buf, size, "%lld h %lld min", t / 3600, t % 3600 / 60);
+    else
+        snprintf(buf, size, "%lld min %lld s", t / 60, t % 60);
+}
+
+/* On a terminal, one line redrawn five times a second; elsewhere (a log
+ * file, a batch job) a line of its own at most every ps->every seconds. */
+void cli_progress_update(void *arg, int64_t done, int64_t count)
+{
+    cli_progress *ps = (cli_progress *)arg;
+    double t = cli_now_s(), rate = t > ps->start ? (double)done / (t - ps->start) : 0.0;
+    if (ps->every >= 0) {
+        if (t - ps->last < ps->every || done >= count)
+            return;
+        ps->last = t;
+        char left[64], end[64] = "?";
+        span(rate > 0 ? (double)(count - done) / rate : 0, left, sizeof left);
+        time_t at = time(NULL) + (time_t)(rate > 0 ? (double)(count - done) / rate : 0);
+        struct tm tm;
+        if (rate > 0 && localtime_r(&at, &tm))
+            strftime(end, sizeof end, "%Y-%m-%d %H:%M", &tm);
+        cli_err("%lld/%lld %s, %.1f sims/s, %s left (ends about %s)",
+                (long long)done, (long long)count, ps->what, rate, rate > 0 ? left : "?", end);
+        return;
+    }
+    if (done < count && t - ps->last < 0.2)
+        return;
+    ps->last = t;
+    fprintf(stderr, "\r  %lld/%lld %s, %.1f sims/s", (long long)done,
+            (long long)count, ps->what, rate);
+    if (done == count)
+        fputc('\n', stderr);
+}
+
+/* Seconds between progress lines when stderr is not a terminal: 60, or
+ * TT_PROGRESS_S (for tests, which cannot wait a minute). */
+static double progress_every(void)
+{
+    const char *e = getenv("TT_PROGRESS_S");
+    char *end;
+    double v = e && *e ? strtod(e, &end) : 60.0;
+    return e && *e && (*end || v < 0) ? 60.0 : v;
+}
+
+void cli_progress_init(cli_progress *p, const char *what)
+{
+    int tty = isatty(STDERR_FILENO);
+    p->start = cli_now_s();
+    p->last = tty ? 0 : p->start;
+    p->every = tty ? -1.0 : progress_every();
+    p->what = what;
 }

@@ -79,6 +79,20 @@ const char *cli_split_arg(const char *opt, const char *what, const char *arg, ch
                           size_t size);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
+/* Seconds on a monotonic clock. */
+double cli_now_s(void);
+/* Progress of a run on stderr: on a terminal one line redrawn five times a
+ * second; elsewhere (a log, a batch job) "prog: 12/40 configurations, 3.1
+ * sims/s, 0 min 9 s left (ends about 2026-01-02 10:11)" at most once a
+ * minute, or every TT_PROGRESS_S seconds (for tests). */
+typedef struct {
+    double start, last;
+    double every; /* seconds between lines; < 0: a terminal */
+    const char *what;
+} cli_progress;
+void cli_progress_init(cli_progress *p, const char *what);
+/* A tt_run_opts progress callback; arg a cli_progress. */
+void cli_progress_update(void *arg, int64_t done, int64_t count);
 /* -j THREADS: 1 .. TT_RUN_MAX_THREADS (tt/run.h), else -1 after saying
  * why. */
 int cli_threads_arg(const char *s, int64_t *out);

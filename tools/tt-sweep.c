@@ -5,8 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "tt/gpu.h"
@@ -64,35 +62,13 @@ static void help(void)
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Rows come in configuration order, the same on every device and thread count.\n"
-        "Progress goes to stderr when it is a terminal. Ctrl-C stops between\n"
-        "configurations (GPU: between batches) and writes nothing; a second one kills.\n"
+        "Progress goes to stderr: redrawn on a terminal, else a line a minute (done/\n"
+        "total, rate, time left; TT_PROGRESS_S=SECONDS sets the interval, for tests).\n"
+        "Ctrl-C stops between configurations (GPU: between batches) and writes\n"
+        "nothing; a second one kills.\n"
         "Exit status: 0 ok, 1 bad or unreadable trace or model table, no GPU for\n"
         "-d gpu, GPU failure, write error, 2 usage error (bad option, -c, -g, -p or\n"
         "--configs), 128+N stopped by signal N (130 for Ctrl-C).\n");
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-typedef struct {
-    double start, last;
-} progress_state;
-
-static void progress(void *arg, int64_t done, int64_t count)
-{
-    progress_state *ps = (progress_state *)arg;
-    double t = now_s();
-    if (done < count && t - ps->last < 0.2)
-        return;
-    ps->last = t;
-    fprintf(stderr, "\r  %lld/%lld configurations, %.1f sims/s", (long long)done,
-            (long long)count, t > ps->start ? (double)done / (t - ps->start) : 0.0);
-    if (done == count)
-        fputc('\n', stderr);
 }
 
 /* "K/N" with 0 <= K < N. */
@@ -252,12 +228,13 @@ int main(int argc, char **argv)
                     (long long)count);
     for (int64_t r = 0; !rc && r < count; r++)
         s.idx[r] = sk + r * sn;
-    progress_state ps = {now_s(), 0};
+    cli_progress ps;
+    cli_progress_init(&ps, "configurations");
     static atomic_int stop;
     char used[320] = "";
     tt_run_opts o = {.threads = cli_threads(threads, count),
                      .device = device,
-                     .progress = isatty(STDERR_FILENO) ? progress : NULL,
+                     .progress = cli_progress_update,
                      .progress_arg = &ps,
                      .stop = cli_stop_requested,
                      .stop_arg = &stop,
@@ -267,7 +244,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = tt_sweep_run(s.ctx, s.sweep, &cl, &s.jobs, s.idx, count, &o, s.metrics);
     cli_stop_on_signal(NULL);
-    double elapsed = now_s() - ps.start;
+    double elapsed = cli_now_s() - ps.start;
     if (rc == TT_ESTOPPED)
         return finish(&s, cli_stopped(s.ctx));
     if (rc == TT_ENODEV || rc == TT_ENOTBUILT) {

@@ -43,6 +43,13 @@ else
 fi
 expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=0,1 small.h5
 grep -q "ran on" err.txt && fail "-d cpu was not quiet: $(cat err.txt)"
+# stderr not a terminal (a log, a batch job): a progress line at most every
+# TT_PROGRESS_S seconds (60 by default, so none in a run this short)
+expect_exit 0 env TT_PROGRESS_S=0 tt-sweep -d cpu -j 1 -c 1x1x4 -g backfill=1,0 \
+    -g order=fifo,sjf -g w0=0:600:3 -p restart=10 small.h5
+grep -Eq '^tt-sweep: [0-9]+/12 configurations, [0-9.]+ sims/s, .* left \(ends about ' err.txt ||
+    fail "TT_PROGRESS_S=0: no progress line: $(head -c 400 err.txt)"
+cmp -s out.txt sweep.tsv || fail "progress changed the rows"
 
 # ---- threads and shards change no number ----
 expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim/sim_rack.tsv"
