@@ -55,15 +55,24 @@ int tt_sd_mark_missing(hid_t grp, const char *name)
     return mark(grp, name, "missing", TT_METRIC_NONE);
 }
 
-static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *const *p,
+const tt_params *tt_sd_params_of(void *arg, int64_t r, tt_params *scratch)
+{
+    (void)scratch;
+    return ((const tt_params *const *)arg)[r];
+}
+
+static int text_col(hid_t gp, int i, const tt_models *models, tt_sd_params_fn at, void *arg,
                     int64_t n)
 {
+    tt_params scratch;
     char **text = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *text);
     char one[TT_PARAM_TEXT_MAX];
     int rc = text ? 0 : -1;
     for (int64_t r = 0; r < n && !rc; r++) {
-        tt_params_format(p[r], models, i, one, sizeof one);
-        rc = (text[r] = strdup(one)) ? 0 : -1;
+        const tt_params *p = at(arg, r, &scratch);
+        if (p)
+            tt_params_format(p, models, i, one, sizeof one);
+        rc = p && (text[r] = strdup(one)) ? 0 : -1;
     }
     hid_t type = tt_h5u_vlen_utf8();
     if (!rc)
@@ -75,22 +84,26 @@ static int text_col(hid_t gp, int i, const tt_models *models, const tt_params *c
     return rc;
 }
 
-int tt_sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
-                        void *buf)
+int tt_sd_write_param_cols(hid_t gp, const tt_models *models, tt_sd_params_fn at, void *arg,
+                           int64_t n, void *buf)
 {
+    tt_params scratch;
     for (int i = 0; i < TT_NPARAMS; i++) {
         const sd_param *d = &tt_sd_params[i];
         if (d->kind == SD_TEXT) {
-            if (text_col(gp, i, models, p, n))
+            if (text_col(gp, i, models, at, arg, n))
                 return -1;
             continue;
         }
         for (int64_t r = 0; r < n; r++) {
-            const char *at = (const char *)p[r] + d->off;
+            const tt_params *p = at(arg, r, &scratch);
+            if (!p)
+                return -1;
+            const char *v = (const char *)p + d->off;
             if (d->kind == SD_I32) /* stored as int64 like the rest */
-                ((int64_t *)buf)[r] = *(const int32_t *)at;
+                ((int64_t *)buf)[r] = *(const int32_t *)v;
             else
-                memcpy((char *)buf + r * 8, at, 8);
+                memcpy((char *)buf + r * 8, v, 8);
         }
         int u = d->kind == SD_U64;
         if (tt_h5u_write_col(gp, tt_param_names[i], u ? H5T_STD_U64LE : H5T_STD_I64LE,

@@ -36,11 +36,18 @@ int tt_sd_mark_inf(hid_t grp, const char *name);
 /* The "missing" attribute (TT_METRIC_NONE) on the dataset name of grp: an
  * integer metric that cannot be computed. 0 or -1. */
 int tt_sd_mark_missing(hid_t grp, const char *name);
-/* One 1-D column per parameter into gp, row r from *p[r] (text as
- * tt_params_format writes it); buf: n * 8 bytes of scratch. 0 or -1 (HDF5
- * or out of memory). */
-int tt_sd_write_param_cols(hid_t gp, const tt_models *models, const tt_params *const *p, int64_t n,
-                        void *buf);
+/* Row r's parameters for tt_sd_write_param_cols: a pointer to them (the
+ * caller's, or scratch filled), or NULL on a failure. Asked once a row for
+ * each column, so rows need not all be held at once (a sweep expands them
+ * from its axes). */
+typedef const tt_params *(*tt_sd_params_fn)(void *arg, int64_t r, tt_params *scratch);
+/* The rows of an array of pointers (arg: const tt_params *const *). */
+const tt_params *tt_sd_params_of(void *arg, int64_t r, tt_params *scratch);
+/* One 1-D column per parameter into gp, row r from at(arg, r) (text as
+ * tt_params_format writes it); buf: n * 8 bytes of scratch. 0 or -1 (HDF5,
+ * out of memory, or at failed). */
+int tt_sd_write_param_cols(hid_t gp, const tt_models *models, tt_sd_params_fn at, void *arg,
+                           int64_t n, void *buf);
 /* The attributes every result file (simulation, sweep, tune) opens with:
  * tracetune_layout, trace_file, trace_format, trace_source_sha256 (p may
  * be NULL), cluster, models_source and models_sha256. 0 or -1. */

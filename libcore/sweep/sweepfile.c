@@ -30,27 +30,39 @@ static int write_prov(hid_t g, const tt_sweep_save_args *a)
            tt_h5u_attr_i64(g, "rows", a->rows) || tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
-static int write_file(hid_t f, const tt_sweep_save_args *a, const tt_params *params,
-                      const char *digest)
+struct sweep_write {
+    const tt_sweep_save_args *a;
+    tt_ctx *ctx;
+    char digest[65];
+};
+
+/* Row r's parameters, expanded from the sweep's axes when its column is
+ * written: a parameter set (1.4 KiB with the class timers) a row for a
+ * whole grid would dwarf the results. */
+static const tt_params *row_params(void *arg, int64_t r, tt_params *scratch)
 {
+    const struct sweep_write *w = (const struct sweep_write *)arg;
+    return tt_sweep_params(w->ctx, w->a->sweep, w->a->index[r], scratch) ? NULL : scratch;
+}
+
+static int write_file(hid_t f, struct sweep_write *w)
+{
+    const tt_sweep_save_args *a = w->a;
     size_t rows = (size_t)(a->rows > 0 ? a->rows : 1);
     void *buf = malloc(rows * 8);
-    const tt_params **pp = (const tt_params **)malloc(rows * sizeof *pp);
     const tt_metrics **mp = (const tt_metrics **)malloc(rows * sizeof *mp);
     int rc = -1;
-    if (buf && pp && mp) {
-        for (int64_t r = 0; r < a->rows; r++) {
-            pp[r] = &params[r];
+    if (buf && mp) {
+        for (int64_t r = 0; r < a->rows; r++)
             mp[r] = &a->metrics[r];
-        }
         hid_t sw = tt_h5u_group(f, GRP_SWEEP);
         hid_t gp = sw >= 0 ? tt_h5u_group(sw, GRP_PARAMS) : -1;
         hid_t gm = sw >= 0 ? tt_h5u_group(sw, GRP_METRICS) : -1;
         rc = sw < 0 || gp < 0 || gm < 0 || write_prov(sw, a) ||
-             tt_h5u_attr_str(sw, "configs_sha256", digest) ||
+             tt_h5u_attr_str(sw, "configs_sha256", w->digest) ||
              tt_h5u_write_col(sw, "index", H5T_STD_I64LE, H5T_NATIVE_INT64, a->rows, a->index,
                            "position in the full sweep, from 0", 0, 0) ||
-             tt_sd_write_param_cols(gp, a->models, pp, a->rows, buf) ||
+             tt_sd_write_param_cols(gp, a->models, row_params, w, a->rows, buf) ||
              tt_sd_write_metric_cols(gm, mp, a->rows, buf);
         if (gp >= 0)
             H5Gclose(gp);
@@ -60,22 +72,14 @@ static int write_file(hid_t f, const tt_sweep_save_args *a, const tt_params *par
             H5Gclose(sw);
     }
     free(buf);
-    free(pp);
     free(mp);
     return rc;
 }
 
-struct sweep_write {
-    const tt_sweep_save_args *a;
-    const tt_params *params;
-    char digest[65];
-};
-
 /* The sweep arg into the file f (tt_h5u_save). 0 or -1. */
 static int write_sweep(hid_t f, void *arg)
 {
-    const struct sweep_write *w = (const struct sweep_write *)arg;
-    return write_file(f, w->a, w->params, w->digest);
+    return write_file(f, (struct sweep_write *)arg);
 }
 
 int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
@@ -83,19 +87,19 @@ int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a)
     if (!a || !a->sweep || !a->cluster || !a->models || a->rows < 0 ||
         (a->rows > 0 && (!a->index || !a->metrics)))
         return tt_err(ctx, TT_EINVAL, "tt_sweep_save: a required argument is NULL");
-    /* the rows' parameter sets, expanded once for the column writes */
-    tt_params *params = (tt_params *)malloc((size_t)(a->rows > 0 ? a->rows : 1) * sizeof *params);
-    if (!params)
-        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld rows", (long long)a->rows);
+    int64_t total = tt_sweep_count(a->sweep);
     for (int64_t r = 0; r < a->rows; r++)
-        if (tt_sweep_params(ctx, a->sweep, a->index[r], &params[r])) {
-            free(params);
-            return TT_EINVAL;
-        }
-    struct sweep_write w = {a, params, ""};
+        if (a->index[r] < 0 || a->index[r] >= total)
+            return tt_err(ctx, TT_EINVAL, "tt_sweep_save: row %lld: configuration %lld out of "
+                          "range", (long long)r, (long long)a->index[r]);
+    /* the callbacks' own context: tt_h5u_save reports into ctx */
+    tt_ctx *rctx = tt_ctx_create();
+    if (!rctx)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    struct sweep_write w = {a, rctx, ""};
     int rc = tt_sweep_digest(ctx, a->sweep, w.digest);
     if (rc == 0)
         rc = tt_h5u_save(ctx, path, write_sweep, &w);
-    free(params);
+    tt_ctx_free(rctx);
     return rc;
 }

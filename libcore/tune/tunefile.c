@@ -82,7 +82,7 @@ static int write_table(hid_t gp, hid_t gm, const tune_write *w, void *buf)
         pp[r] = &w->rows[r]->params;
         mp[r] = &w->rows[r]->metrics;
     }
-    rc = rc || tt_sd_write_param_cols(gp, w->a->models, pp, w->n, buf) ||
+    rc = rc || tt_sd_write_param_cols(gp, w->a->models, tt_sd_params_of, (void *)pp, w->n, buf) ||
          tt_sd_write_metric_cols(gm, mp, w->n, buf);
     /* a class's own timer is also a number column of its own (w0.CLASS),
      * beside the timers text, so the history reads like any sweep axis */
