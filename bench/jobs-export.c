@@ -17,7 +17,7 @@ int main(int argc, char **argv)
     tt_trace *t = NULL;
     tt_models *m = NULL;
     tt_sim_jobs j;
-    if (!ctx || tt_trace_load(ctx, argv[1], &t) || tt_models_default(ctx, &m) ||
+    if (!ctx || tt_trace_load_cols(ctx, argv[1], TT_COL_SIM, &t) || tt_models_default(ctx, &m) ||
         tt_sim_jobs_from_trace(ctx, t, m, &j)) {
         fprintf(stderr, "jobs-export: %s: %s\n", argv[1], ctx ? tt_errmsg(ctx) : "no memory");
         return 1;

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
     tt_cluster c;
     tt_params p;
     tt_sim_jobs j;
-    if (tt_trace_load(ctx, argv[optind], &t))
+    if (tt_trace_load_cols(ctx, argv[optind], TT_COL_SIM, &t))
         die(argv[optind], ctx);
     if (tt_models_default(ctx, &m))
         die("models", ctx);

@@ -177,7 +177,10 @@ int main(int argc, char **argv)
         return EXIT_FAIL;
     tt_ctx *ctx = tt_ctx_create();
     tt_trace *t = NULL;
-    if (!ctx || tt_trace_load(ctx, file, &t)) {
+    unsigned want = 0; /* --info: the provenance alone */
+    for (int k = 0; !want_info && k < nsel; k++)
+        want |= tt_trace_col(all_cols[sel[k]]);
+    if (!ctx || tt_trace_load_cols(ctx, file, want, &t)) {
         cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
         tt_ctx_free(ctx);
         return EXIT_FAIL;

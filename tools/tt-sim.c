@@ -210,7 +210,7 @@ int main(int argc, char **argv)
     if (out && tt_outfile_check(s.ctx, &of, out, inputs, 3))
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
-    if (!file || tt_trace_load(s.ctx, file, &s.trace))
+    if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace))
         return finish(&s, EXIT_FAIL);
     /* messages of the jobs and the engine name the job, not the file */
     int rc = tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs);

@@ -229,7 +229,7 @@ int main(int argc, char **argv)
         return EXIT_FAIL;
     tt_ctx *ctx = tt_ctx_create();
     tt_trace *t = NULL;
-    if (!ctx || tt_trace_load(ctx, file, &t)) {
+    if (!ctx || tt_trace_load_cols(ctx, file, TT_COL_STATS, &t)) {
         cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
         tt_ctx_free(ctx);
         return EXIT_FAIL;

@@ -217,7 +217,7 @@ int main(int argc, char **argv)
     if (out && tt_outfile_check(s.ctx, &of, out, inputs, 4))
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
-    if (!file || tt_trace_load(s.ctx, file, &s.trace))
+    if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace))
         return finish(&s, EXIT_FAIL);
     int64_t total = tt_sweep_count(s.sweep), count = tt_sweep_shard_count(total, sk, sn);
     size_t nn = (size_t)(count > 0 ? count : 1);

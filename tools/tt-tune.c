@@ -233,7 +233,7 @@ int main(int argc, char **argv)
     if (s.out && tt_outfile_check(s.ctx, &of, s.out, inputs, 3))
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
-    if (!file || tt_trace_load(s.ctx, file, &s.trace) ||
+    if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace) ||
         tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs))
         return finish(&s, EXIT_FAIL);
     char split[256];

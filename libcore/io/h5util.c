@@ -81,20 +81,30 @@ void tt_h5u_names_free(h5u_names *l)
     memset(l, 0, sizeof *l);
 }
 
+/* The creation properties of a column of n rows, chunk rows a chunk: shuffle
+ * (bytes of equal rank together: the high bytes of small integers are
+ * mostly zero) then deflate. */
+static hid_t col_dcpl(int64_t n, int64_t chunk)
+{
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (dcpl >= 0 && n > 0) {
+        hsize_t c = (hsize_t)(n < chunk ? n : chunk);
+        if (H5Pset_chunk(dcpl, 1, &c) < 0 || H5Pset_shuffle(dcpl) < 0 ||
+            (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0 && H5Pset_deflate(dcpl, H5U_LEVEL) < 0)) {
+            H5Pclose(dcpl);
+            return -1;
+        }
+    }
+    return dcpl;
+}
+
 int tt_h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
                   const void *data, const char *units, int64_t missing, int has_missing)
 {
     hsize_t dim = (hsize_t)n;
     hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    if (n > 0) {
-        hsize_t chunk = (hsize_t)(n < H5U_CHUNK_ROWS ? n : H5U_CHUNK_ROWS);
-        H5Pset_chunk(dcpl, 1, &chunk);
-        H5Pset_shuffle(dcpl);
-        if (H5Zfilter_avail(H5Z_FILTER_DEFLATE) > 0)
-            H5Pset_deflate(dcpl, 1);
-    }
-    hid_t d = H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t dcpl = col_dcpl(n, H5U_CHUNK_ROWS);
+    hid_t d = dcpl < 0 ? -1 : H5Dcreate2(grp, name, filetype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     int rc = d < 0 ? -1 : 0;
     if (!rc && n > 0 && H5Dwrite(d, memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
         rc = -1;
@@ -104,8 +114,127 @@ int tt_h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype,
         rc = -1;
     if (d >= 0)
         H5Dclose(d);
-    H5Pclose(dcpl);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
     H5Sclose(space);
+    return rc;
+}
+
+/* Rows [i, i + k) of the 1-D dataset d as the selections to read or write
+ * them: *mem gets a k-row memory space; -1 when HDF5 failed. */
+static hid_t block_space(hid_t d, int64_t i, int64_t k, hid_t *mem)
+{
+    hsize_t off = (hsize_t)i, cnt = (hsize_t)k;
+    hid_t fs = H5Dget_space(d);
+    *mem = H5Screate_simple(1, &cnt, NULL);
+    if (fs < 0 || *mem < 0 || H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &cnt, NULL) < 0) {
+        if (fs >= 0)
+            H5Sclose(fs);
+        if (*mem >= 0)
+            H5Sclose(*mem);
+        return -1;
+    }
+    return fs;
+}
+
+/* A fixed-length UTF-8 string type of size bytes, NUL-padded. */
+static hid_t fixed_utf8(size_t size, H5T_str_t pad)
+{
+    hid_t type = H5Tcopy(H5T_C_S1);
+    if (type >= 0 && (H5Tset_size(type, size) < 0 || H5Tset_strpad(type, pad) < 0 ||
+                      H5Tset_cset(type, H5T_CSET_UTF8) < 0)) {
+        H5Tclose(type);
+        return -1;
+    }
+    return type;
+}
+
+int tt_h5u_write_strs(hid_t grp, const char *name, int64_t n, const char *const *s)
+{
+    size_t size = 1;
+    for (int64_t i = 0; i < n; i++) {
+        size_t len = strlen(s[i]);
+        size = len > size ? len : size;
+    }
+    /* about a numeric chunk's bytes, so one long string does not make a
+     * chunk (and the block built to write it) huge */
+    int64_t chunk = (int64_t)(H5U_CHUNK_ROWS * sizeof(int64_t) / size);
+    chunk = chunk < 1 ? 1 : chunk;
+    int64_t block = n < chunk ? n : chunk;
+    hsize_t dim = (hsize_t)n;
+    hid_t space = H5Screate_simple(1, &dim, NULL);
+    hid_t type = fixed_utf8(size, H5T_STR_NULLPAD);
+    hid_t dcpl = col_dcpl(n, chunk);
+    char *buf = (char *)malloc((size_t)(block ? block : 1) * size);
+    hid_t d = type < 0 || dcpl < 0 || !buf
+                  ? -1
+                  : H5Dcreate2(grp, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    int rc = d < 0 ? -1 : 0;
+    for (int64_t i = 0; !rc && i < n; i += block) {
+        int64_t k = n - i < block ? n - i : block;
+        memset(buf, 0, (size_t)k * size);
+        for (int64_t j = 0; j < k; j++)
+            memcpy(buf + (size_t)j * size, s[i + j], strlen(s[i + j]));
+        hid_t mem, fs = block_space(d, i, k, &mem);
+        rc = fs < 0 || H5Dwrite(d, type, mem, fs, H5P_DEFAULT, buf) < 0 ? -1 : 0;
+        if (fs >= 0) {
+            H5Sclose(fs);
+            H5Sclose(mem);
+        }
+    }
+    if (d >= 0)
+        H5Dclose(d);
+    free(buf);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (type >= 0)
+        H5Tclose(type);
+    H5Sclose(space);
+    return rc;
+}
+
+/* Rows read at a time: a bound on the memory a huge table takes. */
+#define STR_BLOCK_ROWS 65536
+
+int tt_h5u_read_strs(hid_t d, int (*each)(void *arg, int64_t i, const char *s), void *arg)
+{
+    hid_t space = H5Dget_space(d), ft = H5Dget_type(d);
+    int64_t n = space < 0 ? -1 : (int64_t)H5Sget_simple_extent_npoints(space);
+    int vlen = ft < 0 ? -1 : H5Tis_variable_str(ft);
+    int rc = n < 0 || vlen < 0 || H5Sget_simple_extent_ndims(space) != 1 ||
+                     H5Tget_class(ft) != H5T_STRING
+                 ? -1
+                 : 0;
+    /* fixed length: one byte more, so every string ends in a NUL */
+    size_t size = vlen ? sizeof(char *) : (rc ? 0 : H5Tget_size(ft) + 1);
+    hid_t mt = rc ? -1 : vlen ? tt_h5u_vlen_utf8() : fixed_utf8(size, H5T_STR_NULLTERM);
+    int64_t block = n < STR_BLOCK_ROWS ? n : STR_BLOCK_ROWS;
+    char *buf = rc ? NULL : (char *)calloc((size_t)(block ? block : 1), size);
+    if (mt < 0 || !buf)
+        rc = -1;
+    for (int64_t i = 0; !rc && i < n; i += block) {
+        int64_t k = n - i < block ? n - i : block;
+        hid_t mem, fs = block_space(d, i, k, &mem);
+        int got = fs >= 0 && H5Dread(d, mt, mem, fs, H5P_DEFAULT, buf) >= 0;
+        rc = got ? 0 : -1;
+        for (int64_t j = 0; !rc && j < k; j++) {
+            const char *v = vlen ? ((char **)buf)[j] : buf + (size_t)j * size;
+            rc = each(arg, i + j, v ? v : "");
+        }
+        if (vlen && got)
+            H5Dvlen_reclaim(mt, mem, H5P_DEFAULT, buf);
+        if (fs >= 0) {
+            H5Sclose(fs);
+            H5Sclose(mem);
+        }
+    }
+    free(buf);
+    if (mt >= 0)
+        H5Tclose(mt);
+    if (ft >= 0)
+        H5Tclose(ft);
+    if (space >= 0)
+        H5Sclose(space);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "tt/error.h"
 
 #define H5U_CHUNK_ROWS 65536
+#define H5U_LEVEL 1 /* deflate level */
 
 /* The HDF5 library prints its own error stack by default; a library must
  * not print, so callers switch it off before any HDF5 call. */
@@ -48,6 +49,16 @@ const char *tt_h5u_file_kind(hid_t f);
  * when has_missing. */
 int tt_h5u_write_col(hid_t grp, const char *name, hid_t filetype, hid_t memtype, int64_t n,
                   const void *data, const char *units, int64_t missing, int has_missing);
+/* A 1-D column of n strings (none NULL) as fixed-length UTF-8, as long as
+ * the longest and NUL-padded, chunked and filtered as tt_h5u_write_col:
+ * variable-length strings live in HDF5's global heap, where no filter
+ * reaches (5M job names took 240 MB). Written a chunk at a time. */
+int tt_h5u_write_strs(hid_t grp, const char *name, int64_t n, const char *const *s);
+/* Calls each(arg, i, s) for every string of the 1-D string dataset d in
+ * order, fixed or variable length, reading a block of rows at a time; s
+ * is valid during the call. 0, -1 when d is not such a dataset or HDF5
+ * failed or memory ran out, or each's first non-zero return. */
+int tt_h5u_read_strs(hid_t d, int (*each)(void *arg, int64_t i, const char *s), void *arg);
 /* A scalar dataset of one value; units may be NULL. */
 int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, const void *v,
                const char *units);

@@ -23,19 +23,7 @@ static int write_table(hid_t tables, const char *name, const tt_strtab *tab)
         return -1;
     for (int32_t i = 0; i < n; i++)
         s[i] = tt_strtab_get(tab, i);
-    hid_t type = H5Tcopy(H5T_C_S1);
-    H5Tset_size(type, H5T_VARIABLE);
-    H5Tset_cset(type, H5T_CSET_UTF8);
-    hsize_t dim = (hsize_t)n;
-    hid_t space = H5Screate_simple(1, &dim, NULL);
-    hid_t d = H5Dcreate2(tables, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    int rc = d < 0 ? -1 : 0;
-    if (!rc && n > 0 && H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0)
-        rc = -1;
-    if (d >= 0)
-        H5Dclose(d);
-    H5Sclose(space);
-    H5Tclose(type);
+    int rc = tt_h5u_write_strs(tables, name, n, s);
     free(s);
     return rc;
 }
@@ -151,42 +139,44 @@ static int damaged(tt_ctx *ctx, const char *path, const char *fmt, ...)
     return tt_err(ctx, TT_EFORMAT, "'%s': damaged trace: %s", path, msg);
 }
 
+/* Where read_table's strings go, and what went wrong. */
+typedef struct {
+    tt_strtab *tab;
+    int32_t code; /* that of the last string, -1 when out of memory */
+} table_fill;
+
+static int table_add(void *arg, int64_t i, const char *s)
+{
+    table_fill *f = (table_fill *)arg;
+    f->code = tt_strtab_intern(f->tab, s);
+    return f->code < 0 || f->code != i;
+}
+
 static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *name,
                       tt_strtab *tab)
 {
     hid_t d = H5Dopen2(tables, name, H5P_DEFAULT);
     if (d < 0)
         return damaged(ctx, path, "no dataset /jobs/tables/%s", name);
-    hid_t space = H5Dget_space(d);
-    hssize_t n = H5Sget_simple_extent_npoints(space);
-    hid_t mt = H5Tcopy(H5T_C_S1);
-    H5Tset_size(mt, H5T_VARIABLE);
-    H5Tset_cset(mt, H5T_CSET_UTF8);
-    char **s = (char **)calloc((size_t)(n > 0 ? n : 1), sizeof *s);
-    int rc = 0;
-    if (!s)
-        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
-    else if (n > 0 && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, s) < 0)
-        rc = damaged(ctx, path, "cannot read /jobs/tables/%s as strings", name);
-    for (hssize_t i = 0; !rc && i < n; i++) {
-        int32_t code = tt_strtab_intern(tab, s[i] ? s[i] : "");
-        if (code < 0)
-            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
-        else if (code != i)
-            rc = damaged(ctx, path, "/jobs/tables/%s repeats the string '%s'", name,
-                         s[i] ? s[i] : "");
-    }
-    if (s && n > 0)
-        H5Dvlen_reclaim(mt, space, H5P_DEFAULT, s);
-    free(s);
-    H5Tclose(mt);
-    H5Sclose(space);
+    table_fill f = {tab, 0};
+    int rc = tt_h5u_read_strs(d, table_add, &f);
     H5Dclose(d);
-    return rc;
+    if (!rc)
+        return 0;
+    if (f.code < 0)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    if (rc > 0) /* interned, but to an earlier string's code */
+        return damaged(ctx, path, "/jobs/tables/%s repeats the string '%s'", name,
+                       tt_strtab_get(tab, f.code));
+    return damaged(ctx, path, "cannot read /jobs/tables/%s as strings", name);
 }
 
+/* Reads column c into a new array of t->cap values. */
 static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, tt_trace *t)
 {
+    void **col = (void **)((char *)t + c->off);
+    if (!(*col = malloc((size_t)t->cap * (c->is64 ? sizeof(int64_t) : sizeof(int32_t)))))
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
     hid_t d = H5Dopen2(g, c->name, H5P_DEFAULT);
     if (d < 0)
         return damaged(ctx, path, "no dataset /jobs/%s", c->name);
@@ -199,7 +189,7 @@ static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, t
         rc = damaged(ctx, path, "/jobs/%s is not an integer dataset", c->name);
     else if (t->n > 0 &&
              H5Dread(d, c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, H5S_ALL, H5S_ALL,
-                     H5P_DEFAULT, *(void **)((char *)t + c->off)) < 0)
+                     H5P_DEFAULT, *col) < 0)
         rc = damaged(ctx, path, "cannot read /jobs/%s", c->name);
     H5Tclose(type);
     H5Sclose(space);
@@ -207,7 +197,7 @@ static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, t
     return rc;
 }
 
-static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
+static int load(tt_ctx *ctx, const char *path, hid_t f, unsigned want, tt_trace *t)
 {
     hid_t g = H5Gopen2(f, GRP_JOBS, H5P_DEFAULT);
     if (g < 0) {
@@ -227,10 +217,10 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
     int64_t n = 0;
     if (!rc && (tt_h5u_attr_read_i64(g, "jobs", &n) || n < 0))
         rc = damaged(ctx, path, "/jobs has no valid 'jobs' attribute");
-    if (!rc && tt_trace_reserve(t, n > 0 ? n : 1))
-        rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)n);
-    if (!rc)
+    if (!rc) {
         t->n = n;
+        t->cap = n > 0 ? n : 1;
+    }
     tt_provenance *p = &t->prov;
     /* Provenance is informative: an absent attribute leaves the default. */
     if (!rc) {
@@ -257,7 +247,11 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
     hid_t tables = rc ? -1 : H5Gopen2(g, GRP_TABLES, H5P_DEFAULT);
     if (!rc && tables < 0)
         rc = damaged(ctx, path, "no group /jobs/tables");
+    /* the contract's columns always: every load checks it */
+    want |= TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS;
     for (size_t i = 0; i < NCOLS && !rc; i++) {
+        if (!(want & 1u << i))
+            continue;
         rc = read_col(ctx, path, g, &cols[i], t);
         if (!rc && cols[i].tab) {
             tt_strtab *tab = *(tt_strtab **)((char *)t + cols[i].tab);
@@ -281,7 +275,20 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, tt_trace *t)
     return rc;
 }
 
+unsigned tt_trace_col(const char *name)
+{
+    for (size_t i = 0; i < NCOLS; i++)
+        if (strcmp(cols[i].name, name) == 0)
+            return 1u << i;
+    return 0;
+}
+
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
+{
+    return tt_trace_load_cols(ctx, path, TT_COL_ALL, out);
+}
+
+int tt_trace_load_cols(tt_ctx *ctx, const char *path, unsigned cols_wanted, tt_trace **out)
 {
     *out = NULL;
     tt_h5u_quiet();
@@ -294,7 +301,7 @@ int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
         return tt_err(ctx, TT_EFORMAT, "'%s': damaged HDF5 file (cut short or overwritten: its "
                       "header is HDF5's, but HDF5 cannot open it)", path);
     tt_trace *t = tt_trace_create();
-    int rc = t ? load(ctx, path, f, t) : tt_err(ctx, TT_ENOMEM, "out of memory");
+    int rc = t ? load(ctx, path, f, cols_wanted, t) : tt_err(ctx, TT_ENOMEM, "out of memory");
     H5Fclose(f);
     if (rc) {
         tt_trace_free(t);
