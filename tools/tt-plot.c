@@ -108,7 +108,7 @@ static int load_one(tt_ctx *ctx, const args *a, const char *path, char **mem, si
                     tt_table **t, tt_trace **tr)
 {
     if (a->kind == K_TRACE)
-        return tt_trace_load_cols(ctx, path, TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS, tr);
+        return tt_trace_load_cols(ctx, path, TT_COL_STATS, tr); /* its views are statistics */
     tt_table_part part = a->kind == K_CDF        ? TT_TABLE_JOBS
                          : a->kind == K_TIMELINE ? TT_TABLE_TIMELINE
                          : a->kind == K_SEARCH   ? TT_TABLE_TUNE

@@ -16,6 +16,8 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
                            tt_sim_jobs *out)
 {
     memset(out, 0, sizeof *out);
+    if (t->n > 0 && !t->model) /* tt_trace_load_cols without TT_COL_SIM */
+        return tt_err(ctx, TT_EINVAL, "the trace was read without its model column");
     if (!tt_trace_is_sorted(t))
         return tt_err(ctx, TT_EINVAL, "the trace is not sorted by submit time");
     if (tt_trace_need_seconds(ctx, t, TT_EINVAL, "simulated"))

@@ -24,6 +24,8 @@ static int check(tt_ctx *ctx, const tt_trace *t, totals *tot)
 {
     if (t->n < 1)
         return tt_err(ctx, TT_EEMPTY, "the trace has no jobs");
+    if (!t->gpu_milli || !t->user || !t->vc) /* tt_trace_load_cols without TT_COL_STATS */
+        return tt_err(ctx, TT_EINVAL, "the trace was read without the columns statistics need");
     __int128 gpu_s = 0, gpus = 0, first = t->submit[0];
     for (int64_t i = 0; i < t->n; i++) {
         if (t->gpus[i] < 1 || t->duration[i] < 0 || t->gpu_milli[i] < 0 ||

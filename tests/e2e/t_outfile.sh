@@ -180,7 +180,7 @@ else
     no_tmp full
     # the brief's own case: a trace larger than the whole disk
     rm full/filler
-    expect_exit 1 tt-gen -n 100000 -o full/ogen
+    expect_exit 1 tt-gen -n 1000000 -o full/ogen # about 5 MB, compressed
     expect_err "cannot write 'full/ogen': No space left on device"
     [ "$(cat full/ogen)" = old ] || fail "gen: the old output was changed"
     no_tmp full

@@ -2,6 +2,8 @@
 #include <hdf5.h>
 
 #include "testutil.h"
+#include "tt/sim.h"
+#include "tt/stats.h"
 #include "tt/tracefile.h"
 
 static tt_job job(int64_t submit, int64_t dur, int32_t gpus, const char *name)
@@ -242,6 +244,47 @@ Test(tracefile, failed_save_leaves_nothing)
     cr_expect_eq(tt_trace_save(ctx, t, "/nonexistent-dir/out.h5"), TT_EIO);
     cr_expect(strstr(tt_errmsg(ctx), "cannot write '/nonexistent-dir/out.h5'") != NULL, "%s",
               tt_errmsg(ctx));
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+}
+
+/* Only the columns asked for (and the contract's) are read; the others
+ * stay NULL with empty tables, and what needs them says so. */
+Test(tracefile, load_cols_reads_only_those_asked)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = tt_trace_create();
+    tt_job a = job(100, 50, 2, "a");
+    a.model = "resnet50";
+    a.user = "alice";
+    tt_trace_append(t, &a);
+    const char *path = tmpfile_path("cols.h5");
+    cr_assert_eq(tt_trace_save(ctx, t, path), 0, "%s", tt_errmsg(ctx));
+    tt_trace *r = NULL;
+    cr_assert_eq(tt_trace_load_cols(ctx, path, TT_COL_SIM, &r), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(r->n, 1);
+    cr_expect_eq(r->submit[0], 100);
+    cr_expect_eq(r->gpus[0], 2);
+    cr_expect_str_eq(tt_strtab_get(r->models, r->model[0]), "resnet50");
+    cr_expect_null(r->name);
+    cr_expect_null(r->user);
+    cr_expect_null(r->start);
+    cr_expect_eq(tt_strtab_count(r->names), 0);
+    cr_expect_eq(tt_strtab_count(r->users), 0);
+    tt_stats_summary s;
+    cr_expect_eq(tt_stats_summary_get(ctx, r, &s), TT_EINVAL);
+    tt_trace_free(r);
+    r = NULL;
+    cr_assert_eq(tt_trace_load_cols(ctx, path, tt_trace_col("user"), &r), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_expect_str_eq(tt_strtab_get(r->users, r->user[0]), "alice");
+    cr_expect_null(r->model);
+    tt_sim_jobs j;
+    cr_expect_eq(tt_sim_jobs_from_trace(ctx, r, NULL, &j), TT_EINVAL);
+    cr_expect_eq(tt_trace_col("gpu_milli"), TT_COL_GPU_MILLI);
+    cr_expect_eq(tt_trace_col("names"), 0u);
+    unlink(path);
+    tt_trace_free(r);
     tt_trace_free(t);
     tt_ctx_free(ctx);
 }
