@@ -193,8 +193,10 @@ int tt_h5u_write_strs(hid_t grp, const char *name, int64_t n, const char *const 
     return rc;
 }
 
-/* Rows read at a time: a bound on the memory a huge table takes. */
+/* Rows read at a time, and their bytes at most (a file may say its
+ * strings are 2 GB long): a bound on the memory a huge table takes. */
 #define STR_BLOCK_ROWS 65536
+#define STR_BLOCK_BYTES (8 << 20)
 
 int tt_h5u_read_strs(hid_t d, int (*each)(void *arg, int64_t i, const char *s), void *arg)
 {
@@ -208,7 +210,13 @@ int tt_h5u_read_strs(hid_t d, int (*each)(void *arg, int64_t i, const char *s), 
     /* fixed length: one byte more, so every string ends in a NUL */
     size_t size = vlen ? sizeof(char *) : (rc ? 0 : H5Tget_size(ft) + 1);
     hid_t mt = rc ? -1 : vlen ? tt_h5u_vlen_utf8() : fixed_utf8(size, H5T_STR_NULLTERM);
-    int64_t block = n < STR_BLOCK_ROWS ? n : STR_BLOCK_ROWS;
+    /* in the file's character set: HDF5 converts none to another (h5py
+     * writes ASCII) */
+    if (mt >= 0 && H5Tset_cset(mt, H5Tget_cset(ft)) < 0)
+        rc = -1;
+    int64_t block = size ? (int64_t)(STR_BLOCK_BYTES / size) : 1;
+    block = block < 1 ? 1 : block > STR_BLOCK_ROWS ? STR_BLOCK_ROWS : block;
+    block = n < block ? n : block;
     char *buf = rc ? NULL : (char *)calloc((size_t)(block ? block : 1), size);
     if (mt < 0 || !buf)
         rc = -1;
