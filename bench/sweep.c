@@ -3,7 +3,7 @@
  * traces.
  *
  *   sweep [-H] -c CLUSTER -b JOBS.bin [-w W] [-t T] [-p NAME=VALUE]...
- *         [-d gpu,cpu,cpu1] [-s SUBSET] [-B BATCH]
+ *         [-d gpu,cpu,cpu1] [-s SUBSET] [-B BATCH] [-S SEED]
  *   sweep -r SEEDS
  *
  * The grid: W values of w0 on log:1:86400 (w1 = w0: a job that has waited
@@ -16,6 +16,12 @@
  * job-events/s (2 per accepted job and 2 per preemption: each start and
  * end), and mismatches: configurations whose metrics differ, in any bit,
  * from those of the first backend. Exit 1 on any mismatch or failure.
+ * -S: the configurations in a random order drawn from SEED (the same for
+ * every backend), so a GPU batch mixes cheap and costly ones; without it
+ * they go in grid order (neighbours cost alike).
+ * On the GPU, TT_GPU_TPB=N sets the threads per block and TT_GPU_TIMING=1
+ * adds the kernel, sort and percentile seconds (CUDA events) to the device
+ * column.
  *
  * -r: SEEDS random traces (tests/unit/sim/randcase.h, as the unit tests), 96
  * random configurations each, CPU against GPU (odd seeds in batches of 7). */
@@ -42,6 +48,21 @@ static void die(const char *what, tt_ctx *ctx)
 {
     fprintf(stderr, "bench/sweep: %s%s%s\n", what, ctx ? ": " : "", ctx ? tt_errmsg(ctx) : "");
     exit(1);
+}
+
+/* Fisher-Yates with splitmix64 draws: the same order on every machine. */
+static void shuffle_params(tt_params *ps, int64_t n, uint64_t seed)
+{
+    for (int64_t i = n - 1; i > 0; i--) {
+        uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        int64_t k = (int64_t)(z % (uint64_t)(i + 1));
+        tt_params t = ps[i];
+        ps[i] = ps[k];
+        ps[k] = t;
+    }
 }
 
 static int64_t mismatches(const tt_metrics *a, const tt_metrics *b, int64_t n)
@@ -91,11 +112,12 @@ static int random_parity(int seeds)
 int main(int argc, char **argv)
 {
     const char *cspec = NULL, *jpath = NULL, *devs = "gpu,cpu,cpu1";
-    int header = 0, c, seeds = 0;
+    int header = 0, c, seeds = 0, shuffled = 0;
+    uint64_t shuffle = 0;
     int64_t W = 64, T = 64, subset = 0, batch = 0;
     const char *pv[64];
     int np = 0;
-    while ((c = getopt(argc, argv, "Hc:b:w:t:p:d:s:B:r:")) != -1) {
+    while ((c = getopt(argc, argv, "Hc:b:w:t:p:d:s:B:r:S:")) != -1) {
         switch (c) {
         case 'H': header = 1; break;
         case 'c': cspec = optarg; break;
@@ -110,6 +132,7 @@ int main(int argc, char **argv)
         case 's': subset = atoll(optarg); break;
         case 'B': batch = atoll(optarg); break;
         case 'r': seeds = atoi(optarg); break;
+        case 'S': shuffle = strtoull(optarg, NULL, 10); shuffled = 1; break;
         default: return 2;
         }
     }
@@ -152,6 +175,8 @@ int main(int argc, char **argv)
             p->w1 = p->w0;
             p->theta = 1000 + (T == 1 ? 0 : 1000 * b / (T - 1));
         }
+    if (shuffled)
+        shuffle_params(ps, n, shuffle);
     if (header)
         printf("backend\tdevice\tconfigurations\tseconds\tsims_per_s\tjob_events_per_s"
                "\tmismatches\n");

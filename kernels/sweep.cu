@@ -10,11 +10,16 @@
  * The sort's second buffer is carved from the states, which are dead by
  * then, so a configuration costs tts_state_bytes + 16 bytes a job.
  * Batches are sized from cudaMemGetInfo and halved when an allocation
- * fails. */
+ * fails.
+ * For measurements (bench/gpu-check): TT_GPU_TPB=N fixes the threads per
+ * block of k_simulate (1..1024); TT_GPU_TIMING=1 times the kernel, the sort
+ * and the percentiles with CUDA events and adds their seconds to the
+ * device text. Neither changes a result. */
 #include "kernels.h"
 
 #include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <cub/cub.cuh>
 #include <cuda_runtime.h>
@@ -142,8 +147,62 @@ int cuda_fail(char *msg, size_t msgsize, const char *what, cudaError_t e)
     return TT_KERN_FAIL;
 }
 
+/* TT_GPU_TPB, or 0 when unset or not a number in 1..1024 */
+int env_tpb()
+{
+    const char *v = std::getenv("TT_GPU_TPB");
+    if (!v || !*v)
+        return 0;
+    char *end;
+    long t = std::strtol(v, &end, 10);
+    return *end == '\0' && t >= 1 && t <= 1024 ? (int)t : 0;
+}
+
+bool env_timing()
+{
+    const char *v = std::getenv("TT_GPU_TIMING");
+    return v && std::strcmp(v, "1") == 0;
+}
+
+/* The three phases of a batch, timed by events when asked for. */
+struct Timing {
+    bool on = false;
+    cudaEvent_t ev[4] = {};
+    float ms[3] = {0, 0, 0};
+    void init()
+    {
+        on = env_timing();
+        for (int i = 0; on && i < 4; i++)
+            if (cudaEventCreate(&ev[i]) != cudaSuccess)
+                on = false;
+    }
+    void mark(int i)
+    {
+        if (on)
+            cudaEventRecord(ev[i]);
+    }
+    void add()
+    {
+        if (!on || cudaEventSynchronize(ev[3]) != cudaSuccess)
+            return;
+        for (int i = 0; i < 3; i++) {
+            float t = 0;
+            if (cudaEventElapsedTime(&t, ev[i], ev[i + 1]) == cudaSuccess)
+                ms[i] += t;
+        }
+    }
+    ~Timing()
+    {
+        for (int i = 0; i < 4; i++)
+            if (ev[i])
+                cudaEventDestroy(ev[i]);
+    }
+};
+
 int threads_per_block(int64_t count, int sms)
 {
+    if (int t = env_tpb())
+        return t;
     /* few configurations: small blocks spread them over every SM */
     int64_t per_sm = (count + sms - 1) / (sms > 0 ? sms : 1);
     int64_t t = (per_sm + 31) / 32 * 32;
@@ -239,6 +298,8 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         std::snprintf(used, used_size, "%s, batches of %lld", prop.name, (long long)batch);
 
     std::vector<tts_config> hcfg((size_t)batch);
+    Timing tm;
+    tm.init();
     for (int64_t at = 0; at < count; at += batch) {
         if (o->stop && o->stop(o->arg))
             return TT_KERN_STOPPED;
@@ -252,10 +313,12 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
                             cudaMemcpyHostToDevice)) != cudaSuccess)
             return cuda_fail(msg, msgsize, "copying configurations", e);
         int tpb = threads_per_block(nb, prop.multiProcessorCount);
+        tm.mark(0);
         k_simulate<<<(unsigned)((nb + tpb - 1) / tpb), tpb>>>(d_tr, *c, b.cfg, nb, b.states,
                                                                stride, b.keys, b.sum);
         if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
             return cuda_fail(msg, msgsize, "simulation kernel", e);
+        tm.mark(1);
         k_offsets<<<(unsigned)((2 * nb + 255) / 256), 256>>>(b.sum, nb, n, b.begin, b.end);
         cub::DoubleBuffer<int64_t> db(b.keys, (int64_t *)b.states);
         if ((e = cudaGetLastError()) != cudaSuccess ||
@@ -263,13 +326,23 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
                                                          (int)(nb * 2 * n), (int)(nb * 2),
                                                          b.begin, b.end)) != cudaSuccess)
             return cuda_fail(msg, msgsize, "sorting the JCTs", e);
+        tm.mark(2);
         k_percentiles<<<(unsigned)((nb + 255) / 256), 256>>>(db.Current(), nb, n, b.sum);
         if ((e = cudaGetLastError()) != cudaSuccess ||
             (e = cudaMemcpy(out + at, b.sum, (size_t)nb * sizeof(tts_summary),
                             cudaMemcpyDeviceToHost)) != cudaSuccess)
             return cuda_fail(msg, msgsize, "percentiles", e);
+        tm.mark(3);
+        tm.add();
         if (o->progress)
             o->progress(o->arg, at + nb, count);
+    }
+    if (tm.on && used_size) {
+        size_t len = std::strlen(used);
+        std::snprintf(used + len, used_size - len,
+                      "; kernel %.3f s, sort %.3f s, percentiles %.3f s, %d threads/block",
+                      tm.ms[0] / 1e3, tm.ms[1] / 1e3, tm.ms[2] / 1e3,
+                      threads_per_block(batch, prop.multiProcessorCount));
     }
     return TT_KERN_OK;
 }
