@@ -340,6 +340,25 @@ char *tt_h5u_attr_read_str(hid_t obj, const char *name)
     return out;
 }
 
+static const unsigned char h5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+
+int tt_h5u_is_image(const void *data, size_t len)
+{
+    return len >= 8 && memcmp(data, h5_sig, 8) == 0;
+}
+
+hid_t tt_h5u_open_image(const void *data, size_t len)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t f = -1;
+    if (fapl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 &&
+        H5Pset_file_image(fapl, (void *)(uintptr_t)data, len) >= 0)
+        f = H5Fopen("tt-image", H5F_ACC_RDONLY, fapl);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return f;
+}
+
 hid_t tt_h5u_group(hid_t parent, const char *name)
 {
     return H5Gcreate2(parent, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);

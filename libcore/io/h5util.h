@@ -5,6 +5,7 @@
 #define TT_H5UTIL_H
 
 #include <hdf5.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tt/error.h"
@@ -64,6 +65,13 @@ int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, co
                const char *units);
 int tt_h5u_scalar_str(hid_t grp, const char *name, const char *value);
 hid_t tt_h5u_group(hid_t parent, const char *name);
+
+/* 1 when data starts with the HDF5 signature. */
+int tt_h5u_is_image(const void *data, size_t len);
+/* Opens len bytes of HDF5 in memory read-only (no copy kept beyond the
+ * call: readers of a file from standard input, tests, fuzzing); close with
+ * H5Fclose. A negative id when it is not one. */
+hid_t tt_h5u_open_image(const void *data, size_t len);
 
 /* Writes an HDF5 file whole or not at all: fill(f, arg) fills the file f,
  * built in memory, whose bytes are then written beside path and renamed

@@ -330,26 +330,7 @@ static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, t
 
 /* ---- opening ---- */
 
-/* Opens len bytes of HDF5 in memory (no copy kept beyond the call). */
-static hid_t open_image(const void *data, size_t len)
-{
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    hid_t f = -1;
-    if (fapl >= 0 && H5Pset_fapl_core(fapl, 1 << 20, 0) >= 0 &&
-        H5Pset_file_image(fapl, (void *)(uintptr_t)data, len) >= 0)
-        f = H5Fopen("tt-table-image", H5F_ACC_RDONLY, fapl);
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    return f;
-}
-
-
-static const unsigned char h5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-
-int tt_tab_is_h5(const void *data, size_t len)
-{
-    return len >= 8 && memcmp(data, h5_sig, 8) == 0;
-}
+int tt_tab_is_h5(const void *data, size_t len) { return tt_h5u_is_image(data, len); }
 
 int tt_tab_h5_load(tt_ctx *ctx, const char *path, tt_table_part part, tt_table *t)
 {
@@ -366,7 +347,7 @@ int tt_tab_h5_read_mem(tt_ctx *ctx, const char *name, const void *data, size_t l
                        tt_table_part part, tt_table *t)
 {
     tt_h5u_quiet();
-    hid_t f = open_image(data, len);
+    hid_t f = tt_h5u_open_image(data, len);
     int rc = f < 0 ? tt_err(ctx, TT_EFORMAT, "'%s': cannot open as HDF5", name)
                    : read_h5(ctx, name, f, part, t);
     if (f >= 0)

@@ -283,6 +283,25 @@ unsigned tt_trace_col(const char *name)
     return 0;
 }
 
+#define DAMAGED "'%s': damaged HDF5 file (cut short or overwritten: its header is HDF5's, " \
+                "but HDF5 cannot open it)"
+
+/* The columns cols_wanted of the trace of the open file f (closed here),
+ * named name in messages. */
+static int load_file(tt_ctx *ctx, const char *name, hid_t f, unsigned cols_wanted,
+                     tt_trace **out)
+{
+    tt_trace *t = tt_trace_create();
+    int rc = t ? load(ctx, name, f, cols_wanted, t) : tt_err(ctx, TT_ENOMEM, "out of memory");
+    H5Fclose(f);
+    if (rc) {
+        tt_trace_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
 {
     return tt_trace_load_cols(ctx, path, TT_COL_ALL, out);
@@ -298,15 +317,19 @@ int tt_trace_load_cols(tt_ctx *ctx, const char *path, unsigned cols_wanted, tt_t
         return tt_err(ctx, TT_EFORMAT, "cannot read '%s': not an HDF5 file", path);
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
-        return tt_err(ctx, TT_EFORMAT, "'%s': damaged HDF5 file (cut short or overwritten: its "
-                      "header is HDF5's, but HDF5 cannot open it)", path);
-    tt_trace *t = tt_trace_create();
-    int rc = t ? load(ctx, path, f, cols_wanted, t) : tt_err(ctx, TT_ENOMEM, "out of memory");
-    H5Fclose(f);
-    if (rc) {
-        tt_trace_free(t);
-        return rc;
-    }
-    *out = t;
-    return 0;
+        return tt_err(ctx, TT_EFORMAT, DAMAGED, path);
+    return load_file(ctx, path, f, cols_wanted, out);
+}
+
+int tt_trace_load_mem(tt_ctx *ctx, const void *data, size_t len, const char *name,
+                      tt_trace **out)
+{
+    *out = NULL;
+    tt_h5u_quiet();
+    if (!tt_h5u_is_image(data, len))
+        return tt_err(ctx, TT_EFORMAT, "cannot read '%s': not an HDF5 file", name);
+    hid_t f = tt_h5u_open_image(data, len);
+    if (f < 0)
+        return tt_err(ctx, TT_EFORMAT, DAMAGED, name);
+    return load_file(ctx, name, f, TT_COL_ALL, out);
 }

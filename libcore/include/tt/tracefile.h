@@ -55,6 +55,10 @@ unsigned tt_trace_col(const char *name);
  * for a file that is not HDF5 or not a tracetune trace; TT_EIO when it
  * cannot be opened. *out is owned by the caller. */
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out);
+/* The same from the len bytes of an HDF5 file in memory (tests and
+ * fuzzing), named name in messages; the bytes are not kept. */
+int tt_trace_load_mem(tt_ctx *ctx, const void *data, size_t len, const char *name,
+                      tt_trace **out);
 
 /* tt_trace_load reading only the columns in cols (TT_COL_*; submit,
  * duration and gpus always, as the trace contract is checked on every
