@@ -6,7 +6,8 @@
 #   make test            unit tests (Criterion) and end-to-end tests of the tools
 #   make check           fuzz + sanitize + test: what CI runs (ends on the test summary)
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
-#   make fuzz            short libFuzzer runs of the trace parsers (FUZZ_SECONDS=30)
+#   make fuzz            short libFuzzer runs of every parser of user input (FUZZ_SECONDS=30 in all)
+#   make fuzz-long       the same, FUZZ_LONG_SECONDS each (outside CI)
 #   make bench           benchmarks, TSV on stdout
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
 #   make install PREFIX=/usr/local
@@ -91,12 +92,15 @@ CLI_OBJ   := $(BUILD)/tools/cli.o
 TOOL_SRCS := $(wildcard tools/tt-*.c)
 TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
-UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o
+# the fuzzers' entry points, which the unit tests replay saved inputs through
+FUZZ_SRCS := $(filter-out tests/fuzz/main.c,$(wildcard tests/fuzz/*.c))
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o \
+             $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api sanitize fuzz bench bench-data clean install example
+.PHONY: all test check unit e2e api sanitize fuzz fuzz-long bench bench-data clean install example
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -129,6 +133,10 @@ $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 $(BUILD)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) $(DEPFLAGS) -Wno-missing-prototypes -c $< -o $@
+
+$(BUILD)/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
 # the reference simulator: test code, built apart from libcore on purpose
 $(BUILD)/tests/refsim.o: tests/refsim/refsim.c
@@ -163,16 +171,66 @@ sanitize:
 	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 test
 
 # ---- fuzzing (clang's libFuzzer) ----
+# One fuzzer per family of parsers: tests/fuzz/fuzz_NAME.c (what each reads
+# is said at its top), seeds in tests/fuzz/corpus/NAME, a dictionary
+# tests/fuzz/NAME.dict where one helps. The library is built once with
+# coverage and sanitizers (build-fuzz/), each fuzzer links it.
+#   make fuzz                 every fuzzer, FUZZ_SECONDS in all, split evenly
+#   make fuzz-long            every fuzzer FUZZ_LONG_SECONDS each
+#   make fuzz FUZZERS=h5      only those named
+# What a fuzzer finds is written to tests/fuzz/crashers/NAME/, which the
+# unit tests replay (tests/unit/fuzz): a crasher is kept there once fixed.
+# New inputs that reach new code go to tests/fuzz/findings/NAME (ignored).
+FUZZERS ?= ingest params sweep tune tables h5
 FUZZ_SECONDS ?= 30
+FUZZ_LONG_SECONDS ?= 3600
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined
-fuzz:
-	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_FLAGS) tests/fuzz/fuzz_ingest.c $(CORE_SRCS) $(wildcard kernels/*_none.c) \
-	    $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) -lm -pthread -o build-fuzz/fuzz_ingest
-	@mkdir -p tests/fuzz/findings
-	build-fuzz/fuzz_ingest -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-	    -artifact_prefix=tests/fuzz/findings/ tests/fuzz/findings tests/fuzz/corpus
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
+FUZZ_OBJS := $(CORE_SRCS:libcore/%.c=build-fuzz/libcore/%.o) \
+             $(patsubst kernels/%.c,build-fuzz/kernels/%.o,$(wildcard kernels/*_none.c)) \
+             build-fuzz/tests/fuzz/fuzz.o
+# the inputs the fuzzers need most room for: HDF5 files
+FUZZ_MAX_LEN = $(if $(filter h5,$(1)),65536,4096)
+
+build-fuzz/libcore/%.o build-fuzz/kernels/%.o build-fuzz/tests/fuzz/%.o: FUZZ_COV := -fsanitize=fuzzer-no-link
+build-fuzz/libcore/%.o: libcore/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_CFLAGS) $(FUZZ_COV) $(DEPFLAGS) -c $< -o $@
+build-fuzz/kernels/%.o: kernels/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_CFLAGS) $(FUZZ_COV) $(DEPFLAGS) -c $< -o $@
+build-fuzz/tests/fuzz/%.o: tests/fuzz/%.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_CFLAGS) $(FUZZ_COV) $(WARN) $(DEPFLAGS) -c $< -o $@
+build-fuzz/libfuzz.a: $(FUZZ_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o tests/fuzz/main.c build-fuzz/libfuzz.a
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_ENTRY=fuzz_$* \
+	    tests/fuzz/main.c $< build-fuzz/libfuzz.a $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) \
+	    -lm -pthread -o $@
+
+# HDF5 asks for what a corrupt file claims and copes with a NULL, as the
+# library does: malloc may fail here as it does outside ASan
+FUZZ_ENV := ASAN_OPTIONS=allocator_may_return_null=1 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp
+# fuzz_run NAME SECONDS FLAGS: one fuzzer (make fuzz stops at its first finding)
+define fuzz_run
+	@mkdir -p tests/fuzz/findings/$(1) tests/fuzz/crashers/$(1)
+	$(FUZZ_ENV) build-fuzz/fuzz_$(1) -max_total_time=$(2) -max_len=$(call FUZZ_MAX_LEN,$(1)) \
+	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(3) \
+	    $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) \
+	    -artifact_prefix=tests/fuzz/crashers/$(1)/ tests/fuzz/findings/$(1) tests/fuzz/corpus/$(1)
+
+endef
+FUZZ_EACH = $(shell n=$$(( $(FUZZ_SECONDS) / $(words $(FUZZERS)) )); echo $$(( n > 0 ? n : 1 )))
+# a long run goes on past what it finds (each finding still lands in crashers/)
+FUZZ_LONG_FLAGS := -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
+
+fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
+	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_EACH)))
+fuzz-long: $(FUZZERS:%=build-fuzz/fuzz_%)
+	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_LONG_SECONDS),$(FUZZ_LONG_FLAGS)))
 
 # ---- benchmarks ----
 # bench/sim times the reference simulator too, as its baseline
@@ -226,3 +284,4 @@ clean:
 	rm -f example.h5 example-sweep.h5 example-surface.png example-pareto.png
 
 -include $(wildcard $(BUILD)/*/*.d $(BUILD)/*/*/*.d $(BUILD)/*/*/*/*.d)
+-include $(wildcard build-fuzz/*/*/*.d build-fuzz/*/*/*/*.d)
