@@ -31,13 +31,17 @@ static const char *const use_words[] = {"", "fixed with -p", "in a grid",
 #define TIMERS_SLOT 12 /* "timers": all the class timers as one text */
 
 /* One axis of the product: nnames parameters, nvals rows of values
- * (vals[row * nnames + k] is the value of names[k]). */
+ * (vals[row * nnames + k] is the value of names[k]); or a range of one
+ * parameter (A:B:N, log:A:B:N, either with ",inf"), whose values are
+ * worked out when asked, so a grid of 10^8 values costs a few bytes. */
 typedef struct {
     int nnames;
     int names[NSLOTS];
     int64_t nvals, cap;
-    char **vals;
+    char **vals;    /* NULL for a range */
     int64_t *lines; /* the file's line of each row; NULL for a grid */
+    int is_range, is_log, add_inf;
+    int64_t A, B, N; /* a range: rows 0 .. N-1, then "inf" when add_inf */
 } axis;
 
 struct tt_sweep {
@@ -101,7 +105,7 @@ int tt_sweep_create(tt_ctx *ctx, const tt_models *models, tt_sweep **out)
 
 static void axis_free(axis *a)
 {
-    for (int64_t v = 0; v < a->nvals * a->nnames; v++)
+    for (int64_t v = 0; a->vals && v < a->nvals * a->nnames; v++)
         free(a->vals[v]);
     free(a->vals);
     free(a->lines);
@@ -232,9 +236,9 @@ int tt_sweep_fix(tt_ctx *ctx, tt_sweep *s, const char *name, const char *value)
 
 /* ---- grids ---- */
 
-/* The values of a linear or geometric range, as text, into a. */
-static int range_values(tt_ctx *ctx, axis *a, const char *label, int is_log, const char *ta,
-                        const char *tb, const char *tn)
+/* A linear or geometric range into a (its values: range_value). */
+static int range_parse(tt_ctx *ctx, axis *a, const char *label, int is_log, const char *ta,
+                       const char *tb, const char *tn)
 {
     int64_t A, B, N;
     const char *bad = tt_parse_i64(ta, &A) ? ta : tt_parse_i64(tb, &B) ? tb : NULL;
@@ -248,32 +252,43 @@ static int range_values(tt_ctx *ctx, axis *a, const char *label, int is_log, con
     if (!is_log && (A < -RANGE_MAX || A > RANGE_MAX || B < -RANGE_MAX || B > RANGE_MAX))
         return tt_err(ctx, TT_EINVAL, "grid '%s': A and B must lie within +-2^61 (use a list "
                       "for larger values)", label);
-    int64_t M = N - 1, q = 0, r = 0;
-    if (M > 0) { /* B - A = q * M + r, 0 <= r < M */
-        q = (B - A) / M;
-        r = (B - A) % M;
-        if (r < 0) {
-            r += M;
-            q--;
-        }
-    }
-    for (int64_t i = 0; i < N; i++) {
-        int64_t v;
-        if (i == 0)
-            v = A;
-        else if (i == M)
-            v = B;
-        else if (is_log) /* the only floating point of a sweep: it makes values */
-            v = llround((double)A * pow((double)B / (double)A, (double)i / (double)M));
-        else /* A + round(q * i + r * i / M), halves up; r * i < M^2 < 2^62 */
-            v = A + q * i + (2 * r * i + M) / (2 * M);
-        char text[32];
-        const char *vp = text;
-        snprintf(text, sizeof text, "%lld", (long long)v);
-        if (axis_add(a, &vp, 0))
-            return tt_err(ctx, TT_ENOMEM, "out of memory");
-    }
+    a->is_range = 1;
+    a->is_log = is_log;
+    a->A = A;
+    a->B = B;
+    a->N = a->nvals = N;
     return 0;
+}
+
+/* Value i (0 <= i < N) of the range a: tt/sweep.h's grammar. */
+static int64_t range_value(const axis *a, int64_t i)
+{
+    int64_t A = a->A, B = a->B, M = a->N - 1;
+    if (i == 0)
+        return A;
+    if (i == M)
+        return B;
+    if (a->is_log) /* the only floating point of a sweep: it makes values */
+        return llround((double)A * pow((double)B / (double)A, (double)i / (double)M));
+    /* B - A = q * M + r, 0 <= r < M; A + round(q * i + r * i / M), halves
+     * up; r * i < M^2 < 2^62 */
+    int64_t q = (B - A) / M, r = (B - A) % M;
+    if (r < 0) {
+        r += M;
+        q--;
+    }
+    return A + q * i + (2 * r * i + M) / (2 * M);
+}
+
+/* The text of names[k] in row of a (buf holds a range's values). */
+static const char *axis_text(const axis *a, int64_t row, int k, char *buf, size_t size)
+{
+    if (!a->is_range)
+        return a->vals[row * a->nnames + k];
+    if (row == a->N)
+        return "inf";
+    snprintf(buf, size, "%lld", (long long)range_value(a, row));
+    return buf;
 }
 
 /* The items of a list separated by sep, into a. */
@@ -334,12 +349,45 @@ static int grid_parse(tt_ctx *ctx, axis *a, int i, const char *spec, const char 
     if (n != 3 && !is_log)
         return tt_err(ctx, TT_EINVAL, "grid '%s': expected A:B:N, log:A:B:N (either may end "
                       "in ,inf) or a list a,b,c", label);
-    int rc = range_values(ctx, a, label, is_log, part[is_log], part[is_log + 1],
-                          part[is_log + 2]);
-    const char *inf = "inf";
-    if (!rc && add_inf && axis_add(a, &inf, 0))
-        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    int rc = range_parse(ctx, a, label, is_log, part[is_log], part[is_log + 1],
+                         part[is_log + 2]);
+    if (!rc && add_inf) {
+        a->add_inf = 1;
+        a->nvals++;
+    }
     return rc;
+}
+
+/* The first value of the grid a over parameter i that tt_params_set
+ * refuses (the reason in why), or -1. A range is not read value by value:
+ * the integers each parameter takes form an interval and a range's values
+ * go from A to B in order, so when A is good its values are good up to the
+ * first bad one, which a binary search finds. */
+static int64_t first_bad(const tt_sweep *s, int i, const axis *a, char *why, size_t size)
+{
+    char text[32];
+    if (!a->is_range) {
+        for (int64_t v = 0; v < a->nvals; v++)
+            if (!value_ok(s, i, a->vals[v], why, size))
+                return v;
+        return -1;
+    }
+    int64_t good = 0, bad = a->N - 1;
+    if (!value_ok(s, i, axis_text(a, 0, 0, text, sizeof text), why, size))
+        return 0;
+    if (value_ok(s, i, axis_text(a, bad, 0, text, sizeof text), why, size)) {
+        bad = a->add_inf && !value_ok(s, i, "inf", why, size) ? a->N : -1;
+        return bad;
+    }
+    while (bad - good > 1) { /* value good is taken, value bad is not */
+        int64_t mid = good + (bad - good) / 2;
+        if (value_ok(s, i, axis_text(a, mid, 0, text, sizeof text), why, size))
+            good = mid;
+        else
+            bad = mid;
+    }
+    value_ok(s, i, axis_text(a, bad, 0, text, sizeof text), why, size); /* its reason */
+    return bad;
 }
 
 int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec)
@@ -363,10 +411,11 @@ int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec)
     a.nnames = 1;
     a.names[0] = i;
     int rc = grid_parse(ctx, &a, i, spec, label);
-    for (int64_t v = 0; v < a.nvals && !rc; v++)
-        if (!value_ok(s, i, a.vals[v], why, sizeof why))
-            rc = tt_err(ctx, TT_EINVAL, "grid '%s': value %lld ('%s'): %s", label,
-                        (long long)v + 1, a.vals[v], why);
+    char text[32];
+    int64_t v = rc ? -1 : first_bad(s, i, &a, why, sizeof why);
+    if (v >= 0)
+        rc = tt_err(ctx, TT_EINVAL, "grid '%s': value %lld ('%s'): %s", label, (long long)v + 1,
+                    axis_text(&a, v, 0, text, sizeof text), why);
     if (!rc && total_of(s, &a) < 0)
         rc = tt_err(ctx, TT_EINVAL, "grid '%s': more than %lld configurations in all", label,
                     (long long)TT_SWEEP_MAX_CONFIGS);
@@ -505,8 +554,9 @@ static int64_t decode(const tt_sweep *s, int64_t k, int64_t *rows)
 static int apply(tt_ctx *ctx, const tt_sweep *s, const axis *a, int64_t row, tt_params *p)
 {
     for (int k = 0; k < a->nnames; k++) {
+        char text[32];
         int rc = tt_params_set(ctx, p, s->models, slot_name(s, a->names[k]),
-                               a->vals[row * a->nnames + k]);
+                               axis_text(a, row, k, text, sizeof text));
         if (rc)
             return rc;
     }

@@ -95,7 +95,13 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         tt_sweep_free(s);
         return tt_err(ctx, rc, "range '%s': %s", label, msg);
     }
+    /* the values are copied (and read one by one) before repeats go */
     int64_t n = tt_sweep_count(s);
+    if (n > TT_TUNE_MAX_VALUES) {
+        tt_sweep_free(s);
+        return tt_err(ctx, TT_EINVAL, "range '%s': %lld values, at most %lld in a dimension",
+                      label, (long long)n, (long long)TT_TUNE_MAX_VALUES);
+    }
     out->v = (int64_t *)malloc((size_t)(n ? n : 1) * sizeof *out->v);
     if (!out->v) {
         tt_sweep_free(s);

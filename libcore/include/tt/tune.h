@@ -69,6 +69,7 @@ enum { TT_TUNE_LINEAR, TT_TUNE_LOG, TT_TUNE_LIST };
 /* One searched parameter: its values ascending and unique, TT_INF last
  * when present. */
 #define TT_TUNE_MAX_DIMS 32
+#define TT_TUNE_MAX_VALUES (INT64_C(1) << 16) /* of one dimension, before repeats go */
 
 typedef struct {
     int param; /* index into tt_param_names */
@@ -83,8 +84,9 @@ typedef struct {
  * class's own timer, see tt_params_set): the grid grammar of tt/sweep.h
  * (A:B:N, log:A:B:N, a,b,c), a range optionally followed by ",inf"
  * (log:1:86400:16,inf). Values are checked as tt_params_set checks them,
- * sorted, and repeats dropped. Only integer parameters can be searched
- * (not order, seed, mix). TT_EINVAL with "range 'NAME=SPEC': reason";
+ * sorted, and repeats dropped (at most TT_TUNE_MAX_VALUES before). Only
+ * integer parameters can be searched (not order, seed, mix). TT_EINVAL
+ * with "range 'NAME=SPEC': reason";
  * free with tt_tune_dim_free. */
 int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, const char *spec,
                       tt_tune_dim *out);

@@ -2,6 +2,8 @@
  * round and ** for the log grid), the Cartesian order, the configurations
  * file, shards, and the pool: every configuration's metrics equal
  * tt_simulate's, with one thread and with four. */
+#include <sys/resource.h>
+
 #include "testutil.h"
 #include "tt/sim.h"
 #include "tt/sweep.h"
@@ -128,6 +130,50 @@ Test(sweep, bad_specs)
     expect_grid_error("congestion", "0:1000:3", "value 3 ('1000'): expected permille 0 .. 999");
     expect_grid_error("order", "fifo,xyz", "value 2 ('xyz'): expected fifo, sjf, srtf or las");
     expect_grid_error("mix", "fast:1;gpt:1", "unknown class 'gpt'");
+}
+
+/* Kilobytes this process has held at most. */
+static long max_rss_kb(void)
+{
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+}
+
+/* A range is kept as A, B, N: 10^8 values cost neither memory nor a check
+ * each (they took 4 GB and 40 s, as text, before the next grid failed). */
+Test(sweep, huge_ranges_cost_no_memory)
+{
+    long before = max_rss_kb();
+    tt_models *m = two_models();
+    tt_sweep *s = NULL;
+    tt_ctx *ctx = tt_ctx_create();
+    cr_assert_eq(tt_sweep_create(ctx, m, &s), 0);
+    cr_assert_eq(tt_sweep_grid(ctx, s, "w0", "0:100000000:100000001,inf"), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_expect_eq(tt_sweep_count(s), 100000002);
+    int64_t ks[] = {0, 12345678, 100000000, 100000001};
+    int64_t want[] = {0, 12345678, 100000000, TT_INF};
+    for (int i = 0; i < 4; i++) {
+        tt_params p;
+        cr_assert_eq(tt_sweep_params(ctx, s, ks[i], &p), 0, "%s", tt_errmsg(ctx));
+        cr_expect_eq(p.w0, want[i], "w0 of configuration %lld: %lld", (long long)ks[i],
+                     (long long)p.w0);
+    }
+    cr_expect_eq(tt_sweep_grid(ctx, s, "w1", "0:21:22"), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "more than 2147483647 configurations"), "%s",
+              tt_errmsg(ctx));
+    /* the first value out of range, found without reading the others */
+    cr_expect_eq(tt_sweep_grid(ctx, s, "congestion", "0:100000000:100000001"), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "grid 'congestion=0:100000000:100000001': value 1001 "
+                                     "('1000'): expected permille 0 .. 999"), "%s",
+              tt_errmsg(ctx));
+    cr_expect_eq(tt_sweep_grid(ctx, s, "congestion", "999:-100000000:100001000"), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "value 1001 ('-1')"), "%s", tt_errmsg(ctx));
+    cr_expect_lt(max_rss_kb() - before, 64 * 1024, "%ld kB more", max_rss_kb() - before);
+    tt_sweep_free(s);
+    tt_models_free(m);
+    tt_ctx_free(ctx);
 }
 
 Test(sweep, names_once)

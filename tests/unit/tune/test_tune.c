@@ -49,6 +49,9 @@ Test(tune, ranges)
     dim_bad("nosuch", "1,2", "range 'nosuch=1,2': unknown parameter");
     dim_bad("restart", "0:10:3,inf", "only w0, w1 and theta take inf");
     dim_bad("w0", "log:0:10:3", "a log grid needs A > 0");
+    /* 10^8 values would be copied (800 MB) and sorted before repeats go */
+    dim_bad("w0", "0:100000000:100000001", "range 'w0=0:100000000:100000001': 100000001 "
+                                           "values, at most 65536 in a dimension");
 }
 
 /* The space from text: fixed values into the base, ranges into the
