@@ -180,7 +180,6 @@ sanitize:
 #   make fuzz FUZZERS=h5      only those named
 # What a fuzzer finds is written to tests/fuzz/crashers/NAME/, which the
 # unit tests replay (tests/unit/fuzz): a crasher is kept there once fixed.
-# New inputs that reach new code go to tests/fuzz/findings/NAME (ignored).
 FUZZERS ?= ingest params sweep tune tables h5
 FUZZ_SECONDS ?= 30
 FUZZ_LONG_SECONDS ?= 3600
@@ -214,23 +213,28 @@ build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o tests/fuzz/main.c build-fuzz/l
 # HDF5 asks for what a corrupt file claims and copes with a NULL, as the
 # library does: malloc may fail here as it does outside ASan
 FUZZ_ENV := ASAN_OPTIONS=allocator_may_return_null=1 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp
-# fuzz_run NAME SECONDS FLAGS: one fuzzer (make fuzz stops at its first finding)
+# fuzz_run NAME SECONDS FLAGS DIR: one fuzzer, new inputs in DIR
 define fuzz_run
-	@mkdir -p tests/fuzz/findings/$(1) tests/fuzz/crashers/$(1)
+	@mkdir -p $(4) tests/fuzz/crashers/$(1)
 	$(FUZZ_ENV) build-fuzz/fuzz_$(1) -max_total_time=$(2) -max_len=$(call FUZZ_MAX_LEN,$(1)) \
 	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(3) \
 	    $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) \
-	    -artifact_prefix=tests/fuzz/crashers/$(1)/ tests/fuzz/findings/$(1) tests/fuzz/corpus/$(1)
+	    -artifact_prefix=tests/fuzz/crashers/$(1)/ $(4) tests/fuzz/corpus/$(1)
 
 endef
 FUZZ_EACH = $(shell n=$$(( $(FUZZ_SECONDS) / $(words $(FUZZERS)) )); echo $$(( n > 0 ? n : 1 )))
-# a long run goes on past what it finds (each finding still lands in crashers/)
+# A short run stops at its first finding. It starts from the seeds alone
+# with a fixed seed, so CI and every machine try the same inputs in the
+# same order (as many as their speed allows): a failure reproduces.
+# A long run goes on past its findings (each lands in crashers/ all the
+# same) and keeps what it learns in tests/fuzz/findings/NAME.
 FUZZ_LONG_FLAGS := -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
 
 fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
-	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_EACH)))
+	@rm -rf build-fuzz/work
+	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_EACH),-seed=1,build-fuzz/work/$(f)))
 fuzz-long: $(FUZZERS:%=build-fuzz/fuzz_%)
-	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_LONG_SECONDS),$(FUZZ_LONG_FLAGS)))
+	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_LONG_SECONDS),$(FUZZ_LONG_FLAGS),tests/fuzz/findings/$(f)))
 
 # ---- benchmarks ----
 # bench/sim times the reference simulator too, as its baseline
