@@ -28,7 +28,8 @@ static int syntax(lexer *l, const char *what)
                   *l->s ? l->s : "(end)");
 }
 
-/* A number (as strtod reads it, no sign) into *v; 0 when there is none. */
+/* A number (as strtod reads it, no sign) into *v: 1, 0 when there is
+ * none, or TT_EINVAL for one past a double (its text would read "inf"). */
 static int lex_number(lexer *l, double *v)
 {
     skip_ws(l);
@@ -38,6 +39,8 @@ static int lex_number(lexer *l, double *v)
     *v = strtod(l->s, &end);
     if (end == l->s)
         return 0;
+    if (!isfinite(*v))
+        return syntax(l, "a number too large");
     l->s = end;
     return 1;
 }
@@ -82,7 +85,10 @@ static int parse_term(lexer *l, tt_objective *o, double sign)
 {
     double w = 1.0;
     const char *save = l->s;
-    if (lex_number(l, &w)) {
+    int have = lex_number(l, &w);
+    if (have < 0)
+        return have;
+    if (have) {
         skip_ws(l);
         if (*l->s != '*')
             return syntax(l, "expected '*' after a weight");
@@ -127,6 +133,8 @@ static int parse_cond(lexer *l, tt_objective *o)
     l->s += 2;
     double v = 1.0;
     int have = lex_number(l, &v);
+    if (have < 0)
+        return have;
     skip_ws(l);
     if (have && *l->s == '*')
         l->s++;

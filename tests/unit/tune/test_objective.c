@@ -49,6 +49,9 @@ Test(objective, grammar)
     obj_bad("2 jct_mean", "expected '*' after a weight");
     obj_bad("jct_mean makespan", "unexpected text at 'makespan'");
     obj_bad("", "expected a metric");
+    /* past a double: the text would say inf, which does not read back */
+    obj_bad("1e999 * makespan", "objective '1e999 * makespan': a number too large at '1e999");
+    obj_bad("makespan s.t. util >= 1e400", "a number too large at '1e400'");
 }
 
 /* Five metric sets: the objective jct_mean, a condition on makespan. */
