@@ -7,7 +7,8 @@
  *   3  calendar times in UTC, a fixed offset or America/Los_Angeles
  *   4  a TZif file of its own, read as the zone --tz names
  *   5  -m MAP, --tz ZONE and a csv body: lines MAP, ZONE, then the csv
- *   6  tt-gen -g GPU mix and -d duration mix (lines), then a small trace
+ *   6  tt-gen -g, -d and -w mixes (lines), written by tt_gen_describe and
+ *      read back, then a small trace
  *   7  the strict numbers of tt/parse.h
  * Seeds: tests/fuzz/corpus/params. */
 #include "fuzz.h"
@@ -132,23 +133,53 @@ static void csv_map(tt_ctx *ctx, char *text, size_t size)
     tt_trace_free(t);
 }
 
+/* The mixes of p and q agree exactly. */
+static int same_mixes(const tt_gen_params *p, const tt_gen_params *q)
+{
+    int same = p->ngpu == q->ngpu && p->ndur == q->ndur && p->ngpu_dur == q->ngpu_dur;
+    for (int i = 0; same && i < p->ngpu; i++)
+        same = p->gpu_k[i] == q->gpu_k[i] && p->gpu_w[i] == q->gpu_w[i];
+    for (int i = 0; same && i < p->ndur; i++)
+        same = p->dur_w[i] == q->dur_w[i] && p->dur_median[i] == q->dur_median[i] &&
+               p->dur_sigma[i] == q->dur_sigma[i];
+    for (int i = 0; same && i < p->ngpu_dur; i++) {
+        same = p->gpu_dur_k[i] == q->gpu_dur_k[i];
+        for (int k = 0; same && k < p->ndur; k++)
+            same = p->gpu_dur_w[i][k] == q->gpu_dur_w[i][k];
+    }
+    return same;
+}
+
+/* tt-gen -g, -d and -w (lines), then the mixes of the command line
+ * tt_gen_describe writes, which must read back exactly, and a small trace. */
 static void gen(tt_ctx *ctx, char *text)
 {
-    tt_gen_params p;
+    tt_gen_params p, q;
     tt_gen_defaults(&p);
-    const char *gpus = fuzz_line(&text), *durs = fuzz_line(&text);
-    int rc = tt_gen_parse_gpus(ctx, gpus, &p);
-    fuzz_check_rc(ctx, rc, "tt_gen_parse_gpus");
-    if (durs) {
-        rc = tt_gen_parse_durations(ctx, durs, &p);
-        fuzz_check_rc(ctx, rc, "tt_gen_parse_durations");
-    }
+    int (*const parse[3])(tt_ctx *, const char *, tt_gen_params *) = {
+        tt_gen_parse_gpus, tt_gen_parse_durations, tt_gen_parse_gpu_durations};
+    const char *line;
+    for (int k = 0; k < 3 && (line = fuzz_line(&text)); k++)
+        fuzz_check_rc(ctx, parse[k](ctx, line, &p), "tt_gen_parse");
     p.jobs = 50;
-    if ((rc = tt_gen_check(ctx, &p))) {
-        fuzz_check_rc(ctx, rc, "tt_gen_check");
+    int rc = tt_gen_check(ctx, &p);
+    fuzz_check_rc(ctx, rc, "tt_gen_check");
+    if (rc)
         return;
+    char *cmd = tt_gen_describe(&p), *tok, *save = NULL;
+    FUZZ_CHECK(cmd, "no description");
+    tt_gen_defaults(&q);
+    for (tok = strtok_r(cmd, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+        int k = strcmp(tok, "-g") == 0   ? 0
+                : strcmp(tok, "-d") == 0 ? 1
+                : strcmp(tok, "-w") == 0 ? 2
+                                         : -1;
+        if (k >= 0 && (tok = strtok_r(NULL, " ", &save)))
+            FUZZ_CHECK(parse[k](ctx, tok, &q) == 0, "'%s' does not read back: %s", tok,
+                       tt_errmsg(ctx));
     }
-    free(tt_gen_describe(&p));
+    free(cmd);
+    FUZZ_CHECK(same_mixes(&p, &q), "the mixes tt_gen_describe writes read back otherwise");
     tt_trace *t = NULL;
     rc = tt_gen_run(ctx, &p, &t);
     fuzz_check_rc(ctx, rc, "tt_gen_run");

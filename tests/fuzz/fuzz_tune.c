@@ -58,7 +58,8 @@ static int surface(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t count, t
     (void)ctx;
     for (int64_t i = 0; i < count; i++) {
         const tt_params *p = &ps[i];
-        double w0 = p->w0 == TT_INF ? 1e6 : (double)p->w0, th = p->theta == TT_INF ? 1e4 : (double)p->theta;
+        double w0 = p->w0 == TT_INF ? 1e6 : (double)p->w0;
+        double th = p->theta == TT_INF ? 1e4 : (double)p->theta;
         double v = fabs(log1p(w0) - 5) + fabs(log1p(th) - 7) + (double)(p->restart % 7);
         metric_sets(&out[i], 1);
         out[i].jct_mean = v;

@@ -23,6 +23,7 @@ printf 'submit=time,duration=run,gpus=n,user=who\nAmerica/Los_Angeles\ntime,run,
 printf 'submit=s,duration=d,gpus=g\n\ns,d,g\n0,10,1\n5,600,4\n' | seed params csv_map_plain 005
 printf '1:0.8,8:0.2\n0.7:600:1.5,0.3:36000:1' | seed params gen 006
 printf '1:76627,2:1818,4:1870,8:1643' | seed params gen_gpus 006
+printf '\n\n1:6:3:1,8:0:1:9' | seed params gen_weights 006
 printf '0:1400' | seed params range 007
 printf -- '-12.5e3' | seed params number 007
 
