@@ -205,8 +205,9 @@ build-fuzz/tests/fuzz/%.o: tests/fuzz/%.c
 build-fuzz/libfuzz.a: $(FUZZ_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
+# -rdynamic: fuzz_h5 tells HDF5's crashes from ours by the names on the stack
 build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o tests/fuzz/main.c build-fuzz/libfuzz.a
-	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_ENTRY=fuzz_$* \
+	$(FUZZ_CC) $(CPPFLAGS_ALL) $(FUZZ_CFLAGS) -fsanitize=fuzzer -rdynamic -DFUZZ_ENTRY=fuzz_$* \
 	    tests/fuzz/main.c $< build-fuzz/libfuzz.a $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) \
 	    -lm -pthread -o $@
 

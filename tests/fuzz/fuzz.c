@@ -125,7 +125,7 @@ void fuzz_table_walk(tt_ctx *ctx, tt_table *t)
     const double *v = cols > 0 ? tt_table_values(t, 0) : NULL;
     /* an absent value (NaN) equals no cell */
     if (rows > 0 && cols > 0 && (!v || v[0] == v[0])) {
-        char cell[64], name[256];
+        char cell[64];
         const char *text = cell;
         if (!v)
             text = tt_table_text(t, 0, 0);
@@ -133,10 +133,13 @@ void fuzz_table_walk(tt_ctx *ctx, tt_table *t)
             snprintf(cell, sizeof cell, "inf");
         else
             snprintf(cell, sizeof cell, "%.17g", v[0]);
-        snprintf(name, sizeof name, "%s", tt_table_name(t, 0));
-        int rc = tt_table_where(ctx, t, name, text);
+        char *name = strdup(tt_table_name(t, 0)), *want = strdup(text);
+        FUZZ_CHECK(name && want, "out of memory");
+        int rc = tt_table_where(ctx, t, name, want);
         FUZZ_CHECK(rc == 0 && tt_table_rows(t) >= 1, "where %s = '%s' keeps no row: %s", name,
-                   text, rc ? tt_errmsg(ctx) : "");
+                   want, rc ? tt_errmsg(ctx) : "");
+        free(name);
+        free(want);
     }
     tt_table_free(t);
 }
