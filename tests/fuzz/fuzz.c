@@ -143,3 +143,13 @@ void fuzz_table_walk(tt_ctx *ctx, tt_table *t)
     }
     tt_table_free(t);
 }
+
+void fuzz_table_read(tt_ctx *ctx, const void *data, size_t size, int part)
+{
+    tt_table *t = NULL;
+    int rc = tt_table_read_mem(ctx, "fuzz", data, size, (tt_table_part)part, &t);
+    fuzz_check_rc(ctx, rc, "tt_table_read_mem");
+    FUZZ_CHECK(rc == 0 ? t != NULL : t == NULL, "the table and the return code disagree");
+    if (t)
+        fuzz_table_walk(ctx, t);
+}

@@ -55,5 +55,8 @@ typedef struct tt_table tt_table;
 /* Reads every cell of a table that loaded, then keeps the rows equal to
  * its first cell (which must keep at least that row). Frees t. */
 void fuzz_table_walk(tt_ctx *ctx, tt_table *t);
+/* Reads the bytes as a table (TSV or HDF5) of part (a tt_table_part) and
+ * walks it when it loads. */
+void fuzz_table_read(tt_ctx *ctx, const void *data, size_t size, int part);
 
 #endif

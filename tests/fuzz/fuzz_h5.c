@@ -78,13 +78,7 @@ static void run(const uint8_t *data, size_t size)
     } else if (pick == 6) {
         merge(ctx, data + 1, size - 1);
     } else {
-        tt_table *t = NULL;
-        int rc = tt_table_read_mem(ctx, "fuzz", data + 1, size - 1, (tt_table_part)(pick - 1),
-                                   &t);
-        fuzz_check_rc(ctx, rc, "tt_table_read_mem");
-        FUZZ_CHECK(rc == 0 ? t != NULL : t == NULL, "the table and the return code disagree");
-        if (t)
-            fuzz_table_walk(ctx, t);
+        fuzz_table_read(ctx, data + 1, size - 1, pick - 1);
     }
     tt_ctx_free(ctx);
 }

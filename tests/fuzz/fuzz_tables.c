@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tt/table.h"
 
 static void cluster_file(tt_ctx *ctx, const uint8_t *data, size_t size)
 {
@@ -61,13 +60,7 @@ int fuzz_tables(const uint8_t *data, size_t size)
     } else if (pick == 1) {
         models_file(ctx, data + 1, size - 1);
     } else {
-        tt_table *t = NULL;
-        int rc = tt_table_read_mem(ctx, "fuzz", data + 1, size - 1, (tt_table_part)(pick - 2),
-                                   &t);
-        fuzz_check_rc(ctx, rc, "tt_table_read_mem");
-        FUZZ_CHECK(rc == 0 ? t != NULL : t == NULL, "the table and the return code disagree");
-        if (t)
-            fuzz_table_walk(ctx, t);
+        fuzz_table_read(ctx, data + 1, size - 1, pick - 2);
     }
     tt_ctx_free(ctx);
     return 0;
