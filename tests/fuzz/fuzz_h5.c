@@ -124,10 +124,10 @@ static int not_hdf5s_crash(const uint8_t *data, size_t size)
     fflush(NULL);
     pid_t pid = fork();
     if (pid == 0) {
-        static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE};
+        static const int sigs[] = {SIGSEGV, SIGBUS, SIGABRT, SIGILL, SIGFPE, SIGALRM};
         for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
             signal(sigs[i], child_signal);
-        signal(SIGALRM, SIG_DFL);
+        alarm(5); /* an endless loop: HDF5's is skipped, ours runs into libFuzzer's -timeout */
         if (__sanitizer_set_death_callback)
             __sanitizer_set_death_callback(child_died);
         int null = open("/dev/null", O_WRONLY);
