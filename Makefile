@@ -19,6 +19,7 @@ CC      ?= cc
 OPT     ?= -O2
 CFLAGS  ?= $(OPT) -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wformat=2 \
+           -Werror=implicit-function-declaration \
            -Wno-format-nonliteral
 CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels $(HDF5_CFLAGS) $(BLAS_CFLAGS)
 # each object's header dependencies, written by the compiler (-MMD) and read

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tt/tune.h"
+#include "tune/tune_impl.h" /* tt_objective_feasible: the tune part's own */
 
 /* Metric sets with every metric distinct, some equal across sets. */
 static void metric_sets(tt_metrics *m, int n)
@@ -96,8 +97,8 @@ static void space(tt_ctx *ctx, int strategy, int budget, char *text)
         fuzz_check_rc(ctx, rc, "tt_tune_create");
     }
     if (t) {
-        tt_tune_opts opts = {(tt_tune_strategy)(strategy % 3), 1 + budget % 24, 0, 7, NULL,
-                             0, NULL, NULL, NULL};
+        tt_tune_opts opts = {.strategy = (tt_tune_strategy)(strategy % 3),
+                             .budget = 1 + budget % 24, .seed = 7};
         int64_t best = -1;
         int rc = tt_tune_search(ctx, t, &opts, surface, NULL, &best);
         fuzz_check_rc(ctx, rc, "tt_tune_search");
