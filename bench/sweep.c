@@ -50,15 +50,12 @@ static void die(const char *what, tt_ctx *ctx)
     exit(1);
 }
 
-/* Fisher-Yates with splitmix64 draws: the same order on every machine. */
+/* Fisher-Yates over randcase.h's splitmix64 stream: the same order on
+ * every machine. */
 static void shuffle_params(tt_params *ps, int64_t n, uint64_t seed)
 {
     for (int64_t i = n - 1; i > 0; i--) {
-        uint64_t z = (seed += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        int64_t k = (int64_t)(z % (uint64_t)(i + 1));
+        int64_t k = (int64_t)(rc_next(&seed) % (uint64_t)(i + 1));
         tt_params t = ps[i];
         ps[i] = ps[k];
         ps[k] = t;
