@@ -204,8 +204,6 @@ void cli_stop_on_signal(atomic_int *flag)
 
 int cli_stop_requested(void *flag) { return atomic_load((atomic_int *)flag); }
 
-int cli_stop_signal(void) { return (int)stop_sig; }
-
 int cli_stopped(tt_ctx *ctx)
 {
     cli_err("stopped by signal %d before the end: nothing written", (int)stop_sig);

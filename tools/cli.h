@@ -65,8 +65,6 @@ void cli_stop_on_signal(atomic_int *flag);
 /* The flag as a stop callback (tt_run_opts, tt_tune_opts): arg the
  * atomic_int given to cli_stop_on_signal; nonzero once a signal came. */
 int cli_stop_requested(void *flag);
-/* The signal that set the flag (0: none). */
-int cli_stop_signal(void);
 /* After a run stopped by that signal (TT_ESTOPPED): says so in one line,
  * clears ctx's message so that it is not printed after it, and returns the
  * exit status, 128 + the signal. */
