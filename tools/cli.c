@@ -244,10 +244,10 @@ int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out)
     return 0;
 }
 
-void cli_warn_empty_metrics(const tt_metrics *m, int64_t n, int64_t jobs)
+void cli_warn_empty_metrics(const tt_metrics *m, int64_t n)
 {
     char names[512] = "";
-    int64_t rows = 0, first = -1;
+    int64_t rows = 0;
     for (int i = 0; i < TT_NMETRICS; i++) {
         int empty = 0;
         for (int64_t r = 0; r < n; r++)
@@ -256,17 +256,14 @@ void cli_warn_empty_metrics(const tt_metrics *m, int64_t n, int64_t jobs)
             snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
                      *names ? ", " : "", tt_metric_names[i]);
     }
-    for (int64_t r = 0; r < n; r++)
-        for (int i = 0; i < TT_NMETRICS; i++)
-            if (!tt_metric_defined(&m[r], i)) {
-                first = first < 0 ? r : first;
-                rows++;
-                break;
-            }
+    const char *why = NULL;
+    for (int64_t r = 0; r < n; r++) {
+        const char *w = tt_metrics_why_undefined(&m[r]);
+        why = why ? why : w;
+        rows += w != NULL;
+    }
     if (!rows)
         return;
-    const char *why = m[first].rejected == jobs ? "every job is larger than the cluster"
-                                                : "no GPU time was used";
     if (n == 1)
         cli_err("%s cannot be computed (%s): left empty", names, why);
     else

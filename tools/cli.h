@@ -103,6 +103,6 @@ int cli_threads(int64_t asked, int64_t count);
 /* When metrics of the n rows m cannot be computed (left empty), one line
  * on stderr naming them, in how many rows, and why: every one of the jobs
  * rejected, or no GPU time used. */
-void cli_warn_empty_metrics(const tt_metrics *m, int64_t n, int64_t jobs);
+void cli_warn_empty_metrics(const tt_metrics *m, int64_t n);
 
 #endif

@@ -242,7 +242,7 @@ int main(int argc, char **argv)
     if (s.jobs.unknown_models)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
-    cli_warn_empty_metrics(&m, 1, s.jobs.n);
+    cli_warn_empty_metrics(&m, 1);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     if (want_jobs)

@@ -276,7 +276,7 @@ int main(int argc, char **argv)
     if (s.jobs.unknown_models)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
-    cli_warn_empty_metrics(s.metrics, count, s.jobs.n);
+    cli_warn_empty_metrics(s.metrics, count);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     print_rows(&s, count);

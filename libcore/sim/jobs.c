@@ -107,6 +107,15 @@ double tt_metric_value(const tt_metrics *m, int i)
 
 int tt_metric_defined(const tt_metrics *m, int i) { return !isnan(tt_metric_value(m, i)); }
 
+const char *tt_metrics_why_undefined(const tt_metrics *m)
+{
+    for (int i = 0; i < TT_NMETRICS; i++)
+        if (!tt_metric_defined(m, i))
+            return tt_metric_defined(m, 0) ? "no GPU time was used"
+                                           : "every job is larger than the cluster";
+    return NULL;
+}
+
 void tt_metric_format(const tt_metrics *m, int i, char *buf, size_t size)
 {
     if (size == 0)

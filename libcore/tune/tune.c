@@ -378,8 +378,7 @@ static int check_defined(tt_ctx *ctx, const tt_objective *o, const tt_metrics *m
         if (!tt_metric_defined(m, i))
             return tt_err(ctx, TT_EEMPTY, "the objective's %s cannot be computed (%s): nothing "
                           "to tune", tt_metric_names[i],
-                          tt_metric_defined(m, 0) ? "no GPU time was used"
-                                                  : "every job is larger than the cluster");
+                          tt_metrics_why_undefined(m));
     }
     return 0;
 }

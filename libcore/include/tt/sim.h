@@ -200,6 +200,10 @@ extern const char *const tt_metric_names[];
 /* 1 when metric i of m has a value, 0 when it cannot be computed or i is
  * out of range. */
 int tt_metric_defined(const tt_metrics *m, int i);
+/* Why a metric of m cannot be computed, as words for a message ("every job
+ * is larger than the cluster": no job ran, so makespan has no value; else
+ * "no GPU time was used"), or NULL when every metric has a value. */
+const char *tt_metrics_why_undefined(const tt_metrics *m);
 /* Metric i of m as text: integers exactly, reals with %.6f (comm_gpu_s
  * with 3 decimals, it is exact in milli-GPU-seconds); "" when it cannot be
  * computed. */

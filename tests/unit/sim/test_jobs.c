@@ -128,3 +128,16 @@ Test(metrics, names_and_text)
     tt_timeline_free(&tl);
     tt_timeline_free(NULL);
 }
+
+/* One reason for every caller's message: no job ran (makespan has no
+ * value), or some metric is a share of nothing. */
+Test(jobs, why_metrics_undefined)
+{
+    tt_metrics m;
+    memset(&m, 0, sizeof m);
+    cr_expect_null(tt_metrics_why_undefined(&m));
+    m.comm_share = NAN;
+    cr_expect_str_eq(tt_metrics_why_undefined(&m), "no GPU time was used");
+    m.makespan = TT_METRIC_NONE;
+    cr_expect_str_eq(tt_metrics_why_undefined(&m), "every job is larger than the cluster");
+}
