@@ -7,10 +7,11 @@
  * tts_state_bind), integer arithmetic only.
  *
  * What each event costs, and why the structures are what they are:
- *  - Fresh waiting jobs (never started) sit in a segment tree indexed by
- *    their static queue rank (fifo and las: job index; sjf and srtf:
- *    (duration, index)). Each tree node keeps, per job class, the fewest
- *    GPUs any job below it asks for. The classes are what a job may do
+ *  - Fresh waiting jobs (never started) sit in a tree of TTS_TREE_B
+ *    children a node (a min over a short array per level, and few levels)
+ *    indexed by their static queue rank (fifo and las: job index; sjf and
+ *    srtf: (duration, index)). Each tree node keeps, per job class, the
+ *    fewest GPUs any job below it asks for. The classes are what a job may do
  *    now: L0 only; L0/L1 (insensitive or sensitive); any level
  *    (insensitive or sensitive). Whether a job of k GPUs fits at a level
  *    is monotone in k, so the cluster state reduces to one threshold per

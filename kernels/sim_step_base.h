@@ -87,9 +87,11 @@ typedef struct {
     int32_t age_head, age_tail;
     int32_t *starts; /* 3 per job */
     int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s, *vkey, *sub;
-    /* fresh-job segment tree: TTS_NCLASS int32 per node, 2 * size nodes */
+    /* fresh-job tree (sim_step_queue.h): TTS_TREE_B children a node; level
+     * h starts at tree + tree_off[h], tree_top is the root's level */
     int32_t *tree;
-    int64_t size;
+    int64_t *tree_off;
+    int32_t tree_top;
     /* evicted waiting jobs (srtf, las); those evicted in the running pass
      * wait apart until it ends (every order) */
     int32_t *vict, *pend;
@@ -218,25 +220,53 @@ TTS_FN int32_t tts_class_of(const tts_state *S, int64_t i, int64_t t)
 
 /* ---- memory ---- */
 
-TTS_FN int64_t tts_tree_size(int64_t n)
+/* The fresh-job tree has TTS_TREE_B children a node (16: a node's
+ * children hold one 64-byte line per class). Each level is stored in groups
+ * of TTS_TREE_B siblings, class-major ([class][sibling]), so a node's value
+ * is a min over a short contiguous array and the children that pass a
+ * threshold come out as one bit mask. */
+#ifndef TTS_TREE_B
+#define TTS_TREE_B 16
+#endif
+#define TTS_TREE_GROUP (TTS_TREE_B * TTS_NCLASS) /* int32 per group */
+#define TTS_TREE_MAXLV 12                       /* levels: n < 2^31, B >= 8 */
+
+/* The tree's shape for n jobs: off[h] (h = 0 .. top + 1) is where level h
+ * starts (int32 elements; off[top + 1] is the whole), when off is given.
+ * Returns top, the root's level (a level of one node). */
+TTS_FN int32_t tts_tree_shape(int64_t n, int64_t *off, int64_t *total)
 {
-    int64_t s = 1;
-    while (s < n)
-        s *= 2;
-    return s;
+    int64_t m = n > 0 ? n : 1, at = 0;
+    int32_t h = 0;
+    for (;;) {
+        int64_t groups = (m + TTS_TREE_B - 1) / TTS_TREE_B;
+        if (off)
+            off[h] = at;
+        at += groups * TTS_TREE_GROUP;
+        if (m == 1)
+            break;
+        m = groups;
+        h++;
+    }
+    if (off)
+        off[h + 1] = at;
+    *total = at;
+    return h;
 }
 
 /* Bytes of the buffer one simulation of n jobs on c needs (8-aligned). */
 TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
 {
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
-    int64_t size = tts_tree_size(n), b = 0;
+    int64_t tree, b = 0;
+    tts_tree_shape(n, NULL, &tree);
 #define TTS_ADD(count, type) b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8
     TTS_ADD(n, uint8_t);
     TTS_ADD(9 * n, int32_t); /* cls evict level slow heap_pos alloc_head flags age (2) */
     TTS_ADD(3 * n, int32_t);  /* starts */
     TTS_ADD(9 * n, int64_t);  /* w enq t0 end first queue gpu_s vkey sub */
-    TTS_ADD(2 * size * TTS_NCLASS, int32_t);
+    TTS_ADD(tree, int32_t);
+    TTS_ADD(TTS_TREE_MAXLV + 1, int64_t); /* tree_off */
     TTS_ADD(2 * n, int32_t);  /* vict pend */
     TTS_ADD(n, int32_t);      /* heap */
     TTS_ADD(4 * nodes, int32_t);
@@ -263,7 +293,8 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
 {
     char *p = (char *)buf;
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
-    S->size = tts_tree_size(n);
+    int64_t tree;
+    tts_tree_shape(n, NULL, &tree);
     S->state = (uint8_t *)tts_carve(&p, n, 1);
     int32_t *i32 = (int32_t *)tts_carve(&p, 9 * n, 4);
     S->cls = i32;
@@ -286,7 +317,8 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->gpu_s = i64 + 6 * n;
     S->vkey = i64 + 7 * n;
     S->sub = i64 + 8 * n;
-    S->tree = (int32_t *)tts_carve(&p, 2 * S->size * TTS_NCLASS, 4);
+    S->tree = (int32_t *)tts_carve(&p, tree, 4);
+    S->tree_off = (int64_t *)tts_carve(&p, TTS_TREE_MAXLV + 1, 8);
     S->vict = (int32_t *)tts_carve(&p, 2 * n, 4);
     S->pend = S->vict + n;
     S->heap = (int32_t *)tts_carve(&p, n, 4);

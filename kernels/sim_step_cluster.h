@@ -98,15 +98,6 @@ TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
     S->pl_n++;
 }
 
-TTS_FN int32_t tts_ctz64(uint64_t m)
-{
-#if defined(__CUDA_ARCH__)
-    return __ffsll((long long)m) - 1;
-#else
-    return __builtin_ctzll(m);
-#endif
-}
-
 /* Node x now has g free GPUs: freeg and its level bit. */
 TTS_FN void tts_set_free(tts_state *S, int32_t x, int32_t g)
 {

@@ -237,8 +237,8 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
                 thr[c] = TTS_BIG - 1;
         } else {
             int32_t mp = 0;
-            if (need_mp && (S->tree[TTS_NCLASS + TTS_C1S] < TTS_BIG ||
-                            S->tree[TTS_NCLASS + TTS_C2S] < TTS_BIG))
+            if (need_mp && (tts_tree_root(S, TTS_C1S) < TTS_BIG ||
+                            tts_tree_root(S, TTS_C2S) < TTS_BIG))
                 mp = tts_preempt_max(S);
             thr[TTS_C0] = m0;
             thr[TTS_C1I] = m1;
@@ -393,7 +393,9 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->vkey[i] = 0;
     }
     S->age_head = S->age_tail = -1;
-    for (int64_t v = 0; v < 2 * S->size * TTS_NCLASS; v++)
+    int64_t tree;
+    S->tree_top = tts_tree_shape(S->n, S->tree_off, &tree);
+    for (int64_t v = 0; v < tree; v++)
         S->tree[v] = TTS_BIG;
     S->nvict = S->npend = S->nheap = 0;
     for (int64_t w = 0; w < (int64_t)(S->G + 1) * S->words; w++)

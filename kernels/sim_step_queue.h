@@ -1,6 +1,6 @@
 /* sim_step_queue.h: the second part of the simulation step (sim_step.h):
- * where jobs wait and run, in order. The fresh waiting jobs' segment tree
- * by static rank, the queue order (each order's key, the rank after a
+ * where jobs wait and run, in order. The fresh waiting jobs' tree by
+ * static rank, the queue order (each order's key, the rank after a
  * key), the evicted jobs of srtf and las in an array sorted by (GPUs, key,
  * index), and the running jobs' heap on (end, index). A new queue order
  * goes here. After sim_step_base.h; sim_step_cluster.h comes next. */
@@ -23,58 +23,146 @@ TTS_FN int64_t tts_job_at(const tts_state *S, int64_t p)
     return (o == TTS_ORDER_SJF || o == TTS_ORDER_SRTF) ? S->tr->rank_job[p] : p;
 }
 
-TTS_FN void tts_tree_pull(tts_state *S, int64_t v)
+/* The group of TTS_TREE_B siblings node x of level h belongs to; node x's
+ * value for class c is at [c * TTS_TREE_B + x % TTS_TREE_B]. */
+TTS_FN int32_t *tts_tree_group(const tts_state *S, int32_t h, int64_t x)
 {
-    int32_t *d = S->tree + v * TTS_NCLASS, *l = S->tree + 2 * v * TTS_NCLASS,
-            *r = l + TTS_NCLASS;
-    for (int c = 0; c < TTS_NCLASS; c++)
-        d[c] = l[c] < r[c] ? l[c] : r[c];
+    return S->tree + S->tree_off[h] + x / TTS_TREE_B * TTS_TREE_GROUP;
 }
 
-/* Leaf of job i: class cl with k GPUs, or empty when cl < 0. */
+/* The fewest GPUs a fresh job of class c asks for, over the whole tree. */
+TTS_FN int32_t tts_tree_root(const tts_state *S, int c)
+{
+    return S->tree[S->tree_off[S->tree_top] + c * TTS_TREE_B];
+}
+
+/* Leaf of job i: class cl with k GPUs, or empty when cl < 0. Up the
+ * levels, only the classes whose value changed are looked at: a parent's
+ * min becomes the new value when that is lower, stays when the child was
+ * not the min, and is searched again among the siblings only when the min
+ * itself went up. The walk stops at the first level where nothing changes. */
 TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
 {
-    int64_t v = S->size + tts_pos(S, i);
-    int32_t *d = S->tree + v * TTS_NCLASS;
-    for (int c = 0; c < TTS_NCLASS; c++)
-        d[c] = c == cl ? k : TTS_BIG;
-    for (v >>= 1; v >= 1; v >>= 1)
-        tts_tree_pull(S, v);
+    int64_t x = tts_pos(S, i);
+    int32_t *g = tts_tree_group(S, 0, x), was[TTS_NCLASS], now[TTS_NCLASS];
+    uint32_t changed = 0;
+    for (int c = 0; c < TTS_NCLASS; c++) {
+        int32_t *d = g + c * TTS_TREE_B + x % TTS_TREE_B;
+        was[c] = *d;
+        now[c] = c == cl ? k : TTS_BIG;
+        if (was[c] != now[c]) {
+            *d = now[c];
+            changed |= 1u << c;
+        }
+    }
+    for (int32_t h = 1; changed && h <= S->tree_top; h++) {
+        const int32_t *kids = g;
+        uint32_t next = 0;
+        x /= TTS_TREE_B;
+        g = tts_tree_group(S, h, x);
+        for (int c = 0; c < TTS_NCLASS; c++) {
+            if (!(changed >> c & 1))
+                continue;
+            int32_t *d = g + c * TTS_TREE_B + x % TTS_TREE_B, old = *d, v = old;
+            if (now[c] <= old) {
+                v = now[c];
+            } else if (was[c] == old) {
+                const int32_t *row = kids + c * TTS_TREE_B;
+                v = row[0];
+                for (int j = 1; j < TTS_TREE_B; j++)
+                    v = row[j] < v ? row[j] : v;
+            }
+            if (v != old) {
+                *d = v;
+                was[c] = old;
+                now[c] = v;
+                next |= 1u << c;
+            }
+        }
+        changed = next;
+    }
 }
 
-TTS_FN int tts_tree_ok(const tts_state *S, int64_t v, const int32_t *thr)
+/* The first of the siblings from .. TTS_TREE_B - 1 of group g that has a
+ * job passing thr for its class, or TTS_TREE_B if none. par: the group's
+ * parent node (its value for class c at par[c * TTS_TREE_B]), which says
+ * for which classes any sibling passes. */
+TTS_FN int32_t tts_tree_scan(const int32_t *g, const int32_t *par, const int32_t *thr,
+                             int32_t from)
 {
-    const int32_t *d = S->tree + v * TTS_NCLASS;
-    for (int c = 0; c < TTS_NCLASS; c++)
-        if (d[c] <= thr[c])
-            return 1;
-    return 0;
+    int32_t best = TTS_TREE_B;
+    for (int c = 0; c < TTS_NCLASS; c++) {
+        if (par[c * TTS_TREE_B] > thr[c])
+            continue;
+        const int32_t *row = g + c * TTS_TREE_B;
+        for (int32_t j = from; j < best; j++)
+            if (row[j] <= thr[c]) {
+                best = j;
+                break;
+            }
+    }
+    return best;
 }
 
-/* The first rank >= p whose job passes thr for its class, or -1. */
+/* The lowest set bit of m (m != 0). */
+TTS_FN int32_t tts_ctz32(uint32_t m)
+{
+#if defined(__CUDA_ARCH__)
+    return __ffs((int)m) - 1;
+#else
+    return __builtin_ctz(m);
+#endif
+}
+
+TTS_FN int32_t tts_ctz64(uint64_t m)
+{
+#if defined(__CUDA_ARCH__)
+    return __ffsll((long long)m) - 1;
+#else
+    return __builtin_ctzll(m);
+#endif
+}
+
+/* Node x of level h (its value for class c at [c * TTS_TREE_B]). */
+TTS_FN const int32_t *tts_tree_node(const tts_state *S, int32_t h, int64_t x)
+{
+    return tts_tree_group(S, h, x) + x % TTS_TREE_B;
+}
+
+/* The first rank >= p whose job passes thr for its class, or -1: up from
+ * leaf p to the first passing node at or right of it (among the siblings
+ * at each level), then down to its leftmost passing leaf. */
 TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
 {
     /* the root first: most passes end with a call that finds nothing */
-    if (p >= S->n || !tts_tree_ok(S, 1, thr))
+    int root = 0;
+    for (int c = 0; c < TTS_NCLASS; c++)
+        root |= tts_tree_root(S, c) <= thr[c];
+    if (p >= S->n || !root)
         return -1;
-    int64_t v = 1; /* from rank 0: the leftmost passing leaf, straight down */
-    if (p > 0) {   /* else up from leaf p to the first passing right sibling */
-        v = S->size + p;
-        while (!tts_tree_ok(S, v, thr)) {
-            while (v & 1) {
-                if (v == 1)
-                    return -1;
-                v >>= 1;
+    int32_t h = S->tree_top;
+    int64_t x = 0;
+    if (p > 0) { /* from rank 0: straight down from the root */
+        int32_t from = (int32_t)(p % TTS_TREE_B);
+        for (h = 0, x = p;; h++) {
+            if (h == S->tree_top)
+                return -1;
+            int32_t j = tts_tree_scan(tts_tree_group(S, h, x),
+                                      tts_tree_node(S, h + 1, x / TTS_TREE_B), thr, from);
+            if (j < TTS_TREE_B) {
+                x = x - x % TTS_TREE_B + j;
+                break;
             }
-            v++;
+            x /= TTS_TREE_B;
+            from = (int32_t)(x % TTS_TREE_B) + 1;
         }
     }
-    while (v < S->size) {
-        v *= 2;
-        if (!tts_tree_ok(S, v, thr))
-            v++;
+    for (; h > 0; h--) { /* node x of level h passes: down to its first passing child */
+        const int32_t *par = tts_tree_node(S, h, x);
+        x *= TTS_TREE_B;
+        x += tts_tree_scan(tts_tree_group(S, h - 1, x), par, thr, 0);
     }
-    return v - S->size;
+    return x;
 }
 
 /* ---- queue order ---- */
