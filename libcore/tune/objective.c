@@ -152,6 +152,57 @@ static int parse_cond(lexer *l, tt_objective *o)
     return 0;
 }
 
+/* Longest text of one number from shortest: sign, 17 digits, point,
+ * "e-308". */
+#define NUM_MAX 32
+
+/* The shortest text of v by %g that strtod reads back to v exactly (of
+ * two as short, the one of fewer digits: 1000, not 1e+03): what is
+ * stored (the objective of a tune file) must parse to the same
+ * objective, which %g's 6 digits did not promise (1.0000001 wrote "1"). */
+static void shortest(char *buf, size_t size, double v)
+{
+    char try[NUM_MAX];
+    buf[0] = '\0';
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(try, sizeof try, "%.*g", prec, v);
+        if (strtod(try, NULL) == v && (!buf[0] || strlen(try) < strlen(buf)))
+            snprintf(buf, size, "%s", try);
+    }
+}
+
+/* The normalised text of o, with single spaces and the shortest numbers;
+ * malloc'd, NULL when out of memory. */
+static char *objective_format(const tt_objective *o)
+{
+    size_t size = 1;
+    for (int k = 0; k < o->nterms; k++)
+        size += strlen(tt_metric_names[o->metric[k]]) + NUM_MAX + 8;
+    for (int k = 0; k < o->nconds; k++)
+        size += strlen(tt_metric_names[o->conds[k].metric]) + NUM_MAX + 24;
+    char *t = (char *)malloc(size), num[NUM_MAX];
+    if (!t)
+        return NULL;
+    size_t n = 0;
+    t[0] = '\0';
+    for (int k = 0; k < o->nterms; k++) {
+        double w = o->weight[k];
+        const char *op = k == 0 ? (w < 0 ? "-" : "") : (w < 0 ? " - " : " + ");
+        shortest(num, sizeof num, fabs(w));
+        n += (size_t)snprintf(t + n, size - n, "%s%s%s%s", op, fabs(w) == 1.0 ? "" : num,
+                              fabs(w) == 1.0 ? "" : " * ", tt_metric_names[o->metric[k]]);
+    }
+    for (int k = 0; k < o->nconds; k++) {
+        const tt_obj_cond *c = &o->conds[k];
+        shortest(num, sizeof num, c->factor);
+        n += (size_t)snprintf(t + n, size - n, "%s%s %s %s%s", k ? " and " : " s.t. ",
+                              tt_metric_names[c->metric], c->ge ? ">=" : "<=",
+                              c->rel && c->factor == 1.0 ? "" : num,
+                              !c->rel ? "" : c->factor == 1.0 ? "best" : " * best");
+    }
+    return t;
+}
+
 int tt_objective_parse(tt_ctx *ctx, const char *text, tt_objective **out)
 {
     *out = NULL;
@@ -181,38 +232,39 @@ int tt_objective_parse(tt_ctx *ctx, const char *text, tt_objective **out)
     skip_ws(&l);
     if (!rc && *l.s)
         rc = syntax(&l, "unexpected text");
+    if (!rc && !(o->text = objective_format(o)))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
     if (rc) {
-        free(o);
+        tt_objective_free(o);
         return rc;
-    }
-    /* the normalised text */
-    char *t = o->text;
-    size_t sz = sizeof o->text;
-    for (int k = 0; k < o->nterms; k++) {
-        double w = o->weight[k];
-        const char *op = k == 0 ? (w < 0 ? "-" : "") : (w < 0 ? " - " : " + ");
-        if (fabs(w) == 1.0)
-            snprintf(t + strlen(t), sz - strlen(t), "%s%s", op, tt_metric_names[o->metric[k]]);
-        else
-            snprintf(t + strlen(t), sz - strlen(t), "%s%g * %s", op, fabs(w),
-                     tt_metric_names[o->metric[k]]);
-    }
-    for (int k = 0; k < o->nconds; k++) {
-        const tt_obj_cond *c = &o->conds[k];
-        snprintf(t + strlen(t), sz - strlen(t), "%s%s %s ", k ? " and " : " s.t. ",
-                 tt_metric_names[c->metric], c->ge ? ">=" : "<=");
-        if (!c->rel)
-            snprintf(t + strlen(t), sz - strlen(t), "%g", c->factor);
-        else if (c->factor == 1.0)
-            snprintf(t + strlen(t), sz - strlen(t), "best");
-        else
-            snprintf(t + strlen(t), sz - strlen(t), "%g * best", c->factor);
     }
     *out = o;
     return 0;
 }
 
-void tt_objective_free(tt_objective *o) { free(o); }
+int tt_objective_same(const tt_objective *a, const tt_objective *b)
+{
+    if (a->nterms != b->nterms || a->nconds != b->nconds)
+        return 0;
+    for (int k = 0; k < a->nterms; k++)
+        if (a->metric[k] != b->metric[k] || a->weight[k] != b->weight[k])
+            return 0;
+    for (int k = 0; k < a->nconds; k++) {
+        const tt_obj_cond *x = &a->conds[k], *y = &b->conds[k];
+        if (x->metric != y->metric || x->ge != y->ge || x->rel != y->rel ||
+            x->factor != y->factor)
+            return 0;
+    }
+    return 1;
+}
+
+void tt_objective_free(tt_objective *o)
+{
+    if (o)
+        free(o->text);
+    free(o);
+}
+
 const char *tt_objective_text(const tt_objective *o) { return o->text; }
 
 double tt_objective_value(const tt_objective *o, const tt_metrics *m)

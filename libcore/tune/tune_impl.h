@@ -27,7 +27,7 @@ struct tt_objective {
     double weight[TT_NMETRICS * 2];
     int nconds;
     tt_obj_cond conds[TT_OBJ_MAX_CONDS];
-    char text[512];
+    char *text; /* the normalised text (objective_format), malloc'd */
 };
 
 /* The bound of each condition over the n sets m, which lie stride bytes
@@ -185,6 +185,9 @@ int tt_search_run_model(tt_search *s);
  * the n sets m. */
 int tt_objective_feasible(const tt_objective *o, const tt_metrics *m, int64_t n,
                           const tt_metrics *x);
+/* Whether a and b are one objective: the same terms and conditions, the
+ * numbers equal as doubles (the texts may differ). */
+int tt_objective_same(const tt_objective *a, const tt_objective *b);
 /* 1 when la runs on the GPU. */
 int tt_la_on_gpu(const tt_la *la);
 /* The lower triangle of C (n x n) = alpha A A^T + beta C, A n x k; the

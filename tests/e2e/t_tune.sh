@@ -89,6 +89,17 @@ expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy refine --objective "jct_mean
 [ "$(wc -l <out.txt)" = 5 ] || fail "no split: 4 rows: $(cat out.txt)"
 [ "$(sed -n 2p out.txt | cut -f3,4,6,36)" = "${T}${T}${T}" ] || fail "no split: test columns"
 
+# the objective stored in the tune file reads back to the same objective:
+# every digit kept (1.0000001 was stored as 1), any length
+O="1.0000001*jct_mean + 0.1*makespan s.t. makespan <= 1.0000001*best and util >= 1e-7"
+expect_exit 0 tt-tune -d cpu -c 2x8x8 -s w0=0,60,600 --objective "$O" -o obj.h5 ex.h5
+cp out.txt obj.tsv
+stored=$(h5dump -a /tune/objective obj.h5 | sed -n 's/.*(0): "\(.*\)"$/\1/p')
+[ "$stored" = "1.0000001 * jct_mean + 0.1 * makespan s.t. makespan <= 1.0000001 * best and util >= 1e-07" ] ||
+    fail "objective stored as '$stored'"
+expect_exit 0 tt-tune -d cpu -c 2x8x8 -s w0=0,60,600 --objective "$stored" ex.h5
+cmp -s out.txt obj.tsv || fail "the stored objective '$stored' tunes differently"
+
 # ---- timers per class: w0.* is one dimension a class of the model table ----
 expect_exit 0 tt-tune -d cpu -c 2x8x8 -s 'w0.*=0,600,inf' -s theta=1000,2000 -p load=3000 \
     --objective jct_mean --budget 40 -o cls.h5 ex.h5

@@ -1,6 +1,6 @@
 /* tt-tune's own languages: the first byte picks
- *   0  an objective (-O): parsed, its text parsed again to the same text,
- *      then ranked over a few metric sets
+ *   0  an objective (-O): parsed, its text parsed again to the same
+ *      objective and the same text, then ranked over a few metric sets
  *   1  a search space (-s NAME=SPEC lines, at most 4), then a short search
  *      over it on a synthetic surface (byte 2: strategy, byte 3: budget)
  * the text follows the picking bytes. Seeds: tests/fuzz/corpus/tune. */
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "tt/tune.h"
-#include "tune/tune_impl.h" /* tt_objective_feasible: the tune part's own */
+#include "tune/tune_impl.h" /* tt_objective_feasible, _same: the tune part's own */
 
 /* Metric sets with every metric distinct, some equal across sets. */
 static void metric_sets(tt_metrics *m, int n)
@@ -35,6 +35,8 @@ static void objective(tt_ctx *ctx, const char *text)
     rc = tt_objective_parse(ctx, norm, &again);
     FUZZ_CHECK(rc == 0, "'%s' is written '%s', which does not parse: %s", text, norm,
                tt_errmsg(ctx));
+    FUZZ_CHECK(tt_objective_same(o, again), "'%s' is written '%s', another objective", text,
+               norm);
     FUZZ_CHECK(strcmp(tt_objective_text(again), norm) == 0, "'%s' reads back as '%s'", norm,
                tt_objective_text(again));
     tt_metrics m[6];

@@ -14,7 +14,9 @@
  * condition holds; feasible ones rank before infeasible ones and among
  * themselves by objective; infeasible ones by total relative violation
  * (sum over conditions of the excess over |bound|), then by objective;
- * ties by order of evaluation. A configuration whose objective or a
+ * ties by order of evaluation. A NUMBER is read as strtod reads it (no
+ * sign; 1e-400 is 0); one past a double (1e400) is refused, since no
+ * finite bound or weight could stand for it. A configuration whose objective or a
  * condition's metric cannot be computed (tt_metric_defined) ranks after
  * all others; a search stops at the first one (TT_EEMPTY: with no job
  * simulated no configuration has a value, so there is nothing to tune).
@@ -43,7 +45,10 @@ typedef struct tt_objective tt_objective;
  * for <= best and <= 1 for >= best, so the best itself is feasible). */
 int tt_objective_parse(tt_ctx *ctx, const char *text, tt_objective **out);
 void tt_objective_free(tt_objective *o);
-/* The objective as text with single spaces, as parsed. */
+/* The objective as text with single spaces, as parsed, each number in the
+ * shortest form that reads back to the same double: tt_objective_parse of
+ * the text gives the same objective (what a tune file stores). Owned by
+ * o. */
 const char *tt_objective_text(const tt_objective *o);
 /* The value to minimise for metrics m; NAN when a metric of it cannot be
  * computed. */

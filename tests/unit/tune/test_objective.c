@@ -127,3 +127,89 @@ Test(objective, ranking_without_values)
     cr_expect_eq(tt_objective_best(o, m + 2, 1, &b, &feas), TT_EEMPTY);
     tt_objective_free(o);
 }
+
+/* text -> objective -> its text -> the same objective, and that text
+ * again the same text (what a tune file stores must read back whole). */
+static void round_trip(const char *text, const char *want)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_objective *o = obj(text), *again = NULL;
+    const char *norm = tt_objective_text(o);
+    cr_assert_eq(tt_objective_parse(ctx, norm, &again), 0, "'%s' wrote '%s': %s", text, norm,
+                 tt_errmsg(ctx));
+    cr_expect(tt_objective_same(o, again), "'%s' wrote '%s', a different objective", text, norm);
+    cr_expect_str_eq(tt_objective_text(again), norm);
+    if (want)
+        cr_expect_str_eq(norm, want);
+    tt_objective_free(again);
+    tt_objective_free(o);
+    tt_ctx_free(ctx);
+}
+
+Test(objective, text_round_trip)
+{
+    round_trip("1.0000001*makespan", "1.0000001 * makespan");
+    round_trip("jct_mean s.t. makespan <= 1.0000001 * best", "jct_mean s.t. makespan <= "
+                                                             "1.0000001 * best");
+    round_trip("0.1*jct_mean + 0.2*makespan", "0.1 * jct_mean + 0.2 * makespan");
+    round_trip("123456789012345678*util", "1.2345678901234568e+17 * util");
+    round_trip("jct_mean s.t. util >= 1e300 and makespan <= 4.9e-324", "jct_mean s.t. util >= "
+               "1e+300 and makespan <= 5e-324");
+    round_trip("1e-400 * jct_mean", "0 * jct_mean"); /* below a double: 0, as strtod reads it */
+    round_trip("jct_mean s.t. makespan <= 1 * best", "jct_mean s.t. makespan <= best");
+    round_trip("0x1.8p1 * jct_mean", "3 * jct_mean");
+    /* the longest objective: 32 terms and 4 conditions, past any small
+     * buffer (the text once stopped at 511 characters) */
+    char text[4096] = "";
+    for (int k = 0; k < TT_NMETRICS * 2; k++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s0.12345678901234566 * %s",
+                 k ? " - " : "", tt_metric_names[k % TT_NMETRICS]);
+    strcat(text, " s.t. comm_gpu_s >= 1.2345678901234568e-300 * best and restart_gpu_s <= "
+                 "1.0000000000000002 * best and util >= 0.9999999999999999 * best and "
+                 "queue_p99 <= 123456789.12345679");
+    tt_objective *o = obj(text);
+    cr_expect_gt(strlen(tt_objective_text(o)), 1200);
+    cr_expect_str_eq(tt_objective_text(o), text);
+    tt_objective_free(o);
+    round_trip(text, text);
+}
+
+/* The same for random objectives: random metrics, signs, conditions and
+ * numbers of every size and precision. */
+Test(objective, text_round_trip_random)
+{
+    uint64_t s = 42;
+    for (int iter = 0; iter < 2000; iter++) {
+        char text[4096] = "";
+        size_t n = 0;
+        int nt = 1 + (int)(tt_tune_rand(&s) % (TT_NMETRICS * 2));
+        for (int k = 0; k < nt; k++) {
+            uint64_t r = tt_tune_rand(&s);
+            /* a double from its bits (finite), or a decimal of 1-17 digits */
+            double w;
+            if (r % 3 == 0) {
+                uint64_t bits = tt_tune_rand(&s) & ~(UINT64_C(1) << 63);
+                memcpy(&w, &bits, sizeof w);
+                if (!isfinite(w))
+                    w = 2.5;
+            } else {
+                w = (double)(tt_tune_rand(&s) % 100000000000000000ULL) *
+                    pow(10.0, (double)((int)(tt_tune_rand(&s) % 60) - 40));
+            }
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s%.17g*%s",
+                                  k == 0 ? (r & 8 ? "-" : "") : (r & 8 ? " - " : "+"), w,
+                                  tt_metric_names[(r >> 8) % TT_NMETRICS]);
+        }
+        int nc = (int)(tt_tune_rand(&s) % (TT_OBJ_MAX_CONDS + 1));
+        for (int k = 0; k < nc; k++) {
+            uint64_t r = tt_tune_rand(&s);
+            int ge = r & 1, rel = r & 2;
+            double u = (double)(tt_tune_rand(&s) >> 11) / 9007199254740992.0;
+            double f = rel ? (ge ? u : 1.0 + 3 * u) : u * pow(10.0, (double)(r % 20));
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s %s %s %.17g%s",
+                                  k ? " and" : " s.t.", tt_metric_names[(r >> 8) % TT_NMETRICS],
+                                  ge ? ">=" : "<=", f, rel ? "*best" : "");
+        }
+        round_trip(text, NULL);
+    }
+}
