@@ -213,7 +213,7 @@ int main(int argc, char **argv)
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace))
         return finish(&s, EXIT_FAIL);
     /* messages of the jobs and the engine name the job, not the file */
-    int rc = tt_sim_jobs_from_trace(s.ctx, s.trace, s.models, &s.jobs);
+    int rc = tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs);
     size_t n = (size_t)(s.jobs.n > 0 ? s.jobs.n : 1);
     if (!rc && !(s.res = (tt_job_result *)calloc(n, sizeof *s.res)))
         rc = tt_err(s.ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)s.jobs.n);

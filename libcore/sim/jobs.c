@@ -12,10 +12,9 @@
 
 /* ---- jobs ---- */
 
-int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
-                           tt_sim_jobs *out)
+/* The checks every way of making jobs from a trace makes. */
+static int check_trace(tt_ctx *ctx, const tt_trace *t)
 {
-    memset(out, 0, sizeof *out);
     if (t->n > 0 && !t->model) /* tt_trace_load_cols without TT_COL_SIM */
         return tt_err(ctx, TT_EINVAL, "the trace was read without its model column");
     if (!tt_trace_is_sorted(t))
@@ -32,31 +31,69 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
             return tt_err(ctx, TT_EINVAL, "job %lld (submit %lld) %s", (long long)i,
                           (long long)t->submit[i], what);
     }
-    size_t n = (size_t)(t->n > 0 ? t->n : 1);
+    return 0;
+}
+
+/* cls[i] = the class in m of the model string code[i] of t (cls may be
+ * code: one table lookup per distinct string, then in place). */
+static int resolve_classes(const tt_trace *t, const tt_models *m, const int32_t *code,
+                           int32_t *cls, int64_t *unknown)
+{
     int32_t nstr = tt_strtab_count(t->models);
     int32_t *cls_of = (int32_t *)malloc((size_t)(nstr > 0 ? nstr : 1) * sizeof *cls_of);
+    if (!cls_of)
+        return TT_ENOMEM;
+    for (int32_t s = 0; s < nstr; s++)
+        cls_of[s] = tt_models_find(m, tt_strtab_get(t->models, s));
+    *unknown = 0;
+    for (int64_t i = 0; i < t->n; i++) {
+        int32_t c = code[i];
+        cls[i] = c >= 0 && c < nstr ? cls_of[c] : -1;
+        *unknown += cls[i] < 0;
+    }
+    free(cls_of);
+    return 0;
+}
+
+int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
+                           tt_sim_jobs *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_trace(ctx, t);
+    if (rc)
+        return rc;
+    size_t n = (size_t)(t->n > 0 ? t->n : 1);
     out->submit = (int64_t *)malloc(n * sizeof *out->submit);
     out->duration = (int64_t *)malloc(n * sizeof *out->duration);
     out->gpus = (int32_t *)malloc(n * sizeof *out->gpus);
     out->cls = (int32_t *)malloc(n * sizeof *out->cls);
-    if (!cls_of || !out->submit || !out->duration || !out->gpus || !out->cls) {
-        free(cls_of);
+    if (!out->submit || !out->duration || !out->gpus || !out->cls ||
+        resolve_classes(t, m, t->model, out->cls, &out->unknown_models)) {
         tt_sim_jobs_free(out);
         return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
     }
-    /* one table lookup per distinct model string, not per job */
-    for (int32_t s = 0; s < nstr; s++)
-        cls_of[s] = tt_models_find(m, tt_strtab_get(t->models, s));
     out->n = t->n;
     memcpy(out->submit, t->submit, (size_t)t->n * sizeof *out->submit);
     memcpy(out->duration, t->duration, (size_t)t->n * sizeof *out->duration);
     memcpy(out->gpus, t->gpus, (size_t)t->n * sizeof *out->gpus);
-    for (int64_t i = 0; i < t->n; i++) {
-        int32_t code = t->model[i];
-        out->cls[i] = code >= 0 && code < nstr ? cls_of[code] : -1;
-        out->unknown_models += out->cls[i] < 0;
-    }
-    free(cls_of);
+    return 0;
+}
+
+int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *out)
+{
+    memset(out, 0, sizeof *out);
+    int rc = check_trace(ctx, t);
+    if (rc)
+        return rc;
+    if (t->n > 0 && resolve_classes(t, m, t->model, t->model, &out->unknown_models))
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
+    out->n = t->n;
+    out->submit = t->submit;
+    out->duration = t->duration;
+    out->gpus = t->gpus;
+    out->cls = t->model;
+    t->submit = t->duration = NULL;
+    t->gpus = t->model = NULL;
     return 0;
 }
 

@@ -76,6 +76,50 @@ Test(sim_jobs, from_trace)
     tt_models_free(m);
 }
 
+/* Taking the columns gives the jobs a copy gives, and leaves the trace
+ * without them; a failed take leaves the trace whole. */
+Test(sim_jobs, take)
+{
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_default(NULL, &m), 0);
+    tt_trace *t = tt_trace_create();
+    add_job(t, 0, 100, 2, "bert");
+    add_job(t, 5, 50, 4, "foo");
+    add_job(t, 9, 0, 8, NULL);
+    add_job(t, 20, 1, 1, "ncf");
+    tt_sim_jobs want, got;
+    cr_assert_eq(tt_sim_jobs_from_trace(NULL, t, m, &want), 0);
+    tt_ctx *ctx = tt_ctx_create();
+    int32_t codes[4];
+    memcpy(codes, t->model, sizeof codes);
+    t->duration[1] = -1;
+    cr_expect_eq(tt_sim_jobs_take(ctx, t, m, &got), TT_EINVAL);
+    cr_expect_str_eq(tt_errmsg(ctx), "job 1 (submit 5) has a negative duration");
+    cr_expect_not_null(t->submit);
+    cr_expect_arr_eq(t->model, codes, sizeof codes); /* still the string codes */
+    t->duration[1] = 50;
+    int64_t *submit = t->submit;
+    cr_assert_eq(tt_sim_jobs_take(ctx, t, m, &got), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(got.submit, submit);
+    cr_expect_null(t->submit);
+    cr_expect_null(t->duration);
+    cr_expect_null(t->gpus);
+    cr_expect_null(t->model);
+    cr_expect_eq(got.n, want.n);
+    cr_expect_eq(got.unknown_models, want.unknown_models);
+    for (int i = 0; i < 4; i++) {
+        cr_expect_eq(got.cls[i], want.cls[i], "job %d", i);
+        cr_expect_eq(got.submit[i], want.submit[i]);
+        cr_expect_eq(got.duration[i], want.duration[i]);
+        cr_expect_eq(got.gpus[i], want.gpus[i]);
+    }
+    tt_trace_free(t); /* the columns are the jobs' now */
+    tt_sim_jobs_free(&got);
+    tt_sim_jobs_free(&want);
+    tt_ctx_free(ctx);
+    tt_models_free(m);
+}
+
 /* ---- metrics ---- */
 
 Test(metrics, names_and_text)
