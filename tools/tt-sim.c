@@ -215,7 +215,8 @@ int main(int argc, char **argv)
     /* messages of the jobs and the engine name the job, not the file */
     int rc = tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs);
     size_t n = (size_t)(s.jobs.n > 0 ? s.jobs.n : 1);
-    if (!rc && !(s.res = (tt_job_result *)calloc(n, sizeof *s.res)))
+    /* per-job results only where they are shown or saved: 72 bytes a job */
+    if (!rc && (want_jobs || out) && !(s.res = (tt_job_result *)calloc(n, sizeof *s.res)))
         rc = tt_err(s.ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)s.jobs.n);
     tt_metrics m;
     if (!rc)
