@@ -106,8 +106,12 @@ typedef struct {
     uint64_t *lvl;
     int32_t words;
     int32_t *ev, *nonev;         /* free + evictable GPUs; occupants not evictable */
-    /* largest k whose L0 fits now (rack_l0) or after evictions (rack_pc) */
-    int32_t *rack_free, *rack_l0, *rack_pc;
+    /* largest k whose L0 fits now (rack_l0) or after evictions (rack_pc),
+     * worked out from counts kept as nodes change, not from the nodes:
+     * per rack, nodes by free GPUs (rack_nfree, G + 1 a rack), nodes whose
+     * occupants are all evictable (rack_clear), and the other nodes by
+     * free + evictable GPUs (rack_nev, G + 1 a rack) */
+    int32_t *rack_free, *rack_l0, *rack_pc, *rack_clear, *rack_nfree, *rack_nev;
     int64_t total_free;
     /* allocation entries: one per (job, node) held */
     int32_t *ent_job, *ent_node, *ent_gpus, *ent_next;
@@ -271,7 +275,8 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
     TTS_ADD(n, int32_t);      /* heap */
     TTS_ADD(4 * nodes, int32_t);
     TTS_ADD(slots, int32_t);
-    TTS_ADD(3 * c->racks, int32_t);
+    TTS_ADD(4 * c->racks, int32_t);
+    TTS_ADD(2 * c->racks * (c->gpus_per_node + 1), int32_t); /* rack_nfree rack_nev */
     TTS_ADD(4 * slots, int32_t);
     TTS_ADD(3 * nodes, int32_t); /* pl_node pl_gpus mark */
     TTS_ADD(2 * slots, int32_t); /* vic tmp */
@@ -327,9 +332,12 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
     S->ev = S->freeg + 2 * nodes;
     S->nonev = S->freeg + 3 * nodes;
     S->occ = (int32_t *)tts_carve(&p, slots, 4);
-    S->rack_free = (int32_t *)tts_carve(&p, 3 * c->racks, 4);
+    S->rack_free = (int32_t *)tts_carve(&p, 4 * c->racks, 4);
     S->rack_l0 = S->rack_free + c->racks;
     S->rack_pc = S->rack_free + 2 * c->racks;
+    S->rack_clear = S->rack_free + 3 * c->racks;
+    S->rack_nfree = (int32_t *)tts_carve(&p, 2 * c->racks * (c->gpus_per_node + 1), 4);
+    S->rack_nev = S->rack_nfree + c->racks * (c->gpus_per_node + 1);
     S->ent_job = (int32_t *)tts_carve(&p, 4 * slots, 4);
     S->ent_node = S->ent_job + slots;
     S->ent_gpus = S->ent_job + 2 * slots;

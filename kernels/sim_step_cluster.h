@@ -11,24 +11,36 @@
 
 /* ---- nodes and racks ---- */
 
+/* Rack r's rack_l0 and rack_pc from its counts: the whole free nodes
+ * plus the most free of the others; the clearable nodes plus the most
+ * free + evictable of the others. */
 TTS_FN void tts_rack_refresh(tts_state *S, int32_t r)
 {
-    int32_t whole = 0, part = 0, f = 0, clear = 0, cpart = 0;
-    for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
-        int32_t g = S->freeg[x];
-        f += g;
-        if (g == S->G)
-            whole++;
-        else if (g > part)
-            part = g;
-        if (S->nonev[x] == 0)
-            clear++;
-        else if (S->ev[x] > cpart)
-            cpart = S->ev[x];
-    }
-    S->rack_free[r] = f;
-    S->rack_l0[r] = whole * S->G + part;
-    S->rack_pc[r] = clear * S->G + cpart;
+    const int32_t *nf = S->rack_nfree + r * (S->G + 1), *ne = S->rack_nev + r * (S->G + 1);
+    int32_t part = S->G - 1, cpart = S->G;
+    while (part > 0 && nf[part] == 0)
+        part--;
+    while (cpart > 0 && ne[cpart] == 0)
+        cpart--;
+    S->rack_l0[r] = nf[S->G] * S->G + part;
+    S->rack_pc[r] = S->rack_clear[r] * S->G + cpart;
+}
+
+/* Node x now has ev free + evictable GPUs and nonev occupants that are
+ * not evictable; its rack's counts follow (tts_rack_refresh then). */
+TTS_FN void tts_set_ev(tts_state *S, int32_t x, int32_t ev, int32_t nonev)
+{
+    int32_t r = x / S->N;
+    if (S->nonev[x] == 0)
+        S->rack_clear[r]--;
+    else
+        S->rack_nev[r * (S->G + 1) + S->ev[x]]--;
+    if (nonev == 0)
+        S->rack_clear[r]++;
+    else
+        S->rack_nev[r * (S->G + 1) + ev]++;
+    S->ev[x] = ev;
+    S->nonev[x] = nonev;
 }
 
 /* Largest k with a free L0 / L1 / L2 placement now. */
@@ -98,9 +110,14 @@ TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
     S->pl_n++;
 }
 
-/* Node x now has g free GPUs: freeg and its level bit. */
+/* Node x now has g free GPUs: freeg, its level bit, its rack's counts
+ * (tts_rack_refresh then). */
 TTS_FN void tts_set_free(tts_state *S, int32_t x, int32_t g)
 {
+    int32_t r = x / S->N;
+    S->rack_nfree[r * (S->G + 1) + S->freeg[x]]--;
+    S->rack_nfree[r * (S->G + 1) + g]++;
+    S->rack_free[r] += g - S->freeg[x];
     uint64_t bit = (uint64_t)1 << (x & 63);
     S->lvl[(int64_t)S->freeg[x] * S->words + (x >> 6)] &= ~bit;
     S->lvl[(int64_t)g * S->words + (x >> 6)] |= bit;

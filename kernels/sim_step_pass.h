@@ -30,8 +30,8 @@ TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
 {
     S->flags[i] |= TTS_F_EVICT;
     for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
-        S->ev[S->ent_node[e]] += S->ent_gpus[e];
-        S->nonev[S->ent_node[e]]--;
+        int32_t x = S->ent_node[e];
+        tts_set_ev(S, x, S->ev[x] + S->ent_gpus[e], S->nonev[x] - 1);
     }
     tts_refresh_job_racks(S, i);
 }
@@ -69,10 +69,8 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
         S->alloc_head[i] = e;
         S->occ[x * S->G + S->nocc[x]++] = e;
         tts_set_free(S, x, S->freeg[x] - S->pl_gpus[q]);
-        if (!now_ev) {
-            S->ev[x] -= S->pl_gpus[q];
-            S->nonev[x]++;
-        }
+        if (!now_ev)
+            tts_set_ev(S, x, S->ev[x] - S->pl_gpus[q], S->nonev[x] + 1);
     }
     S->total_free -= k;
     tts_refresh_pl_racks(S);
@@ -153,10 +151,8 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
         tts_set_free(S, x, S->freeg[x] + S->ent_gpus[e]);
-        if (!was_ev) {
-            S->ev[x] += S->ent_gpus[e];
-            S->nonev[x]--;
-        }
+        if (!was_ev)
+            tts_set_ev(S, x, S->ev[x] + S->ent_gpus[e], S->nonev[x] - 1);
         for (int32_t s = 0; s < S->nocc[x]; s++)
             if (S->occ[x * S->G + s] == e) {
                 S->occ[x * S->G + s] = S->occ[x * S->G + --S->nocc[x]];
@@ -408,8 +404,14 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->nocc[x] = 0;
         S->mark[x] = 0;
     }
-    for (int32_t r = 0; r < S->R; r++)
+    for (int32_t v = 0; v < S->R * (S->G + 1); v++)
+        S->rack_nfree[v] = S->rack_nev[v] = 0;
+    for (int32_t r = 0; r < S->R; r++) {
+        S->rack_nfree[r * (S->G + 1) + S->G] = S->N;
+        S->rack_free[r] = S->rack_gpus;
+        S->rack_clear[r] = S->N;
         tts_rack_refresh(S, r);
+    }
     S->total_free = S->cluster_gpus;
     int32_t slots = S->nodes * S->G;
     for (int32_t e = 0; e < slots; e++)
