@@ -261,6 +261,8 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
     *cg = *cn = 0;
     if (freed >= need)
         return 1;
+    if (S->ev[x] < need) /* free + evictable: what eviction could free here */
+        return 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
         int32_t e = S->occ[x * S->G + s];
         if (tts_evictable(S, S->ent_job[e]))
@@ -296,10 +298,10 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
 TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t *cg, int64_t *cn)
 {
     *cg = *cn = 0;
+    if (S->nonev[x] > 0)
+        return 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
         int32_t j = S->ent_job[S->occ[x * S->G + s]];
-        if (!tts_evictable(S, j))
-            return 0;
         *cg += S->tr->gpus[j];
         *cn += 1;
     }
