@@ -373,6 +373,10 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
         int64_t bg = 0, bn = 0;
         for (int32_t x = 0; x < S->nodes; x++) {
             int64_t g, c;
+            /* the victims hold at least the missing GPUs, and there is one:
+             * a node whose cost cannot go below (k - free, 1) cannot win */
+            if (best >= 0 && !tts_cost_less(k - S->freeg[x], 1, bg, bn))
+                continue;
             if (tts_node_cost(S, x, k, &g, &c, 0, 0) &&
                 (best < 0 || tts_cost_less(g, c, bg, bn))) {
                 best = x;
