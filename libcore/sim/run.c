@@ -1,5 +1,6 @@
 /* Many configurations side by side (tt/run.h): every configuration
- * checked first, the shared preparation of sim/simrun.h done once, then
+ * checked first, the shared preparation of sim/simrun.h done once, the
+ * configurations collapsed to one per canonical form (tt/canon.h), then
  * the CPU backend, a pool of threads, or the GPU backend of
  * kernels/sweep.cu. Sweeps and the tuner hand their configurations here
  * through a source of parameter sets. */
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "kernels.h"
+#include "sim/canonset.h"
 #include "sim/simrun.h"
 #include "tt/gpu.h"
 
@@ -88,20 +90,22 @@ static int run_threads(const tt_run_opts *opts, int64_t count)
 }
 
 /* A run's source and the class count its configurations are checked
- * against. */
+ * against; with pos, configuration i of the run is pos[i] of the source
+ * (the first configuration of each canonical form). */
 typedef struct {
     const tt_run_source *s;
     int nclasses;
+    const int64_t *pos;
 } cfg_src;
 
 static int src_params(tt_ctx *ctx, const cfg_src *src, int64_t i, tt_params *p)
 {
-    return src->s->params(src->s->arg, ctx, i, p);
+    return src->s->params(src->s->arg, ctx, src->pos ? src->pos[i] : i, p);
 }
 
 static void src_label(const cfg_src *src, int64_t i, char *buf, size_t size)
 {
-    src->s->label(src->s->arg, i, buf, size);
+    src->s->label(src->s->arg, src->pos ? src->pos[i] : i, buf, size);
 }
 
 static int stopped(const tt_run_opts *opts)
@@ -338,6 +342,85 @@ static int use_gpu(const tt_run_opts *opts)
     return tt_gpu_built() && tt_gpu_describe(buf, sizeof buf) > 0;
 }
 
+/* ---- one simulation per canonical form ---- */
+
+typedef struct {
+    tt_ctx *ctx;
+    const cfg_src *src;
+    const tt_canon *k;
+} form_arg;
+
+static const tt_params *position_form(void *arg, int64_t i, tt_params *scratch)
+{
+    const form_arg *a = (const form_arg *)arg;
+    if (src_params(a->ctx, a->src, i, scratch))
+        return NULL;
+    tt_canon_form(a->k, scratch, scratch);
+    return scratch;
+}
+
+/* The canonical form of each configuration: map[i] = the number of its
+ * form, forms numbered in order of first appearance; (*first)[d] = the
+ * position of form d's first configuration; *n the forms. The set holds
+ * positions, not forms, so its memory is 32 bytes a form at most beside
+ * the map's 8 a configuration (the caller's metrics take 136). */
+static int dedup(tt_ctx *ctx, const cfg_src *src, const tt_canon *k, int64_t count,
+                 int64_t *map, int64_t **first, int64_t *n)
+{
+    form_arg fa = {ctx, src, k};
+    tt_cset set;
+    tt_cset_init(&set, position_form, &fa);
+    int rc = 0;
+    *n = 0;
+    for (int64_t i = 0; i < count && !rc; i++) {
+        tt_params q;
+        if ((rc = src_params(ctx, src, i, &q)))
+            break;
+        tt_canon_form(k, &q, &q);
+        uint64_t h = tt_canon_hash(&q);
+        int64_t at = tt_cset_find(&set, &q, h);
+        if (at >= 0) {
+            map[i] = map[at];
+            continue;
+        }
+        map[i] = (*n)++;
+        rc = tt_cset_add(ctx, &set, i, h);
+    }
+    tt_cset_free(&set);
+    *first = rc ? NULL : (int64_t *)malloc((size_t)(*n ? *n : 1) * sizeof **first);
+    if (!rc && !*first)
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory for %lld distinct configurations",
+                    (long long)*n);
+    for (int64_t i = count - 1; !rc && i >= 0; i--) /* backwards: the first one stays */
+        (*first)[map[i]] = i;
+    return rc;
+}
+
+/* Runs the first configuration of each form into metrics[0 .. forms),
+ * then spreads them: metrics[i] = that of its form. Backwards in place,
+ * since a configuration's form number never exceeds its position. */
+static int run_forms(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep,
+                     const tt_canon *k, int64_t count, const tt_run_opts *opts,
+                     tt_metrics *metrics)
+{
+    int64_t *map = (int64_t *)malloc((size_t)count * sizeof *map), *first = NULL, n = 0;
+    if (!map)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld configurations",
+                      (long long)count);
+    int rc = dedup(ctx, src, k, count, map, &first, &n);
+    if (!rc) {
+        cfg_src forms = {src->s, src->nclasses, first};
+        rc = (use_gpu(opts) ? run_gpu : run_cpu)(ctx, &forms, prep, n, opts, metrics);
+    }
+    for (int64_t i = count - 1; !rc && i >= 0; i--)
+        metrics[i] = metrics[map[i]];
+    if (!rc && opts && opts->simulations)
+        *opts->simulations = n;
+    free(first);
+    free(map);
+    return rc;
+}
+
 static int run_src(tt_ctx *ctx, const cfg_src *src, const tt_models *models,
                    const tt_cluster *c, const tt_sim_jobs *j, int64_t count,
                    const tt_run_opts *opts, tt_metrics *metrics)
@@ -350,11 +433,19 @@ static int run_src(tt_ctx *ctx, const cfg_src *src, const tt_models *models,
     if (rc)
         return rc;
     tt_simprep prep;
+    tt_canon k;
     rc = tt_simprep_init(ctx, &prep, c, models, j, ranks);
     if (!rc)
         rc = check_bound(ctx, src, &prep, count, cmax);
-    if (!rc && count > 0)
+    int all = opts && opts->no_dedup;
+    if (!rc && !all)
+        rc = tt_canon_init(ctx, &k, c, models, j);
+    if (!rc && count > 0 && !all)
+        rc = run_forms(ctx, src, &prep, &k, count, opts, metrics);
+    else if (!rc && count > 0)
         rc = (use_gpu(opts) ? run_gpu : run_cpu)(ctx, src, &prep, count, opts, metrics);
+    if (!rc && opts && opts->simulations && (all || count == 0))
+        *opts->simulations = count;
     tt_simprep_free(&prep);
     return rc;
 }
@@ -366,7 +457,7 @@ int tt_run(tt_ctx *ctx, const tt_cluster *c, const tt_models *models, const tt_s
     if (!c || !j || !src || !src->params || !src->label || (count > 0 && !metrics) ||
         count < 0)
         return tt_err(ctx, TT_EINVAL, "tt_run: missing argument");
-    cfg_src cs = {src, tt_models_count(models)};
+    cfg_src cs = {src, tt_models_count(models), NULL};
     return run_src(ctx, &cs, models, c, j, count, opts, metrics);
 }
 

@@ -45,8 +45,10 @@ int tt_run_cpus(void);
 typedef struct {
     int threads; /* CPU threads; <= 0: one per usable CPU (tt_run_cpus) */
     tt_device device;
-    /* Called after each configuration (CPU) or batch (GPU) with the number
-     * done, one call at a time, from the worker threads; may be NULL. */
+    /* Called after each simulation (CPU) or batch (GPU) with the number
+     * of simulations done and to run (fewer than the configurations when
+     * some share a canonical form), one call at a time, from the worker
+     * threads; may be NULL. */
     void (*progress)(void *arg, int64_t done, int64_t count);
     void *progress_arg;
     /* Asked before each configuration starts (CPU: by every worker thread,
@@ -63,6 +65,14 @@ typedef struct {
     /* GPU: at most this many configurations a launch (0: what device
      * memory holds); smaller batches change the speed, never the results */
     int64_t gpu_batch;
+    /* 0 (the default): configurations that share a canonical form
+     * (tt/canon.h) are simulated once, and each gets that simulation's
+     * metrics, the same bit for bit as its own run would give. 1: every
+     * configuration is simulated, for checking that and for timing. */
+    int no_dedup;
+    /* When not NULL, gets the simulations run: the distinct canonical
+     * forms among the configurations (with no_dedup, the count). */
+    int64_t *simulations;
 } tt_run_opts;
 
 /* Where a run's configurations come from. */
@@ -79,7 +89,9 @@ typedef struct {
 } tt_run_source;
 
 /* Simulates configurations 0 .. count of src on c over j with the model
- * table models; metrics[i] gets those of configuration i. Every
+ * table models; metrics[i] gets those of configuration i. The first
+ * configuration of each canonical form is the one simulated (unless
+ * opts->no_dedup), and a failure names it. Every
  * configuration is checked before any runs (TT_EINVAL / TT_ERANGE, the
  * message naming it by src's label); the jobs are checked as tt_simulate
  * does. On a failure during the runs, the threads take no further

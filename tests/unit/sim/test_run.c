@@ -165,8 +165,10 @@ Test(sim_run, stop_request)
     enum { NP = 8 };
     tt_params ps[NP];
     tt_metrics got[NP];
-    for (int i = 0; i < NP; i++)
+    for (int i = 0; i < NP; i++) { /* distinct: each one a simulation of its own */
         tt_params_default(&ps[i]);
+        ps[i].w0 = 10 * i;
+    }
     atomic_int stop;
     atomic_init(&stop, 1);
     tt_run_opts o = {.threads = 2, .stop = flag_set, .stop_arg = &stop};
