@@ -300,6 +300,22 @@ int cli_threads(int64_t asked, int64_t count)
     return (int)t;
 }
 
+void cli_count(int64_t n, char *buf, size_t size)
+{
+    char d[32];
+    int len = snprintf(d, sizeof d, "%lld", (long long)(n < 0 ? -n : n)), k = 0;
+    char out[48];
+    if (n < 0)
+        out[k++] = '-';
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            out[k++] = ',';
+        out[k++] = d[i];
+    }
+    out[k] = '\0';
+    snprintf(buf, size, "%s", out);
+}
+
 double cli_now_s(void)
 {
     struct timespec ts;

@@ -77,6 +77,8 @@ const char *cli_split_arg(const char *opt, const char *what, const char *arg, ch
                           size_t size);
 /* Strict option values: print "prog: option -x: bad value 'v'" on error. */
 int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out);
+/* n with a comma between groups of three digits ("4,096") into buf. */
+void cli_count(int64_t n, char *buf, size_t size);
 /* Seconds on a monotonic clock. */
 double cli_now_s(void);
 /* Progress of a run on stderr: on a terminal one line redrawn five times a

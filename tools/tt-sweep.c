@@ -19,7 +19,7 @@
 static const char usage[] =
     "usage: tt-sweep -c CLUSTER [-g NAME=SPEC]... [-p NAME=VALUE]... [--configs FILE]\n"
     "                [-d auto|cpu|gpu] [-j THREADS] [--shard K/N] [--models FILE]\n"
-    "                [-o SWEEP.h5] TRACE.h5\n";
+    "                [--no-dedup] [-o SWEEP.h5] TRACE.h5\n";
 
 static void help(void)
 {
@@ -56,12 +56,18 @@ static void help(void)
         "  --shard K/N     only configurations K, K+N, K+2N, ... (0 <= K < N), e.g.\n"
         "                  one per task of a Slurm array\n"
         "  --models FILE   the model table (default: the built-in data/models.tsv)\n"
+        "  --no-dedup      simulate every configuration, also those whose canonical\n"
+        "                  form (docs/model.md 8.1) another one has: the same rows,\n"
+        "                  for checking that and for timing\n"
         "  -o SWEEP.h5     also write the sweep file (HDF5: /sweep/index,\n"
         "                  /sweep/params/<name>, /sweep/metrics/<name>), whole or not\n"
         "                  at all\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Rows come in configuration order, the same on every device and thread count.\n"
+        "Configurations with one canonical form (the same effective parameters) are\n"
+        "simulated once and share the metrics; stderr says how many simulations ran\n"
+        "(\"4,096 configurations, 413 distinct simulations\").\n"
         "Progress goes to stderr: redrawn on a terminal, else a line a minute (done/\n"
         "total, rate, time left; TT_PROGRESS_S=SECONDS sets the interval, for tests).\n"
         "Ctrl-C stops between configurations (GPU: between batches) and writes\n"
@@ -136,11 +142,13 @@ int main(int argc, char **argv)
     state s;
     memset(&s, 0, sizeof s);
     int ng = 0, np = 0, c;
-    int64_t threads = 0, sk = 0, sn = 1;
-    enum { OPT_MODELS = 256, OPT_CONFIGS, OPT_SHARD };
+    int64_t threads = 0, sk = 0, sn = 1, sims = 0;
+    int all = 0;
+    enum { OPT_MODELS = 256, OPT_CONFIGS, OPT_SHARD, OPT_ALL };
     static const struct option lopts[] = {{"models", required_argument, 0, OPT_MODELS},
                                           {"configs", required_argument, 0, OPT_CONFIGS},
                                           {"shard", required_argument, 0, OPT_SHARD},
+                                          {"no-dedup", no_argument, 0, OPT_ALL},
                                           {"help", no_argument, 0, 'h'},
                                           {"version", no_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
@@ -166,6 +174,7 @@ int main(int argc, char **argv)
         case OPT_MODELS: mpath = optarg; break;
         case OPT_CONFIGS: cfile = optarg; break;
         case OPT_SHARD: shard = optarg; break;
+        case OPT_ALL: all = 1; break;
         case 'h': help(); return finish(&s, EXIT_OK);
         case 'V': release(&s); return cli_version();
         default: release(&s); return cli_usage_error(usage);
@@ -229,7 +238,7 @@ int main(int argc, char **argv)
     for (int64_t r = 0; !rc && r < count; r++)
         s.idx[r] = sk + r * sn;
     cli_progress ps;
-    cli_progress_init(&ps, "configurations");
+    cli_progress_init(&ps, "simulations");
     static atomic_int stop;
     char used[320] = "";
     tt_run_opts o = {.threads = cli_threads(threads, count),
@@ -239,7 +248,9 @@ int main(int argc, char **argv)
                      .stop = cli_stop_requested,
                      .stop_arg = &stop,
                      .used = used,
-                     .used_size = sizeof used};
+                     .used_size = sizeof used,
+                     .no_dedup = all,
+                     .simulations = &sims};
     cli_stop_on_signal(&stop);
     if (!rc)
         rc = tt_sweep_run(s.ctx, s.sweep, &cl, &s.jobs, s.idx, count, &o, s.metrics);
@@ -259,10 +270,18 @@ int main(int argc, char **argv)
     }
     if (device != TT_DEVICE_CPU && count > 0)
         cli_err("ran on %s", used);
+    if (count > 0) {
+        char a[32], b[32];
+        cli_count(count, a, sizeof a);
+        cli_count(sims, b, sizeof b);
+        cli_err("%s configuration%s, %s %ssimulation%s%s", a, count == 1 ? "" : "s", b,
+                all ? "" : "distinct ", sims == 1 ? "" : "s", all ? " (--no-dedup)" : "");
+    }
     if (out) {
         tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,
                                 s.metrics, sk, sn, used, elapsed,
-                                elapsed > 0 ? (double)count / elapsed : 0.0};
+                                elapsed > 0 ? (double)count / elapsed : 0.0,
+                                all ? 0 : sims};
         cli_cleanup_on_signal(of.tmp);
         rc = tt_sweep_save(s.ctx, out, &a);
         cli_cleanup_on_signal(NULL);

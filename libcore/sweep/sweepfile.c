@@ -27,7 +27,9 @@ static int write_prov(hid_t g, const tt_sweep_save_args *a)
            tt_h5u_attr_f64(g, "sims_per_s", a->sims_per_s) ||
            tt_h5u_attr_str(g, "shard", shard) ||
            tt_h5u_attr_i64(g, "configurations", tt_sweep_count(a->sweep)) ||
-           tt_h5u_attr_i64(g, "rows", a->rows) || tt_h5u_attr_str(g, "tool_version", TT_VERSION);
+           tt_h5u_attr_i64(g, "rows", a->rows) ||
+           (a->simulations > 0 && tt_h5u_attr_i64(g, "distinct_simulations", a->simulations)) ||
+           tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 
 struct sweep_write {

@@ -32,6 +32,7 @@ typedef struct {
     int arg; /* position on the command line: ties sort in it */
     hid_t f, g; /* the file and its /sweep */
     int64_t k, n, rows, total;
+    int64_t sims; /* distinct_simulations, -1 when absent */
     double elapsed;
     char *device;
 } shard;
@@ -45,6 +46,7 @@ typedef struct {
     const char *shard_s;
     char *device, *from;
     double elapsed, sims_per_s;
+    int64_t sims; /* the shards' distinct_simulations summed; -1: not written */
     hid_t str_type;
     /* a failure to read an input while writing (tt_h5u_save's own message
      * would name only the output) */
@@ -115,8 +117,8 @@ static herr_t copy_attr(hid_t src, const char *name, const H5A_info_t *info, voi
     const attr_copy *c = (const attr_copy *)arg;
     hid_t vt = -1;
     const void *val = c->m ? merged_value(c->m, name, &vt) : NULL;
-    if (c->m && strcmp(name, "merged_from") == 0) /* written afresh */
-        return 0;
+    if (c->m && (strcmp(name, "merged_from") == 0 || strcmp(name, "distinct_simulations") == 0))
+        return 0; /* written afresh */
     hid_t a = H5Aopen(src, name, H5P_DEFAULT);
     hid_t ft = a >= 0 ? H5Aget_type(a) : -1, sp = a >= 0 ? H5Aget_space(a) : -1;
     hid_t mt = ft >= 0 ? H5Tget_native_type(ft, H5T_DIR_ASCEND) : -1;
@@ -203,6 +205,8 @@ static int open_shard(tt_ctx *ctx, shard *s)
     if (!rc)
         rc = need_attr(ctx, s, "device",
                        (s->device = tt_h5u_attr_read_str(s->g, "device")) != NULL);
+    if (!rc && attr_num(s->g, "distinct_simulations", H5T_INTEGER, H5T_NATIVE_INT64, &s->sims))
+        s->sims = -1; /* every row simulated (--no-dedup), or written before it was counted */
     return rc;
 }
 
@@ -593,7 +597,8 @@ static int write_merged(hid_t f, void *arg)
     hid_t gp = g >= 0 ? tt_h5u_group(g, GRP_PARAMS) : -1;
     hid_t gm = g >= 0 ? tt_h5u_group(g, GRP_METRICS) : -1;
     int rc = g < 0 || gp < 0 || gm < 0 || copy_attrs(m->sh[0].g, g, m) ||
-             tt_h5u_attr_str(g, "merged_from", m->from);
+             tt_h5u_attr_str(g, "merged_from", m->from) ||
+             (m->sims > 0 && tt_h5u_attr_i64(g, "distinct_simulations", m->sims));
     for (int i = 0; !rc && i < m->cols.n; i++)
         rc = merge_col(m, g, m->cols.v[i]);
     close_ids(3, gp, gm, g);
@@ -612,10 +617,14 @@ static int append(char **a, const char *sep, const char *b)
     return 0;
 }
 
-/* device, elapsed_s, sims_per_s and merged_from of the merged file. */
+/* device, elapsed_s, sims_per_s, distinct_simulations and merged_from of
+ * the merged file. The simulations are the shards' sum, what was run: a
+ * canonical form in two shards ran in each. A shard with rows but no
+ * count (every row simulated) leaves the merged file without one. */
 static int join_attrs(tt_ctx *ctx, merge *m)
 {
     m->shard_s = "0/1";
+    m->sims = 0;
     for (int i = 0; i < m->n; i++) {
         const shard *s = &m->sh[i];
         int seen = 0;
@@ -624,6 +633,8 @@ static int join_attrs(tt_ctx *ctx, merge *m)
         if ((!seen && append(&m->device, "; ", s->device)) || append(&m->from, "\n", s->path))
             return tt_err(ctx, TT_ENOMEM, "out of memory");
         m->elapsed += s->elapsed; /* in shard order: the same sum whatever the file order */
+        if (m->sims >= 0 && s->rows > 0)
+            m->sims = s->sims >= 0 ? m->sims + s->sims : -1;
         if (s->rows > m->most_rows)
             m->most_rows = s->rows;
     }

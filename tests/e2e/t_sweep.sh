@@ -47,7 +47,7 @@ grep -q "ran on" err.txt && fail "-d cpu was not quiet: $(cat err.txt)"
 # TT_PROGRESS_S seconds (60 by default, so none in a run this short)
 expect_exit 0 env TT_PROGRESS_S=0 tt-sweep -d cpu -j 1 -c 1x1x4 -g backfill=1,0 \
     -g order=fifo,sjf -g w0=0:600:3 -p restart=10 small.h5
-grep -Eq '^tt-sweep: [0-9]+/12 configurations, [0-9.]+ sims/s, .* left \(ends about ' err.txt ||
+grep -Eq '^tt-sweep: [0-9]+/[0-9]+ simulations, [0-9.]+ sims/s, .* left \(ends about ' err.txt ||
     fail "TT_PROGRESS_S=0: no progress line: $(head -c 400 err.txt)"
 cmp -s out.txt sweep.tsv || fail "progress changed the rows"
 

@@ -5,7 +5,10 @@
  * trace_source_sha256, cluster "RxNxG", models_source, models_sha256,
  * device ("cpu: N threads"), elapsed_s, sims_per_s, shard "K/N",
  * configurations (the full sweep's count), rows (this file's), tool_version,
- * configs_sha256 (tt_sweep_digest: equal in every shard of one sweep)):
+ * configs_sha256 (tt_sweep_digest: equal in every shard of one sweep),
+ * distinct_simulations (the simulations run for the rows, one per canonical
+ * form among them, tt/canon.h; absent when every row was simulated, and
+ * when there is no row)):
  *   /sweep/index            int64, one entry per row: the configuration's
  *                           position in the full sweep (from 0)
  *   /sweep/params/<param>   the 13 parameters of tt_param_names, one entry
@@ -44,6 +47,9 @@ typedef struct {
     int64_t shard_k, shard_n;        /* 0 and 1 for a whole sweep */
     const char *device;              /* "cpu: 8 threads" */
     double elapsed_s, sims_per_s;
+    int64_t simulations;             /* > 0: distinct_simulations; 0: not
+                                      * written (every row simulated, or
+                                      * no row) */
 } tt_sweep_save_args;
 
 /* Writes path whole or not at all (a temporary file beside it, renamed at

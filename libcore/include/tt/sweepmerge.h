@@ -15,9 +15,12 @@
  * here. The group attributes are those of shard 0 except shard ("0/1"),
  * rows (= configurations), device (the distinct devices of the shards in
  * shard order, joined by "; "), elapsed_s (the sum over the shards: the
- * compute time spent), sims_per_s (rows / that sum, 0 when it is 0) and
- * merged_from (the files as named, in shard order, joined by "\n"), so the
- * output does not depend on the order the files are given in.
+ * compute time spent), sims_per_s (rows / that sum, 0 when it is 0),
+ * distinct_simulations (the sum over the shards, the simulations run: a
+ * canonical form found in two shards ran in each; absent when a shard
+ * with rows has none, as with tt-sweep --no-dedup) and merged_from (the
+ * files as named, in shard order, joined by "\n"), so the output does
+ * not depend on the order the files are given in.
  *
  * Not thread-safe (the HDF5 library is serial).
  */

@@ -207,7 +207,7 @@ static void make_sweep(const char *path, const char *sha, const tt_cluster *cl, 
     }
     synth(NULL, ctx, p, n, m);
     tt_provenance pv = prov(sha);
-    tt_sweep_save_args a = {s, cl, models, "x.h5", &pv, n, idx, m, 0, 1, "cpu", 0.0, 0.0};
+    tt_sweep_save_args a = {s, cl, models, "x.h5", &pv, n, idx, m, 0, 1, "cpu", 0.0, 0.0, 0};
     cr_assert_eq(tt_sweep_save(ctx, path, &a), 0, "%s", tt_errmsg(ctx));
     tt_sweep_free(s);
     tt_models_free(models);

@@ -31,7 +31,7 @@ static void write_sweep(char *path)
     m[2].makespan = 80;
     m[1].jct_mean = 12.25;
     tt_sweep_save_args a = {s, &cl, models, "x.h5", NULL, 3, idx, m, 0, 1, "cpu: 1 thread",
-                            0.0, 0.0};
+                            0.0, 0.0, 0};
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);

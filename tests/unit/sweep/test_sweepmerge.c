@@ -53,6 +53,8 @@ static void teardown(fixture *fx)
 
 /* The configuration whose makespan cannot be computed (-1: none). */
 static int64_t no_makespan_at = -1;
+/* Each shard's distinct_simulations (0: none written). */
+static int64_t shard_sims[8];
 
 /* Shard k of n as DIR/sK.h5 (fx->path[k]), with the given device and time. */
 static void write_shard(fixture *fx, int64_t k, int64_t n, const char *device, double elapsed)
@@ -75,7 +77,7 @@ static void write_shard(fixture *fx, int64_t k, int64_t n, const char *device, d
     memcpy(fx->path[k], path, sizeof path);
     fx->paths[k] = fx->path[k];
     tt_sweep_save_args a = {fx->sweep, &fx->cl, fx->models, "t.h5", &prov, rows, idx, m, k, n,
-                            device, elapsed, 0.0};
+                            device, elapsed, 0.0, shard_sims[k]};
     cr_assert_eq(tt_sweep_save(fx->ctx, fx->path[k], &a), 0, "%s", tt_errmsg(fx->ctx));
 }
 
@@ -365,6 +367,38 @@ Test(sweepmerge, empty_shards_and_a_single_whole_one)
     char *s = get_str(again, "merged_from");
     cr_expect_str_eq(s, fx.out);
     free(s);
+    teardown(&fx);
+}
+
+static int has_attr(const char *path, const char *name)
+{
+    hid_t f, g = open_sweep(path, H5F_ACC_RDONLY, &f);
+    int yes = H5Aexists(g, name) > 0;
+    close_sweep(g, f);
+    return yes;
+}
+
+/* The simulations the shards ran add up (an empty shard ran none, with or
+ * without the attribute); a shard with rows that does not say how many it
+ * ran (every row simulated) leaves the merged file without a count. */
+Test(sweepmerge, sums_distinct_simulations)
+{
+    fixture fx;
+    setup(&fx);
+    int64_t sims[] = {1, 1, 1, 1, 1, 1, 0, 0};
+    memcpy(shard_sims, sims, sizeof sims);
+    write_shards(&fx, 8); /* 6 of one row, 2 of none (without the attribute) */
+    cr_assert_eq(tt_sweep_merge(fx.ctx, fx.out, fx.paths, 8, NULL), 0, "%s", tt_errmsg(fx.ctx));
+    int64_t total = 0;
+    get_num(fx.out, "distinct_simulations", H5T_NATIVE_INT64, &total);
+    cr_expect_eq(total, 6);
+    shard_sims[1] = 0;
+    write_shard(&fx, 1, 8, "cpu: 2 threads", 1.0);
+    cr_expect(has_attr(fx.paths[0], "distinct_simulations"));
+    cr_expect(!has_attr(fx.paths[1], "distinct_simulations"));
+    cr_assert_eq(tt_sweep_merge(fx.ctx, fx.out, fx.paths, 8, NULL), 0, "%s", tt_errmsg(fx.ctx));
+    cr_expect(!has_attr(fx.out, "distinct_simulations"), "a count without shard 1's");
+    memset(shard_sims, 0, sizeof shard_sims);
     teardown(&fx);
 }
 
