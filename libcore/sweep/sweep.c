@@ -449,6 +449,17 @@ static int file_row(tt_src *src, tt_ctx *ctx, char **f, int *nf)
     return 1;
 }
 
+/* 1 when name is a metric: a sweep's own TSV output read back as
+ * configurations carries them after the parameters, and they are not
+ * configuration. */
+static int is_metric(const char *name)
+{
+    for (int i = 0; i < TT_NMETRICS; i++)
+        if (strcmp(tt_metric_names[i], name) == 0)
+            return 1;
+    return 0;
+}
+
 static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
 {
     const char *file = tt_src_label(src);
@@ -463,13 +474,17 @@ static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
     if (n >= MAX_FIELDS)
         return tt_err(ctx, TT_EPARSE, "%s:%lld: %d columns: at most %d", file, line, n,
                       MAX_FIELDS - 1);
+    int ncols = n, col[MAX_FIELDS]; /* the header's columns kept, in order */
+    a->nnames = 0;
     for (int k = 0; k < n; k++) {
         int i = slot_index(s, f[k]);
+        if (i < 0 && is_metric(f[k]))
+            continue;
         if (i < 0) {
             unknown_name(s, f[k], why, sizeof why);
             return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': %s", file, line, f[k], why);
         }
-        for (int q = 0; q < k; q++)
+        for (int q = 0; q < a->nnames; q++)
             if (a->names[q] == i)
                 return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': named twice", file, line,
                               f[k]);
@@ -478,25 +493,30 @@ static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
                           line, f[k], use_words[s->use[i]]);
         char what[600];
         snprintf(what, sizeof what, "%s:%lld: field '%s': ", file, line, f[k]);
-        for (int q = 0; q < k; q++)
+        for (int q = 0; q < a->nnames; q++)
             if ((i == TIMERS_SLOT && a->names[q] >= TT_NPARAMS) ||
                 (i >= TT_NPARAMS && a->names[q] == TIMERS_SLOT))
                 return tt_err(ctx, TT_EPARSE, "%s'%s' and '%s' both set class timers: use one "
                               "or the other", what, f[k], slot_name(s, a->names[q]));
         if (timers_clash(ctx, s, i, what))
             return TT_EPARSE;
-        a->names[k] = i;
+        col[a->nnames] = k;
+        a->names[a->nnames++] = i;
     }
-    a->nnames = n;
+    if (a->nnames == 0)
+        return tt_err(ctx, TT_EPARSE, "%s:%lld: no parameter column (metric columns are "
+                      "ignored)", file, line);
     while ((rc = file_row(src, ctx, f, &n)) == 1) {
         line = (long long)tt_src_lineno(src);
-        if (n != a->nnames)
+        if (n != ncols)
             return tt_err(ctx, TT_EPARSE, "%s:%lld: expected %d fields, got %d", file, line,
-                          a->nnames, n);
-        for (int k = 0; k < n; k++)
+                          ncols, n);
+        for (int k = 0; k < a->nnames; k++) {
+            f[k] = f[col[k]]; /* col[k] >= k: the kept fields move left */
             if (!value_ok(s, a->names[k], f[k], why, sizeof why))
                 return tt_err(ctx, TT_EPARSE, "%s:%lld: field '%s': %s", file, line,
                               slot_name(s, a->names[k]), why);
+        }
         if (axis_add(a, (const char *const *)f, line))
             return tt_err(ctx, TT_ENOMEM, "out of memory");
     }

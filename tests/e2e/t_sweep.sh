@@ -113,6 +113,21 @@ expect_exit 0 tt-sweep -d cpu -c 1x1x4 --configs conf.tsv -g backfill=0,1 small.
 printf 'w0\torder\n0\tsjf\n-3\tfifo\n' >badconf.tsv
 expect_exit 2 tt-sweep -c 1x1x4 --configs badconf.tsv small.h5
 expect_err "tt-sweep: badconf.tsv:3: field 'w0': expected seconds >= 0 or inf, got '-3'"
+# a sweep's own rows as configurations: its parameter columns taken, its
+# metric columns ignored, so rows picked with awk run again to the same
+# metrics (those of mean JCT under 770 s, and the last one)
+awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "jct_mean") j = i }
+             NR == 1 || $j < 770 || NR == 49' j1.tsv >picked.tsv
+[ "$(wc -l <picked.tsv)" -gt 3 ] || fail "too few rows picked: $(cat picked.tsv)"
+expect_exit 0 tt-sweep -d cpu -c 1x2x4 --models "$FIX/sim/sim_models.tsv" --configs picked.tsv rack.h5
+cmp -s out.txt picked.tsv || fail "--configs of a sweep's rows: $(diff picked.tsv out.txt | head)"
+# an unknown column is still an error; metric columns alone configure nothing
+cut -f14- j1.tsv >metrics.tsv
+expect_exit 2 tt-sweep -c 1x2x4 --configs metrics.tsv rack.h5
+expect_err "tt-sweep: metrics.tsv:1: no parameter column (metric columns are ignored)"
+sed '1s/jct_mean/jct_men/' j1.tsv >typo.tsv
+expect_exit 2 tt-sweep -c 1x2x4 --models "$FIX/sim/sim_models.tsv" --configs typo.tsv rack.h5
+expect_err "tt-sweep: typo.tsv:1: field 'jct_men': unknown parameter 'jct_men'"
 
 # ---- errors: usage (2), input (1); nothing on stdout, no file left ----
 echo old >keep.h5

@@ -62,8 +62,11 @@ int tt_sweep_fix(tt_ctx *ctx, tt_sweep *s, const char *name, const char *value);
  * TT_SWEEP_MAX_CONFIGS configurations in all. */
 int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec);
 /* Reads the configurations file path: a TSV header of parameter names and
- * one configuration per row. TT_EIO, or TT_EPARSE naming file, line and
- * field (unknown or repeated name, wrong field count, bad value, no row). */
+ * one configuration per row. Columns named after a metric are skipped, so
+ * a sweep's own TSV output (tt_sim_tsv_row's rows) reads back as its
+ * configurations. TT_EIO, or TT_EPARSE naming file, line and field
+ * (unknown or repeated name, no parameter column, wrong field count, bad
+ * value, no row). */
 int tt_sweep_configs(tt_ctx *ctx, tt_sweep *s, const char *path);
 
 /* The number of configurations (>= 1). */

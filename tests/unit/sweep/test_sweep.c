@@ -295,6 +295,11 @@ Test(sweep, configs_errors)
     expect_configs_error("w0\tbackfill\n1\t2\n", "2: field 'backfill': expected 0 or 1, got '2'");
     expect_configs_error("w0\n", "1: no configuration: expected rows under the header");
     expect_configs_error("", "1: empty: expected a header of parameter names");
+    expect_configs_error("makespan\tutil\n1\t0.5\n",
+                         "1: no parameter column (metric columns are ignored)");
+    expect_configs_error("w0\tmakespan\tw1\n1\t\t2\n3\t4\n", "3: expected 3 fields, got 2");
+    expect_configs_error("w0\tmakespan\tw1\n1\t9\tabc\n",
+                         "2: field 'w1': expected seconds >= 0 or inf, got 'abc'");
 }
 
 Test(sweep, shards)
@@ -451,6 +456,15 @@ Test(sweep, digest)
     const char *f = write_tmp("w0\ttheta\n10\t1000\n10\t2000\n20\t1000\n20\t2000\n");
     cr_assert_eq(tt_sweep_configs(ctx, b, f), 0, "%s", tt_errmsg(ctx));
     unlink(f);
+    /* a sweep's own rows, metrics and all, are the same configurations */
+    tt_sweep *e = NULL;
+    cr_assert_eq(tt_sweep_create(ctx, m, &e), 0);
+    f = write_tmp("w0\ttheta\tmakespan\tjct_mean\n10\t1000\t5\t\n10\t2000\t\t\n"
+                  "20\t1000\t7\t1.5\n20\t2000\t8\t2\n");
+    cr_assert_eq(tt_sweep_configs(ctx, e, f), 0, "%s", tt_errmsg(ctx));
+    unlink(f);
+    char he[65];
+    digest_of(e, he);
     cr_assert_eq(tt_sweep_create(ctx, m, &c), 0); /* one value differs */
     cr_assert_eq(tt_sweep_grid(ctx, c, "w0", "10,20"), 0);
     cr_assert_eq(tt_sweep_grid(ctx, c, "theta", "1000,2001"), 0);
@@ -463,12 +477,14 @@ Test(sweep, digest)
     digest_of(c, hc);
     digest_of(d, hd);
     cr_expect_str_eq(ha, hb);
+    cr_expect_str_eq(ha, he);
     cr_expect_str_neq(ha, hc);
     cr_expect_str_neq(ha, hd);
     tt_sweep_free(a);
     tt_sweep_free(b);
     tt_sweep_free(c);
     tt_sweep_free(d);
+    tt_sweep_free(e);
     tt_models_free(m);
     tt_ctx_free(ctx);
 }
