@@ -4,7 +4,8 @@
 #   make                 build bin/tt-* (CUDA when nvcc is found)
 #   make HAVE_CUDA=0     build without CUDA; HAVE_CUDA=1 fails if nvcc is missing
 #   make test            unit tests (Criterion) and end-to-end tests of the tools
-#   make check           fuzz + sanitize + test: what CI runs (ends on the test summary)
+#   make check           fuzz + sanitize + slurm + test: what CI runs (ends on the test summary)
+#   make slurm           the docs' Slurm recipe on a one-node Slurm (skipped without Slurm)
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
 #   make fuzz            short libFuzzer runs of every parser of user input (FUZZ_SECONDS=30 in all)
 #   make fuzz-long       the same, FUZZ_LONG_SECONDS each (outside CI)
@@ -101,7 +102,7 @@ UNIT_BIN  := $(BUILD)/tests/unit
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api sanitize fuzz fuzz-long bench bench-data clean install example
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-data clean install example
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -164,9 +165,16 @@ api: $(LIBCORE)
 
 test: unit e2e api
 
-# what CI runs: a short fuzz run, the tests under sanitizers, then the tests
-# (last, so the run closes on their summary)
-check: fuzz sanitize test
+# the Slurm recipe of the docs run for real on a one-node Slurm that the
+# test starts and stops itself (tests/slurm/run.sh); skipped, saying why,
+# where Slurm is not installed or does not start (TT_SLURM_REQUIRED=1: a
+# failure instead)
+slurm: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) tests/slurm/run.sh
+
+# what CI runs: a short fuzz run, the tests under sanitizers, the Slurm
+# recipe, then the tests (last, so the run closes on their summary)
+check: fuzz sanitize slurm test
 
 sanitize:
 	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 test
