@@ -36,7 +36,9 @@ int tt_kern_device_describe(int dev, char *buf, size_t size);
 
 typedef struct {
     /* Writes configuration i (0 <= i < count) to *cf; nonzero stops the
-     * sweep with TT_KERN_CONFIG. Called on the host, in order. */
+     * sweep with TT_KERN_CONFIG. Called on the host, in order; the first
+     * configuration of a batch may have been asked for already, by the
+     * batch before (whose submit' arrays it found taken). */
     int (*config)(void *arg, int64_t i, tts_config *cf);
     /* Nonzero: start no further batch (TT_KERN_STOPPED). May be NULL. */
     int (*stop)(void *arg);
@@ -44,6 +46,7 @@ typedef struct {
     void (*progress)(void *arg, int64_t done, int64_t count);
     void *arg;
     int64_t max_batch; /* 0: as many as device memory holds */
+    int32_t with;      /* the state's optional parts every configuration needs (TTS_WITH_*) */
 } tt_kern_sweep_opts;
 
 /* Simulates count configurations of the trace tr (host arrays) on c, one

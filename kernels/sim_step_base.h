@@ -74,26 +74,58 @@ typedef struct {
     int32_t overflow;
 } tts_seglog;
 
+/* What a configuration keeps per job, the one thing that grows with the
+ * trace (docs/architecture.md, "Memory"): a word of state, the evictions,
+ * the end, the time held. Everything else a job's rules ask is the
+ * trace's, shared by every configuration (submit after load scaling by
+ * every configuration of one load), or lives with a running job in the
+ * slot of its first allocation entry (at most one per cluster GPU). The
+ * per-job results tt-sim prints (first start, starts per level) are kept
+ * only when a run asks for them. */
+enum {
+    TTS_WITH_VICT = 1, /* the evicted jobs' array of srtf and las (4 bytes a job) */
+    TTS_WITH_JOBS = 2  /* first start and starts per level (20 bytes a job) */
+};
+
+/* The word of job i (tts_state.info): state, flags, level + 1, class, and
+ * the slot of a running job (TTS_NO_SLOT otherwise). */
+#define TTS_I_STATE 0
+#define TTS_I_FLAGS 3
+#define TTS_I_LEVEL 6
+#define TTS_I_CLASS 8
+#define TTS_I_SLOT 14
+#define TTS_NO_SLOT 0x1FFFF /* 17 bits: slots < TT_MAX_CLUSTER_GPUS = 65536 */
+
 typedef struct {
     /* inputs */
     const tts_trace *tr;
     const tts_config *cf; /* the caller's, alive for the run */
-    int32_t R, N, G, nodes, rack_gpus;
+    const int64_t *sub;   /* submit' per job (tts_scale_submit), the caller's */
+    int32_t R, N, G, nodes, rack_gpus, with;
     int64_t cluster_gpus, n;
     /* per job */
-    uint8_t *state;
-    int32_t *cls, *evict, *level, *slow, *heap_pos, *alloc_head, *flags;
-    int32_t *age_prev, *age_next; /* running jobs not yet evictable, by start */
+    uint32_t *info;
+    int32_t *evict;
+    /* tend: the end of a running or done job; the remaining work (ms) of
+     * an evicted one waiting (a fresh one's is its duration) */
+    int64_t *tend;
+    int64_t *held; /* seconds held over every segment so far */
+    int64_t *first;  /* TTS_WITH_JOBS, else NULL */
+    int32_t *starts; /* TTS_WITH_JOBS: 3 per job, else NULL */
+    /* per running job, by slot: heap position, the aging list (slots of
+     * running jobs not yet evictable, by start), start, remaining work */
+    int32_t *heap_pos, *age_prev, *age_next;
+    int64_t *t0, *run_w;
     int32_t age_head, age_tail;
-    int32_t *starts; /* 3 per job */
-    int64_t *w, *enq, *t0, *end, *first, *queue, *gpu_s, *vkey, *sub;
+    /* per class and level (1, 2): the effective slowdown under congestion */
+    int64_t *slow_tab;
     /* fresh-job tree (sim_step_queue.h): TTS_TREE_B children a node; level
      * h starts at tree + tree_off[h], tree_top is the root's level */
     int32_t *tree;
     int64_t *tree_off;
     int32_t tree_top;
-    /* evicted waiting jobs (srtf, las); those evicted in the running pass
-     * wait apart until it ends (every order) */
+    /* evicted waiting jobs (srtf, las; TTS_WITH_VICT); those evicted in the
+     * running pass wait apart until it ends (every order) */
     int32_t *vict, *pend;
     int64_t nvict, npend;
     /* running jobs: heap on (end, index) */
@@ -131,6 +163,68 @@ typedef struct {
     tts_seglog *log; /* NULL: no log */
 } tts_state;
 
+/* ---- the word of a job ---- */
+
+TTS_FN uint32_t tts_field(const tts_state *S, int64_t i, int shift, uint32_t mask)
+{
+    return S->info[i] >> shift & mask;
+}
+
+TTS_FN void tts_put(tts_state *S, int64_t i, int shift, uint32_t mask, uint32_t v)
+{
+    S->info[i] = (S->info[i] & ~(mask << shift)) | (v & mask) << shift;
+}
+
+TTS_FN int32_t tts_st(const tts_state *S, int64_t i)
+{
+    return (int32_t)tts_field(S, i, TTS_I_STATE, 7);
+}
+
+TTS_FN void tts_set_st(tts_state *S, int64_t i, int32_t st)
+{
+    tts_put(S, i, TTS_I_STATE, 7, (uint32_t)st);
+}
+
+TTS_FN int32_t tts_flags(const tts_state *S, int64_t i)
+{
+    return (int32_t)tts_field(S, i, TTS_I_FLAGS, 7);
+}
+
+TTS_FN void tts_set_flags(tts_state *S, int64_t i, int32_t f)
+{
+    tts_put(S, i, TTS_I_FLAGS, 7, (uint32_t)f);
+}
+
+/* The level of job i's last placement, -1 before its first. */
+TTS_FN int32_t tts_level(const tts_state *S, int64_t i)
+{
+    return (int32_t)tts_field(S, i, TTS_I_LEVEL, 3) - 1;
+}
+
+TTS_FN void tts_set_level(tts_state *S, int64_t i, int32_t l)
+{
+    tts_put(S, i, TTS_I_LEVEL, 3, (uint32_t)(l + 1));
+}
+
+/* The class job i runs as (tts_job_class, drawn once by tts_init). */
+TTS_FN int32_t tts_cls(const tts_state *S, int64_t i)
+{
+    return (int32_t)tts_field(S, i, TTS_I_CLASS, 63);
+}
+
+/* The slot of running job i: its first allocation entry; -1 when it holds
+ * none. */
+TTS_FN int32_t tts_slot(const tts_state *S, int64_t i)
+{
+    uint32_t s = tts_field(S, i, TTS_I_SLOT, TTS_NO_SLOT);
+    return s == TTS_NO_SLOT ? -1 : (int32_t)s;
+}
+
+TTS_FN void tts_set_slot(tts_state *S, int64_t i, int32_t s)
+{
+    tts_put(S, i, TTS_I_SLOT, TTS_NO_SLOT, s < 0 ? TTS_NO_SLOT : (uint32_t)s);
+}
+
 /* ---- arithmetic ---- */
 
 TTS_FN int64_t tts_ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -167,19 +261,27 @@ TTS_FN int32_t tts_job_class(const tts_trace *tr, const tts_config *cf, int64_t 
 
 TTS_FN int64_t tts_slow_eff(int64_t s, int64_t c) { return 1000 + (s - 1000) * 1000 / (1000 - c); }
 
+/* The effective slowdown of job i at level (permille): per class and
+ * level worked out once by tts_init. */
 TTS_FN int64_t tts_level_slow(const tts_state *S, int64_t i, int32_t level)
 {
-    if (level == 0)
-        return 1000;
-    int32_t c = S->cls[i];
-    return tts_slow_eff(level == 1 ? S->tr->slow_l1[c] : S->tr->slow_l2[c], S->cf->congestion);
+    return level == 0 ? 1000 : S->slow_tab[2 * tts_cls(S, i) + level - 1];
 }
 
-TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return S->flags[i] & TTS_F_SENS; }
+TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return tts_flags(S, i) & TTS_F_SENS; }
 
-/* submit' = s0 + (submit - s0) * 1000 / load, worked out once by tts_init
- * (a division: the queue order and the event loop ask for it often) */
+/* submit' = s0 + (submit - s0) * 1000 / load (tts_scale_submit), worked
+ * out once per load value: the queue order and the event loop ask for it
+ * often. A fresh job queues at its submit', so it is also when it began
+ * to wait. */
 TTS_FN int64_t tts_submit(const tts_state *S, int64_t i) { return S->sub[i]; }
+
+/* The remaining work of waiting job i (ms): a fresh job's whole duration,
+ * an evicted one's what it had left. */
+TTS_FN int64_t tts_work(const tts_state *S, int64_t i)
+{
+    return tts_st(S, i) == TTS_WAITV ? S->tend[i] : S->tr->duration[i] * 1000;
+}
 
 /* The timers of class c (or of timer group c). */
 TTS_FN int64_t tts_w0(const tts_state *S, int32_t c)
@@ -192,12 +294,13 @@ TTS_FN int64_t tts_w1(const tts_state *S, int32_t c)
     return S->cf->class_timers ? S->cf->w1c[c] : S->cf->w1;
 }
 
-/* The level the timers allow job i at t. */
+/* The level the timers allow waiting job i at t. */
 TTS_FN int32_t tts_allowed(const tts_state *S, int64_t i, int64_t t)
 {
-    if (S->state[i] == TTS_WAITV || S->tr->gpus[i] > S->rack_gpus)
+    if (tts_st(S, i) == TTS_WAITV || S->tr->gpus[i] > S->rack_gpus)
         return 2;
-    int64_t wait = t - S->enq[i], w0 = tts_w0(S, S->cls[i]), w1 = tts_w1(S, S->cls[i]);
+    int32_t c = tts_cls(S, i);
+    int64_t wait = t - tts_submit(S, i), w0 = tts_w0(S, c), w1 = tts_w1(S, c);
     if (w0 == TTS_INF || wait < w0)
         return 0;
     if (w1 == TTS_INF || wait - w0 < w1)
@@ -207,8 +310,8 @@ TTS_FN int32_t tts_allowed(const tts_state *S, int64_t i, int64_t t)
 
 TTS_FN int tts_waited(const tts_state *S, int64_t i, int64_t t)
 {
-    int64_t w0 = tts_w0(S, S->cls[i]);
-    return S->state[i] == TTS_WAITV || (w0 != TTS_INF && t - S->enq[i] >= w0);
+    int64_t w0 = tts_w0(S, tts_cls(S, i));
+    return tts_st(S, i) == TTS_WAITV || (w0 != TTS_INF && t - tts_submit(S, i) >= w0);
 }
 
 TTS_FN int32_t tts_class_of(const tts_state *S, int64_t i, int64_t t)
@@ -220,6 +323,20 @@ TTS_FN int32_t tts_class_of(const tts_state *S, int64_t i, int64_t t)
     if (al == 1)
         return s ? TTS_C1S : TTS_C1I;
     return s ? TTS_C2S : TTS_C2I;
+}
+
+/* submit' of job i of tr under load (permille); at load 1000, its submit. */
+TTS_FN int64_t tts_scaled_submit(const tts_trace *tr, int64_t load, int64_t i)
+{
+    return tr->submit[0] + (tr->submit[i] - tr->submit[0]) * 1000 / load;
+}
+
+/* submit' of every job of tr under load into sub: the array every
+ * configuration of that load shares. */
+TTS_FN void tts_scale_submit(const tts_trace *tr, int64_t load, int64_t *sub)
+{
+    for (int64_t i = 0; i < tr->n; i++)
+        sub[i] = tts_scaled_submit(tr, load, i);
 }
 
 /* ---- memory ---- */
@@ -258,98 +375,85 @@ TTS_FN int32_t tts_tree_shape(int64_t n, int64_t *off, int64_t *total)
     return h;
 }
 
-/* Bytes of the buffer one simulation of n jobs on c needs (8-aligned). */
-TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c)
+/* Lays out the buffer of one simulation of n jobs on c with the optional
+ * parts in with (TTS_WITH_*): with S, points S's arrays into buf; returns
+ * the bytes either way (8-aligned pieces). One function, so the size and
+ * the layout cannot disagree. */
+TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster *c, int32_t with)
 {
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
-    int64_t tree, b = 0;
+    int64_t run = n < slots ? n : slots, words = (nodes + 63) / 64, tree, b = 0;
     tts_tree_shape(n, NULL, &tree);
-#define TTS_ADD(count, type) b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8
-    TTS_ADD(n, uint8_t);
-    TTS_ADD(9 * n, int32_t); /* cls evict level slow heap_pos alloc_head flags age (2) */
-    TTS_ADD(3 * n, int32_t);  /* starts */
-    TTS_ADD(9 * n, int64_t);  /* w enq t0 end first queue gpu_s vkey sub */
-    TTS_ADD(tree, int32_t);
-    TTS_ADD(TTS_TREE_MAXLV + 1, int64_t); /* tree_off */
-    TTS_ADD(2 * n, int32_t);  /* vict pend */
-    TTS_ADD(n, int32_t);      /* heap */
-    TTS_ADD(4 * nodes, int32_t);
-    TTS_ADD(slots, int32_t);
-    TTS_ADD(4 * c->racks, int32_t);
-    TTS_ADD(2 * c->racks * (c->gpus_per_node + 1), int32_t); /* rack_nfree rack_nev */
-    TTS_ADD(4 * slots, int32_t);
-    TTS_ADD(3 * nodes, int32_t); /* pl_node pl_gpus mark */
-    TTS_ADD(2 * slots, int32_t); /* vic tmp */
-    TTS_ADD(2 * TTS_MAX_CLASSES, int64_t); /* timer cursors */
-    TTS_ADD((c->gpus_per_node + 1) * ((nodes + 63) / 64), uint64_t); /* lvl */
-#undef TTS_ADD
+#define TTS_CARVE(field, count, type)                                                       \
+    do {                                                                                   \
+        if (S)                                                                             \
+            S->field = (type *)(void *)(buf + b);                                          \
+        b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8;                       \
+    } while (0)
+    TTS_CARVE(info, n, uint32_t);
+    TTS_CARVE(evict, n, int32_t);
+    TTS_CARVE(tend, n, int64_t);
+    TTS_CARVE(held, n, int64_t);
+    TTS_CARVE(first, with & TTS_WITH_JOBS ? n : 0, int64_t);
+    TTS_CARVE(starts, with & TTS_WITH_JOBS ? 3 * n : 0, int32_t);
+    TTS_CARVE(vict, with & TTS_WITH_VICT ? n : 0, int32_t);
+    TTS_CARVE(tree, tree, int32_t);
+    TTS_CARVE(tree_off, TTS_TREE_MAXLV + 1, int64_t);
+    TTS_CARVE(heap, run, int32_t);
+    TTS_CARVE(pend, run, int32_t);
+    TTS_CARVE(heap_pos, slots, int32_t);
+    TTS_CARVE(age_prev, slots, int32_t);
+    TTS_CARVE(age_next, slots, int32_t);
+    TTS_CARVE(t0, slots, int64_t);
+    TTS_CARVE(run_w, slots, int64_t);
+    TTS_CARVE(slow_tab, 2 * TTS_MAX_CLASSES, int64_t);
+    TTS_CARVE(freeg, nodes, int32_t);
+    TTS_CARVE(nocc, nodes, int32_t);
+    TTS_CARVE(ev, nodes, int32_t);
+    TTS_CARVE(nonev, nodes, int32_t);
+    TTS_CARVE(occ, slots, int32_t);
+    TTS_CARVE(rack_free, c->racks, int32_t);
+    TTS_CARVE(rack_l0, c->racks, int32_t);
+    TTS_CARVE(rack_pc, c->racks, int32_t);
+    TTS_CARVE(rack_clear, c->racks, int32_t);
+    TTS_CARVE(rack_nfree, c->racks * (c->gpus_per_node + 1), int32_t);
+    TTS_CARVE(rack_nev, c->racks * (c->gpus_per_node + 1), int32_t);
+    TTS_CARVE(ent_job, slots, int32_t);
+    TTS_CARVE(ent_node, slots, int32_t);
+    TTS_CARVE(ent_gpus, slots, int32_t);
+    TTS_CARVE(ent_next, slots, int32_t);
+    TTS_CARVE(pl_node, nodes, int32_t);
+    TTS_CARVE(pl_gpus, nodes, int32_t);
+    TTS_CARVE(mark, nodes, int32_t);
+    TTS_CARVE(vic, slots, int32_t);
+    TTS_CARVE(tmp, slots, int32_t);
+    TTS_CARVE(cur, 2 * TTS_MAX_CLASSES, int64_t);
+    TTS_CARVE(lvl, (c->gpus_per_node + 1) * words, uint64_t);
+#undef TTS_CARVE
+    if (S) {
+        S->words = (int32_t)words;
+        S->with = with;
+        if (!(with & TTS_WITH_JOBS)) {
+            S->first = NULL;
+            S->starts = NULL;
+        }
+        if (!(with & TTS_WITH_VICT))
+            S->vict = NULL;
+    }
     return b;
 }
 
-TTS_FN void *tts_carve(char **p, int64_t count, int64_t elem)
+/* Bytes of the buffer one simulation of n jobs on c needs. */
+TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c, int32_t with)
 {
-    void *r = (void *)*p;
-    *p += (count * elem + 7) / 8 * 8;
-    return r;
+    return tts_layout(NULL, NULL, n, c, with);
 }
 
-/* Points S's arrays into buf (tts_state_bytes(n, c) bytes, 8-aligned). */
-TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster *c)
+/* Points S's arrays into buf (tts_state_bytes(n, c, with) bytes,
+ * 8-aligned). */
+TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster *c, int32_t with)
 {
-    char *p = (char *)buf;
-    int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
-    int64_t tree;
-    tts_tree_shape(n, NULL, &tree);
-    S->state = (uint8_t *)tts_carve(&p, n, 1);
-    int32_t *i32 = (int32_t *)tts_carve(&p, 9 * n, 4);
-    S->cls = i32;
-    S->evict = i32 + n;
-    S->level = i32 + 2 * n;
-    S->slow = i32 + 3 * n;
-    S->heap_pos = i32 + 4 * n;
-    S->alloc_head = i32 + 5 * n;
-    S->flags = i32 + 6 * n;
-    S->age_prev = i32 + 7 * n;
-    S->age_next = i32 + 8 * n;
-    S->starts = (int32_t *)tts_carve(&p, 3 * n, 4);
-    int64_t *i64 = (int64_t *)tts_carve(&p, 9 * n, 8);
-    S->w = i64;
-    S->enq = i64 + n;
-    S->t0 = i64 + 2 * n;
-    S->end = i64 + 3 * n;
-    S->first = i64 + 4 * n;
-    S->queue = i64 + 5 * n;
-    S->gpu_s = i64 + 6 * n;
-    S->vkey = i64 + 7 * n;
-    S->sub = i64 + 8 * n;
-    S->tree = (int32_t *)tts_carve(&p, tree, 4);
-    S->tree_off = (int64_t *)tts_carve(&p, TTS_TREE_MAXLV + 1, 8);
-    S->vict = (int32_t *)tts_carve(&p, 2 * n, 4);
-    S->pend = S->vict + n;
-    S->heap = (int32_t *)tts_carve(&p, n, 4);
-    S->freeg = (int32_t *)tts_carve(&p, 4 * nodes, 4);
-    S->nocc = S->freeg + nodes;
-    S->ev = S->freeg + 2 * nodes;
-    S->nonev = S->freeg + 3 * nodes;
-    S->occ = (int32_t *)tts_carve(&p, slots, 4);
-    S->rack_free = (int32_t *)tts_carve(&p, 4 * c->racks, 4);
-    S->rack_l0 = S->rack_free + c->racks;
-    S->rack_pc = S->rack_free + 2 * c->racks;
-    S->rack_clear = S->rack_free + 3 * c->racks;
-    S->rack_nfree = (int32_t *)tts_carve(&p, 2 * c->racks * (c->gpus_per_node + 1), 4);
-    S->rack_nev = S->rack_nfree + c->racks * (c->gpus_per_node + 1);
-    S->ent_job = (int32_t *)tts_carve(&p, 4 * slots, 4);
-    S->ent_node = S->ent_job + slots;
-    S->ent_gpus = S->ent_job + 2 * slots;
-    S->ent_next = S->ent_job + 3 * slots;
-    S->pl_node = (int32_t *)tts_carve(&p, 3 * nodes, 4);
-    S->pl_gpus = S->pl_node + nodes;
-    S->mark = S->pl_node + 2 * nodes;
-    S->vic = (int32_t *)tts_carve(&p, 2 * slots, 4);
-    S->tmp = S->vic + slots;
-    S->cur = (int64_t *)tts_carve(&p, 2 * TTS_MAX_CLASSES, 8);
-    S->words = (int32_t)((nodes + 63) / 64);
-    S->lvl = (uint64_t *)tts_carve(&p, (int64_t)(c->gpus_per_node + 1) * S->words, 8);
+    tts_layout(S, (char *)buf, n, c, with);
 }
 
 #endif

@@ -63,7 +63,7 @@ TTS_FN void tts_fit_max(const tts_state *S, int32_t *m0, int32_t *m1, int32_t *m
  * time being processed). */
 TTS_FN int tts_evictable(const tts_state *S, int64_t i)
 {
-    return S->flags[i] & TTS_F_EVICT;
+    return tts_flags(S, i) & TTS_F_EVICT;
 }
 
 /* Largest k for which eviction could open an L0 placement now: per rack,
@@ -94,7 +94,7 @@ TTS_FN void tts_refresh_pl_racks(tts_state *S)
 TTS_FN void tts_refresh_job_racks(tts_state *S, int32_t i)
 {
     int32_t last = -1;
-    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e])
+    for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e])
         if (S->ent_node[e] / S->N != last) {
             last = S->ent_node[e] / S->N;
             tts_rack_refresh(S, last);

@@ -11,9 +11,10 @@
 
 /* ---- starts and ends ---- */
 
-TTS_FN void tts_age_unlink(tts_state *S, int32_t i)
+/* Takes slot s (a running job's) out of the aging list. */
+TTS_FN void tts_age_unlink(tts_state *S, int32_t s)
 {
-    int32_t a = S->age_prev[i], b = S->age_next[i];
+    int32_t a = S->age_prev[s], b = S->age_next[s];
     if (a >= 0)
         S->age_next[a] = b;
     else
@@ -28,8 +29,8 @@ TTS_FN void tts_age_unlink(tts_state *S, int32_t i)
  * nodes grows by its GPUs there. */
 TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
 {
-    S->flags[i] |= TTS_F_EVICT;
-    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+    tts_set_flags(S, i, tts_flags(S, i) | TTS_F_EVICT);
+    for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
         tts_set_ev(S, x, S->ev[x] + S->ent_gpus[e], S->nonev[x] - 1);
     }
@@ -40,9 +41,9 @@ TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
 TTS_FN void tts_age(tts_state *S, int64_t t)
 {
     while (S->age_head >= 0 && t - S->t0[S->age_head] >= S->cf->min_run) {
-        int32_t i = S->age_head;
-        tts_age_unlink(S, i);
-        tts_make_evictable(S, i);
+        int32_t s = S->age_head;
+        tts_age_unlink(S, s);
+        tts_make_evictable(S, S->ent_job[s]); /* a slot is its job's first entry */
     }
 }
 
@@ -50,51 +51,55 @@ TTS_FN void tts_age(tts_state *S, int64_t t)
 TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
 {
     int32_t k = S->tr->gpus[i];
-    if (S->state[i] == TTS_WAIT || tts_victims_in_tree(S)) {
+    if (tts_st(S, i) == TTS_WAIT || tts_victims_in_tree(S)) {
         tts_tree_set(S, i, -1, 0);
     } else {
         tts_vict_remove(S, i);
     }
+    int64_t w = tts_work(S, i);
     int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf->max_preempt;
     int now_ev = elig && S->cf->min_run == 0;
-    S->flags[i] = (S->flags[i] & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) | (now_ev ? TTS_F_EVICT : 0);
-    S->alloc_head[i] = -1;
+    tts_set_flags(S, i, (tts_flags(S, i) & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) |
+                            (now_ev ? TTS_F_EVICT : 0));
+    int32_t head = -1;
     for (int32_t q = 0; q < S->pl_n; q++) {
         int32_t x = S->pl_node[q], e = S->ent_free;
         S->ent_free = S->ent_next[e];
         S->ent_job[e] = i;
         S->ent_node[e] = x;
         S->ent_gpus[e] = S->pl_gpus[q];
-        S->ent_next[e] = S->alloc_head[i];
-        S->alloc_head[i] = e;
+        S->ent_next[e] = head;
+        head = e;
         S->occ[x * S->G + S->nocc[x]++] = e;
         tts_set_free(S, x, S->freeg[x] - S->pl_gpus[q]);
         if (!now_ev)
             tts_set_ev(S, x, S->ev[x] - S->pl_gpus[q], S->nonev[x] + 1);
     }
+    tts_set_slot(S, i, head);
     S->total_free -= k;
     tts_refresh_pl_racks(S);
     int32_t lv = tts_classify(S, k);
+    tts_set_level(S, i, lv);
     int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
-    S->level[i] = lv;
-    S->slow[i] = (int32_t)s;
-    S->t0[i] = t;
+    S->t0[head] = t;
+    S->run_w[head] = w;
     if (elig && !now_ev) { /* ages in start order: append */
-        S->age_prev[i] = S->age_tail;
-        S->age_next[i] = -1;
+        S->age_prev[head] = S->age_tail;
+        S->age_next[head] = -1;
         if (S->age_tail >= 0)
-            S->age_next[S->age_tail] = i;
+            S->age_next[S->age_tail] = head;
         else
-            S->age_head = i;
-        S->age_tail = i;
+            S->age_head = head;
+        S->age_tail = head;
     }
-    S->end[i] = t + r + tts_ceil_div(S->w[i] * s, 1000000);
-    if (S->first[i] == TTS_NONE)
-        S->first[i] = t;
-    S->queue[i] += t - S->enq[i];
-    S->starts[3 * (int64_t)i + lv]++;
+    S->tend[i] = t + r + tts_ceil_div(w * s, 1000000);
+    if (S->first) {
+        if (S->first[i] == TTS_NONE)
+            S->first[i] = t;
+        S->starts[3 * (int64_t)i + lv]++;
+    }
     S->placed[lv]++;
-    S->state[i] = TTS_RUN;
+    tts_set_st(S, i, TTS_RUN);
     tts_heap_push(S, i);
     S->waiting--;
     S->running++;
@@ -106,14 +111,16 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
  * the pending list: it waits for the next pass). */
 TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
 {
-    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf->restart : 0;
-    int64_t held = t - S->t0[i], run = held - r > 0 ? held - r : 0, done;
+    int32_t head = tts_slot(S, i), lv = tts_level(S, i);
+    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf->restart : 0, w = S->run_w[head];
+    int64_t held = t - S->t0[head], run = held - r > 0 ? held - r : 0, done;
+    int64_t slow = tts_level_slow(S, i, lv);
     if (completed) {
-        done = S->w[i];
+        done = w;
     } else {
-        done = run * 1000000 / S->slow[i];
-        if (done > S->w[i])
-            done = S->w[i];
+        done = run * 1000000 / slow;
+        if (done > w)
+            done = w;
     }
     tts_seglog *L = S->log;
     if (L && !L->overflow) {
@@ -122,33 +129,33 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         } else {
             tts_segment *g = &L->seg[L->n++];
             g->job = i;
-            g->t0 = S->t0[i];
+            g->t0 = S->t0[head];
             g->t1 = t;
             g->r = r;
-            g->s = S->slow[i];
-            g->w_before = S->w[i];
+            g->s = slow;
+            g->w_before = w;
             g->done = done;
-            g->level = S->level[i];
+            g->level = lv;
             g->completed = completed;
             g->alloc_off = L->alloc_n;
             g->alloc_n = 0;
-            for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+            for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
                 L->alloc[L->alloc_n++] = S->ent_node[e];
                 L->alloc[L->alloc_n++] = S->ent_gpus[e];
                 g->alloc_n++;
             }
         }
     }
-    S->w[i] -= done;
     S->used += k * held;
     S->comm_milli += k * (run * 1000 - done);
     S->restart_gs += k * (r < held ? r : held);
-    S->gpu_s[i] += k * held;
-    int was_ev = S->flags[i] & TTS_F_EVICT;
-    if ((S->flags[i] & TTS_F_ELIG) && !was_ev)
-        tts_age_unlink(S, i);
-    S->flags[i] &= TTS_F_SENS;
-    for (int32_t e = S->alloc_head[i]; e >= 0; e = S->ent_next[e]) {
+    S->held[i] += held;
+    int32_t fl = tts_flags(S, i);
+    int was_ev = fl & TTS_F_EVICT;
+    if ((fl & TTS_F_ELIG) && !was_ev)
+        tts_age_unlink(S, head);
+    tts_set_flags(S, i, fl & TTS_F_SENS);
+    for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
         tts_set_free(S, x, S->freeg[x] + S->ent_gpus[e]);
         if (!was_ev)
@@ -160,25 +167,25 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
             }
     }
     tts_refresh_job_racks(S, i);
-    int32_t e = S->alloc_head[i];
+    tts_heap_remove(S, i);
+    int32_t e = head;
     while (e >= 0) {
         int32_t nx = S->ent_next[e];
         S->ent_next[e] = S->ent_free;
         S->ent_free = e;
         e = nx;
     }
-    S->alloc_head[i] = -1;
+    tts_set_slot(S, i, -1);
     S->total_free += k;
     S->running--;
     S->busy -= k;
-    S->running_level[S->level[i]]--;
-    tts_heap_remove(S, i);
+    S->running_level[lv]--;
     if (completed) {
-        S->state[i] = TTS_DONE;
-        S->end[i] = t;
+        tts_set_st(S, i, TTS_DONE);
+        S->tend[i] = t;
     } else {
-        S->state[i] = TTS_WAITV;
-        S->enq[i] = t;
+        tts_set_st(S, i, TTS_WAITV);
+        S->tend[i] = w - done; /* what is left, while it waits */
         S->evict[i]++;
         S->preempt++;
         S->waiting++;
@@ -245,7 +252,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         /* the next fresh candidate, and the next evicted one */
         int64_t fr = tts_tree_first(S, p, thr), fj = fr < 0 ? -1 : tts_job_at(S, fr);
         int64_t vj = tts_vict_next(S, S->cf->backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
-        int64_t vk = vj >= 0 ? S->vkey[vj] : 0;
+        int64_t vk = vj >= 0 ? tts_key(S, vj) : 0;
         int64_t j;
         if (fj >= 0 && (vj < 0 || tts_after(vk, vj, tts_key(S, fj), fj)))
             j = fj;
@@ -269,7 +276,6 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         if (tts_victims_in_tree(S)) {
             tts_tree_set(S, j, TTS_C2I, S->tr->gpus[j]);
         } else {
-            S->vkey[j] = tts_key(S, j);
             tts_vict_insert(S, j);
         }
     }
@@ -286,11 +292,11 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
 TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
 {
     int by_class = S->cf->class_timers;
-    while (*c < S->next_arr && (S->state[*c] != TTS_WAIT || (by_class && S->cls[*c] != g)))
+    while (*c < S->next_arr && (tts_st(S, *c) != TTS_WAIT || (by_class && tts_cls(S, *c) != g)))
         (*c)++;
     if (*c >= S->next_arr)
         return TTS_INF;
-    return tts_sat_add(S->enq[*c], off);
+    return tts_sat_add(tts_submit(S, *c), off);
 }
 
 /* Re-classes the waiting fresh jobs of group g whose timer crossed at or
@@ -319,14 +325,14 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
     int64_t best = TTS_INF;
     int any = 0;
     /* a rejected job's submit is no event */
-    while (S->next_arr < S->n && S->state[S->next_arr] == TTS_REJECTED)
+    while (S->next_arr < S->n && tts_st(S, S->next_arr) == TTS_REJECTED)
         S->next_arr++;
     if (S->next_arr < S->n) {
         best = tts_submit(S, S->next_arr);
         any = 1;
     }
-    if (S->nheap > 0 && (!any || S->end[S->heap[0]] < best)) {
-        best = S->end[S->heap[0]];
+    if (S->nheap > 0 && (!any || S->tend[S->heap[0]] < best)) {
+        best = S->tend[S->heap[0]];
         any = 1;
     }
     for (int32_t g = 0; g < S->groups; g++) {
@@ -349,12 +355,14 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
 }
 
 /* Resets S for a run of tr on c under cf (S bound to a buffer of
- * tts_state_bytes). log may be NULL. */
+ * tts_state_bytes), with the submit' of cf's load in sub
+ * (tts_scale_submit). log may be NULL. */
 TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
-                     const tts_config *cf, tts_seglog *log)
+                     const tts_config *cf, const int64_t *sub, tts_seglog *log)
 {
     S->tr = tr;
     S->cf = cf;
+    S->sub = sub;
     S->R = c->racks;
     S->N = c->nodes_per_rack;
     S->G = c->gpus_per_node;
@@ -367,26 +375,24 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->used = S->comm_milli = S->restart_gs = S->preempt = 0;
     for (int l = 0; l < 3; l++)
         S->placed[l] = S->running_level[l] = 0;
+    for (int32_t k = 0; k < tr->nclasses; k++) {
+        S->slow_tab[2 * k] = tts_slow_eff(tr->slow_l1[k], cf->congestion);
+        S->slow_tab[2 * k + 1] = tts_slow_eff(tr->slow_l2[k], cf->congestion);
+    }
     for (int64_t i = 0; i < S->n; i++) {
-        S->sub[i] = tr->submit[0] + (tr->submit[i] - tr->submit[0]) * 1000 / cf->load;
-        S->state[i] = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
-        S->cls[i] = tts_job_class(tr, cf, i);
-        S->flags[i] = cf->theta != TTS_INF && tr->slow_l2[S->cls[i]] >= cf->theta ? TTS_F_SENS : 0;
-        S->age_prev[i] = S->age_next[i] = -1;
+        int32_t st = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
+        int32_t k = tts_job_class(tr, cf, i);
+        int32_t fl = cf->theta != TTS_INF && tr->slow_l2[k] >= cf->theta ? TTS_F_SENS : 0;
+        /* level -1 is 0 in the word */
+        S->info[i] = (uint32_t)st << TTS_I_STATE | (uint32_t)fl << TTS_I_FLAGS |
+                     (uint32_t)k << TTS_I_CLASS | (uint32_t)TTS_NO_SLOT << TTS_I_SLOT;
         S->evict[i] = 0;
-        S->level[i] = -1;
-        S->slow[i] = 0;
-        S->heap_pos[i] = -1;
-        S->alloc_head[i] = -1;
-        S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
-        S->w[i] = tr->duration[i] * 1000;
-        S->enq[i] = 0;
-        S->t0[i] = 0;
-        S->end[i] = TTS_NONE;
-        S->first[i] = TTS_NONE;
-        S->queue[i] = 0;
-        S->gpu_s[i] = 0;
-        S->vkey[i] = 0;
+        S->tend[i] = TTS_NONE;
+        S->held[i] = 0;
+        if (S->first) {
+            S->first[i] = TTS_NONE;
+            S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
+        }
     }
     S->age_head = S->age_tail = -1;
     int64_t tree;
@@ -435,15 +441,14 @@ TTS_FN int tts_step(tts_state *S)
     if (!tts_next_event(S, &t))
         return 0;
     S->now = t;
-    while (S->nheap > 0 && S->end[S->heap[0]] <= t)
+    while (S->nheap > 0 && S->tend[S->heap[0]] <= t)
         tts_end(S, S->heap[0], t, 1);
     tts_age(S, t);
     while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
         int64_t i = S->next_arr++;
-        if (S->state[i] == TTS_REJECTED)
+        if (tts_st(S, i) == TTS_REJECTED)
             continue;
-        S->state[i] = TTS_WAIT;
-        S->enq[i] = t;
+        tts_set_st(S, i, TTS_WAIT); /* at t = its submit' (t is the least event) */
         S->waiting++;
         tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
     }
@@ -474,24 +479,28 @@ typedef struct {
 
 /* Fills everything in m but the percentiles, and writes the accepted jobs'
  * JCTs and queueing delays, in job order, to jct[0..accepted) and
- * que[0..accepted). */
+ * que[0..accepted). These may be S->tend and S->held, so that a spent
+ * state holds them: job i's values go to positions <= i, after its own are
+ * read. */
 TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int64_t *que)
 {
     int64_t acc = 0, rej = 0, first = 0, last = 0, jsum = 0, qsum = 0;
     for (int64_t i = 0; i < S->n; i++) {
-        if (S->state[i] == TTS_REJECTED) {
+        if (tts_st(S, i) == TTS_REJECTED) {
             rej++;
             continue;
         }
-        int64_t sub = tts_submit(S, i);
+        /* read before the writes: jct and que may be S->tend and S->held */
+        int64_t sub = tts_submit(S, i), end = S->tend[i], held = S->held[i];
         if (acc == 0 || sub < first)
             first = sub;
-        if (acc == 0 || S->end[i] > last)
-            last = S->end[i];
-        jct[acc] = S->end[i] - sub;
-        que[acc] = S->queue[i];
-        jsum += jct[acc];
-        qsum += que[acc];
+        if (acc == 0 || end > last)
+            last = end;
+        /* from submit' to the end a job waits or holds GPUs */
+        jct[acc] = end - sub;
+        que[acc] = end - sub - held;
+        jsum += end - sub;
+        qsum += end - sub - held;
         acc++;
     }
     m->accepted = acc;

@@ -174,9 +174,9 @@ TTS_FN int64_t tts_key(const tts_state *S, int64_t i)
     case TTS_ORDER_SJF:
         return S->tr->duration[i];
     case TTS_ORDER_SRTF:
-        return S->w[i];
+        return tts_work(S, i);
     case TTS_ORDER_LAS:
-        return S->gpu_s[i];
+        return S->tr->gpus[i] * S->held[i]; /* GPU-seconds attained */
     default:
         return tts_submit(S, i);
     }
@@ -210,14 +210,16 @@ TTS_FN int tts_victims_in_tree(const tts_state *S)
     return S->cf->order == TTS_ORDER_FIFO || S->cf->order == TTS_ORDER_SJF;
 }
 
-/* ---- evicted jobs under srtf and las: sorted by (GPUs, key, index) ---- */
+/* ---- evicted jobs under srtf and las: sorted by (GPUs, key, index) ----
+ * A key does not move while its job waits: work and time held change only
+ * when a segment ends. */
 
 TTS_FN int tts_vict_less(const tts_state *S, int32_t a, int32_t b)
 {
     int32_t ga = S->tr->gpus[a], gb = S->tr->gpus[b];
     if (ga != gb)
         return ga < gb;
-    return tts_after(S->vkey[b], b, S->vkey[a], a);
+    return tts_after(tts_key(S, b), b, tts_key(S, a), a);
 }
 
 /* The first position whose job is not less than j. */
@@ -275,14 +277,14 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, int32_t thr, int have_cur, int6
         hi = end;
         while (have_cur && lo < hi) { /* first after the cursor */
             int64_t mid = lo + (hi - lo) / 2, j = S->vict[mid];
-            if (tts_after(S->vkey[j], j, ckey, cidx))
+            if (tts_after(tts_key(S, j), j, ckey, cidx))
                 hi = mid;
             else
                 lo = mid + 1;
         }
         if (lo < end) {
             int64_t j = S->vict[lo];
-            if (best < 0 || tts_after(S->vkey[best], best, S->vkey[j], j))
+            if (best < 0 || tts_after(tts_key(S, best), best, tts_key(S, j), j))
                 best = j;
         }
         pos = end;
@@ -294,13 +296,13 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, int32_t thr, int have_cur, int6
 
 TTS_FN int tts_heap_less(const tts_state *S, int32_t a, int32_t b)
 {
-    return S->end[a] < S->end[b] || (S->end[a] == S->end[b] && a < b);
+    return S->tend[a] < S->tend[b] || (S->tend[a] == S->tend[b] && a < b);
 }
 
 TTS_FN void tts_heap_place(tts_state *S, int64_t p, int32_t j)
 {
     S->heap[p] = j;
-    S->heap_pos[j] = (int32_t)p;
+    S->heap_pos[tts_slot(S, j)] = (int32_t)p;
 }
 
 TTS_FN void tts_heap_fix(tts_state *S, int64_t p)
@@ -332,13 +334,12 @@ TTS_FN void tts_heap_push(tts_state *S, int32_t j)
 
 TTS_FN void tts_heap_remove(tts_state *S, int32_t j)
 {
-    int64_t p = S->heap_pos[j];
+    int64_t p = S->heap_pos[tts_slot(S, j)];
     S->nheap--;
     if (p != S->nheap) {
         tts_heap_place(S, p, S->heap[S->nheap]);
         tts_heap_fix(S, p);
     }
-    S->heap_pos[j] = -1;
 }
 
 #endif

@@ -17,6 +17,7 @@
  * device text. Neither changes a result. */
 #include "kernels.h"
 
+#include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
@@ -31,7 +32,19 @@ const size_t ALIGN = 256;
 
 size_t align_up(size_t x) { return (x + ALIGN - 1) / ALIGN * ALIGN; }
 
+/* submit' under load into out: the array the batch's configurations of
+ * that load share. */
+__global__ void k_scale(const tts_trace *tr, int64_t load, int64_t *out)
+{
+    int64_t step = (int64_t)gridDim.x * blockDim.x;
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < tr->n; i += step)
+        out[i] = tts_scaled_submit(tr, load, i);
+}
+
+/* Configuration i reads submit' from subs + sub_at[i] * n, or the trace's
+ * submit column when sub_at[i] < 0 (load 1000). */
 __global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config *cfg,
+                           const int32_t *sub_at, const int64_t *subs, int32_t with,
                            int64_t count, char *states, size_t stride, int64_t *keys,
                            tts_summary *sum)
 {
@@ -40,8 +53,8 @@ __global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config 
         return;
     int64_t n = tr->n;
     tts_state S;
-    tts_state_bind(&S, states + i * stride, n, &c);
-    tts_init(&S, tr, &c, &cfg[i], NULL);
+    tts_state_bind(&S, states + i * stride, n, &c, with);
+    tts_init(&S, tr, &c, &cfg[i], sub_at[i] < 0 ? tr->submit : subs + sub_at[i] * n, NULL);
     while (tts_step(&S))
         ;
     tts_summarize(&S, &sum[i], keys + 2 * i * n, keys + (2 * i + 1) * n);
@@ -107,6 +120,7 @@ struct Batch {
     char *states = NULL;
     int64_t *keys = NULL;
     tts_config *cfg = NULL;
+    int32_t *sub_at = NULL;
     tts_summary *sum = NULL;
     int *begin = NULL, *end = NULL;
     void *temp = NULL;
@@ -120,6 +134,7 @@ cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t strid
     if ((e = m.alloc((void **)&b.states, (size_t)batch * stride)) != cudaSuccess ||
         (e = m.alloc((void **)&b.keys, (size_t)batch * 2 * nn * sizeof(int64_t))) != cudaSuccess ||
         (e = m.alloc((void **)&b.cfg, (size_t)batch * sizeof(tts_config))) != cudaSuccess ||
+        (e = m.alloc((void **)&b.sub_at, (size_t)batch * sizeof(int32_t))) != cudaSuccess ||
         (e = m.alloc((void **)&b.sum, (size_t)batch * sizeof(tts_summary))) != cudaSuccess ||
         (e = m.alloc((void **)&b.begin, (size_t)batch * 2 * sizeof(int))) != cudaSuccess ||
         (e = m.alloc((void **)&b.end, (size_t)batch * 2 * sizeof(int))) != cudaSuccess)
@@ -134,7 +149,7 @@ cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t strid
 
 void batch_free(Mem &m, Batch &b)
 {
-    void *ps[] = {b.states, b.keys, b.cfg, b.sum, b.begin, b.end, b.temp};
+    void *ps[] = {b.states, b.keys, b.cfg, b.sub_at, b.sum, b.begin, b.end, b.temp};
     for (void *p : ps)
         if (p)
             m.release(p);
@@ -196,6 +211,39 @@ struct Timing {
         for (int i = 0; i < 4; i++)
             if (ev[i])
                 cudaEventDestroy(ev[i]);
+    }
+};
+
+/* Which of the dmax device arrays holds the submit' of which load: a
+ * batch takes an array per load value among its configurations, keeps
+ * those the last batch filled, and refills the others (fill lists them). */
+struct Loads {
+    static const int32_t FULL = -2;
+    std::vector<int64_t> load; /* per array; 0: none (a load is >= 1) */
+    std::vector<char> used;    /* taken by this batch */
+    std::vector<int32_t> fill; /* to fill before this batch runs */
+    explicit Loads(int64_t dmax) : load((size_t)dmax, 0), used((size_t)dmax, 0) {}
+    void begin()
+    {
+        std::fill(used.begin(), used.end(), 0);
+        fill.clear();
+    }
+    /* The array of load for this batch, or FULL when every array is taken. */
+    int32_t take(int64_t l)
+    {
+        for (size_t k = 0; k < load.size(); k++)
+            if (load[k] == l) {
+                used[k] = 1;
+                return (int32_t)k;
+            }
+        for (size_t k = 0; k < load.size(); k++)
+            if (!used[k]) {
+                used[k] = 1;
+                load[k] = l;
+                fill.push_back((int32_t)k);
+                return (int32_t)k;
+            }
+        return FULL;
     }
 };
 
@@ -261,16 +309,21 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     if ((e = upload(m, &d_tr, &h, 1)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
 
-    /* the batch: what memory holds, within the sort's int offsets */
-    size_t stride = align_up((size_t)tts_state_bytes(n, c));
+    /* the batch: what memory holds, within the sort's int offsets, beside
+     * up to dmax submit' arrays (an eighth of it at most, one at least) */
+    size_t stride = align_up((size_t)tts_state_bytes(n, c, o->with));
     if (stride < (size_t)(2 * n) * sizeof(int64_t)) /* the sort's second buffer */
         stride = align_up((size_t)(2 * n) * sizeof(int64_t));
     size_t per = stride + (size_t)(2 * (n ? n : 1)) * sizeof(int64_t) + sizeof(tts_config) +
-                 sizeof(tts_summary) + 2 * 2 * sizeof(int);
+                 sizeof(int32_t) + sizeof(tts_summary) + 2 * 2 * sizeof(int);
+    size_t sub_bytes = (size_t)(n ? n : 1) * sizeof(int64_t);
     size_t freeb = 0, totalb = 0;
     if ((e = cudaMemGetInfo(&freeb, &totalb)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "memory info", e);
-    int64_t batch = (int64_t)((double)freeb * 0.9 / (double)per);
+    double budget = (double)freeb * 0.9;
+    int64_t dmax = (int64_t)(budget / 8 / (double)sub_bytes);
+    dmax = dmax < 1 ? 1 : dmax > count ? count : dmax;
+    int64_t batch = (int64_t)((budget - (double)dmax * (double)sub_bytes) / (double)per);
     if (batch > count)
         batch = count;
     if (o->max_batch > 0 && batch > o->max_batch)
@@ -278,44 +331,68 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     int64_t sort_cap = (INT_MAX - 1) / (2 * (n ? n : 1));
     if (batch > sort_cap)
         batch = sort_cap;
+    if (dmax > batch)
+        dmax = batch > 0 ? batch : 1;
+    int64_t *d_subs = NULL;
+    while (dmax > 0 && (e = m.alloc((void **)&d_subs, (size_t)dmax * sub_bytes)) != cudaSuccess) {
+        if (e != cudaErrorMemoryAllocation)
+            return cuda_fail(msg, msgsize, "allocating the submit times", e);
+        cudaGetLastError();
+        dmax /= 2;
+    }
     Batch b;
-    while (batch > 0 && (e = batch_alloc(m, b, batch, n, stride)) != cudaSuccess) {
+    while (dmax > 0 && batch > 0 && (e = batch_alloc(m, b, batch, n, stride)) != cudaSuccess) {
         if (e != cudaErrorMemoryAllocation)
             return cuda_fail(msg, msgsize, "allocating a batch", e);
         cudaGetLastError(); /* clear it, then try half as many */
         batch_free(m, b);
         batch /= 2;
     }
-    if (batch == 0) {
+    if (dmax == 0 || batch == 0) {
         std::snprintf(msg, msgsize,
                       "GPU out of memory: one configuration of %lld jobs needs %.1f MiB, "
                       "%.1f MiB free on %s",
-                      (long long)n, (double)per / 1048576.0, (double)freeb / 1048576.0,
-                      prop.name);
+                      (long long)n, (double)(per + sub_bytes) / 1048576.0,
+                      (double)freeb / 1048576.0, prop.name);
         return TT_KERN_NOMEM;
     }
     if (used_size)
         std::snprintf(used, used_size, "%s, batches of %lld", prop.name, (long long)batch);
 
     std::vector<tts_config> hcfg((size_t)batch);
+    std::vector<int32_t> hat((size_t)batch);
+    Loads loads(dmax);
     Timing tm;
     tm.init();
-    for (int64_t at = 0; at < count; at += batch) {
+    for (int64_t at = 0, nb; at < count; at += nb) {
         if (o->stop && o->stop(o->arg))
             return TT_KERN_STOPPED;
-        int64_t nb = count - at < batch ? count - at : batch;
-        for (int64_t k = 0; k < nb; k++)
-            if (o->config(o->arg, at + k, &hcfg[(size_t)k])) {
-                std::snprintf(msg, msgsize, "configuration %lld", (long long)(at + k));
+        /* the next configurations, up to a batch, while their loads find
+         * an array (the one that finds none starts the next batch) */
+        loads.begin();
+        for (nb = 0; nb < batch && at + nb < count; nb++) {
+            if (o->config(o->arg, at + nb, &hcfg[(size_t)nb])) {
+                std::snprintf(msg, msgsize, "configuration %lld", (long long)(at + nb));
                 return TT_KERN_CONFIG;
             }
-        if ((e = cudaMemcpy(b.cfg, hcfg.data(), (size_t)nb * sizeof(tts_config),
+            int64_t load = hcfg[(size_t)nb].load;
+            if ((hat[(size_t)nb] = load == 1000 ? -1 : loads.take(load)) == Loads::FULL)
+                break;
+        }
+        for (size_t d = 0; d < loads.fill.size(); d++) {
+            int32_t k = loads.fill[d];
+            k_scale<<<256, 256>>>(d_tr, loads.load[(size_t)k], d_subs + (int64_t)k * n);
+        }
+        if ((e = cudaGetLastError()) != cudaSuccess ||
+            (e = cudaMemcpy(b.cfg, hcfg.data(), (size_t)nb * sizeof(tts_config),
+                            cudaMemcpyHostToDevice)) != cudaSuccess ||
+            (e = cudaMemcpy(b.sub_at, hat.data(), (size_t)nb * sizeof(int32_t),
                             cudaMemcpyHostToDevice)) != cudaSuccess)
             return cuda_fail(msg, msgsize, "copying configurations", e);
         int tpb = threads_per_block(nb, prop.multiProcessorCount);
         tm.mark(0);
-        k_simulate<<<(unsigned)((nb + tpb - 1) / tpb), tpb>>>(d_tr, *c, b.cfg, nb, b.states,
-                                                               stride, b.keys, b.sum);
+        k_simulate<<<(unsigned)((nb + tpb - 1) / tpb), tpb>>>(
+            d_tr, *c, b.cfg, b.sub_at, d_subs, o->with, nb, b.states, stride, b.keys, b.sum);
         if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
             return cuda_fail(msg, msgsize, "simulation kernel", e);
         tm.mark(1);

@@ -251,7 +251,7 @@ static int run_gpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int6
         return tt_err(ctx, TT_ENOMEM, "out of memory for %lld configurations", (long long)count);
     gpu_arg g = {src, opts, ctx};
     tt_kern_sweep_opts ko = {gpu_config, gpu_stop, gpu_progress, &g,
-                             opts ? opts->gpu_batch : 0};
+                             opts ? opts->gpu_batch : 0, prep->with};
     char used[256], msg[512];
     int krc = tt_kern_sweep(&prep->tr, &prep->tc, count, &ko, sum, used, sizeof used, msg,
                             sizeof msg);
@@ -280,12 +280,13 @@ static int run_gpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int6
     return rc;
 }
 
-/* Every configuration's ranges, whether any needs the duration ranks, and
- * the highest congestion (the work bound is monotone in it). */
-static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *ranks, int64_t *cmax)
+/* Every configuration's ranges, what their runs need prepared
+ * (TT_NEED_*), and the highest congestion (the work bound is monotone in
+ * it). */
+static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *needs, int64_t *cmax)
 {
     char label[512];
-    *ranks = 0;
+    *needs = 0;
     *cmax = 0;
     for (int64_t i = 0; i < count; i++) {
         tt_params p;
@@ -298,8 +299,7 @@ static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *ranks,
             src_label(src, i, label, sizeof label);
             return tt_err(ctx, rc, "%s: %s", label, msg);
         }
-        if (p.order == TT_ORDER_SJF || p.order == TT_ORDER_SRTF)
-            *ranks = 1;
+        *needs |= tt_simprep_needs(&p, 0);
         if (p.congestion > *cmax)
             *cmax = p.congestion;
     }
@@ -425,16 +425,16 @@ static int run_src(tt_ctx *ctx, const cfg_src *src, const tt_models *models,
                    const tt_cluster *c, const tt_sim_jobs *j, int64_t count,
                    const tt_run_opts *opts, tt_metrics *metrics)
 {
-    int ranks;
+    int needs;
     int64_t cmax;
     int rc = tt_simprep_check_frame(ctx, c, j);
     if (!rc)
-        rc = check_all(ctx, src, count, &ranks, &cmax);
+        rc = check_all(ctx, src, count, &needs, &cmax);
     if (rc)
         return rc;
     tt_simprep prep;
     tt_canon k;
-    rc = tt_simprep_init(ctx, &prep, c, models, j, ranks);
+    rc = tt_simprep_init(ctx, &prep, c, models, j, needs);
     if (!rc)
         rc = check_bound(ctx, src, &prep, count, cmax);
     int all = opts && opts->no_dedup;

@@ -4,6 +4,7 @@
  * metrics. What does not depend on the configuration is prepared once
  * (internal/simrun.h), so the sweep's threads share it. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,13 +190,105 @@ static int dur_ranks(const tt_sim_jobs *j, int32_t **rank_job, int32_t **job_ran
     return rc;
 }
 
+int tt_simprep_needs(const tt_params *p, int jobs)
+{
+    int o = p->order;
+    return (o == TT_ORDER_SJF || o == TT_ORDER_SRTF ? TT_NEED_RANKS : 0) |
+           (o == TT_ORDER_SRTF || o == TT_ORDER_LAS ? TT_NEED_VICT : 0) |
+           (jobs ? TT_NEED_JOBS : 0);
+}
+
+/* ---- submit' per load value ----
+ * Every configuration of one load reads the same submit' array; the runs
+ * in flight share one per load value (at most one a thread), and an array
+ * no run holds is refilled for the next load that needs one. Load 1000 is
+ * the trace's own submit column. */
+struct tt_subcache {
+    pthread_mutex_t lock;
+    int n, cap;
+    struct subent {
+        int64_t load, *sub;
+        int refs;
+    } *e;
+};
+
+static void subcache_free(tt_subcache *sc)
+{
+    if (!sc)
+        return;
+    for (int k = 0; k < sc->n; k++)
+        free(sc->e[k].sub);
+    free(sc->e);
+    pthread_mutex_destroy(&sc->lock);
+    free(sc);
+}
+
+/* The submit' array of load, held until sub_release; NULL when out of
+ * memory. */
+static const int64_t *sub_acquire(const tt_simprep *prep, int64_t load)
+{
+    if (load == 1000)
+        return prep->j->submit;
+    tt_subcache *sc = prep->subs;
+    const int64_t *got = NULL;
+    pthread_mutex_lock(&sc->lock);
+    int at = -1;
+    for (int k = 0; k < sc->n && at < 0; k++)
+        if (sc->e[k].load == load)
+            at = k;
+    if (at < 0) { /* a spare array, refilled, or a new one */
+        for (int k = 0; k < sc->n && at < 0; k++)
+            if (sc->e[k].refs == 0)
+                at = k;
+        if (at < 0 && sc->n == sc->cap) {
+            int cap = sc->cap ? 2 * sc->cap : 4;
+            struct subent *e = (struct subent *)realloc(sc->e, (size_t)cap * sizeof *e);
+            if (e) {
+                sc->e = e;
+                sc->cap = cap;
+            }
+        }
+        if (at < 0 && sc->n < sc->cap) {
+            int64_t *sub = (int64_t *)malloc((size_t)(prep->j->n ? prep->j->n : 1) * sizeof *sub);
+            if (sub) {
+                at = sc->n++;
+                sc->e[at].sub = sub;
+                sc->e[at].refs = 0;
+            }
+        }
+        if (at >= 0) {
+            sc->e[at].load = load;
+            tts_scale_submit(&prep->tr, load, sc->e[at].sub);
+        }
+    }
+    if (at >= 0) {
+        sc->e[at].refs++;
+        got = sc->e[at].sub;
+    }
+    pthread_mutex_unlock(&sc->lock);
+    return got;
+}
+
+static void sub_release(const tt_simprep *prep, const int64_t *sub)
+{
+    tt_subcache *sc = prep->subs;
+    if (sub == prep->j->submit)
+        return;
+    pthread_mutex_lock(&sc->lock);
+    for (int k = 0; k < sc->n; k++)
+        if (sc->e[k].sub == sub)
+            sc->e[k].refs--;
+    pthread_mutex_unlock(&sc->lock);
+}
+
 int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt_models *m,
-                    const tt_sim_jobs *j, int ranks)
+                    const tt_sim_jobs *j, int needs)
 {
     memset(prep, 0, sizeof *prep);
     prep->j = j;
     prep->models = m;
     prep->nclasses = tt_models_count(m);
+    prep->needs = needs;
     int rc = check_jobs(ctx, prep);
     if (rc)
         return rc;
@@ -216,13 +309,18 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
     tr->nclasses = nc;
     tr->slow_l1 = prep->slow_l1;
     tr->slow_l2 = prep->slow_l2;
-    if (ranks) {
+    if (needs & TT_NEED_RANKS) {
         if (dur_ranks(j, &prep->rank_job, &prep->job_rank))
             return tt_err(ctx, TT_ENOMEM, "out of memory");
         tr->rank_job = prep->rank_job;
         tr->job_rank = prep->job_rank;
     }
-    prep->state_bytes = tts_state_bytes(j->n, &prep->tc);
+    if (!(prep->subs = (tt_subcache *)calloc(1, sizeof *prep->subs)))
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    pthread_mutex_init(&prep->subs->lock, NULL);
+    prep->with = (needs & TT_NEED_VICT ? TTS_WITH_VICT : 0) |
+                 (needs & TT_NEED_JOBS ? TTS_WITH_JOBS : 0);
+    prep->state_bytes = tts_state_bytes(j->n, &prep->tc, prep->with);
     return 0;
 }
 
@@ -230,31 +328,26 @@ void tt_simprep_free(tt_simprep *prep)
 {
     free(prep->rank_job);
     free(prep->job_rank);
+    subcache_free(prep->subs);
     prep->rank_job = prep->job_rank = NULL;
+    prep->subs = NULL;
 }
 
 int tt_simwork_init(tt_ctx *ctx, tt_simwork *w, const tt_simprep *prep)
 {
-    int64_t n = prep->j->n;
-    size_t nn = (size_t)(n ? n : 1);
     memset(w, 0, sizeof *w);
     w->buf = malloc((size_t)prep->state_bytes);
-    w->jct = (int64_t *)malloc(nn * sizeof *w->jct);
-    w->que = (int64_t *)malloc(nn * sizeof *w->que);
-    if (!w->buf || !w->jct || !w->que)
+    if (!w->buf)
         return tt_err(ctx, TT_ENOMEM, "out of memory for a simulation of %lld jobs",
-                      (long long)n);
-    tts_state_bind(&w->S, w->buf, n, &prep->tc);
+                      (long long)prep->j->n);
+    tts_state_bind(&w->S, w->buf, prep->j->n, &prep->tc, prep->with);
     return 0;
 }
 
 void tt_simwork_free(tt_simwork *w)
 {
     free(w->buf);
-    free(w->jct);
-    free(w->que);
     w->buf = NULL;
-    w->jct = w->que = NULL;
 }
 
 /* What cannot be computed is decided here, on the host, from the
@@ -289,10 +382,12 @@ void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
     m->util = cap > 0 ? (double)sm->used / (double)cap : NAN;
 }
 
-/* jct and que: n entries of scratch each. */
-static int fill_metrics(const tts_state *S, tt_metrics *m, int64_t *jct, int64_t *que)
+/* The percentiles come from the spent state: tts_summarize writes the
+ * JCTs and queueing delays over its per-job arrays. */
+static int fill_metrics(tts_state *S, tt_metrics *m)
 {
     tts_summary sm;
+    int64_t *jct = S->tend, *que = S->held;
     tts_summarize(S, &sm, jct, que);
     if (tt_radix_sort_i64(jct, NULL, sm.accepted) || tt_radix_sort_i64(que, NULL, sm.accepted))
         return TT_ENOMEM;
@@ -307,19 +402,20 @@ static void fill_results(const tts_state *S, tt_job_result *out)
         tt_job_result *o = &out[i];
         memset(o, 0, sizeof *o);
         o->submit = tts_submit(S, i);
-        o->cls = S->cls[i];
-        if (S->state[i] == TTS_REJECTED) {
+        o->cls = tts_cls(S, i);
+        if (tts_st(S, i) == TTS_REJECTED) {
             o->rejected = 1;
             o->start = o->end = TT_TIME_NONE;
             o->level = -1;
             continue;
         }
+        int32_t lv = tts_level(S, i);
         o->start = S->first[i];
-        o->end = S->end[i];
-        o->queue = S->queue[i];
-        o->gpu_s = S->gpu_s[i];
-        o->level = S->level[i];
-        o->slow = S->slow[i];
+        o->end = S->tend[i];
+        o->queue = S->tend[i] - o->submit - S->held[i]; /* waiting or held, to the end */
+        o->gpu_s = S->tr->gpus[i] * S->held[i];
+        o->level = lv;
+        o->slow = lv < 0 ? 0 : (int32_t)tts_level_slow(S, i, lv);
         o->preemptions = S->evict[i];
         for (int l = 0; l < 3; l++)
             o->starts[l] = S->starts[3 * i + l];
@@ -349,25 +445,34 @@ static int timeline_add(tt_timeline *tl, const tts_state *S)
 int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_params *p,
               tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log)
 {
-    if ((p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF) && !prep->rank_job)
-        return tt_err(ctx, TT_EINVAL, "internal error: sjf and srtf need the duration ranks");
+    int need = tt_simprep_needs(p, out != NULL);
+    if ((need & prep->needs) != need)
+        return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for %s",
+                      need & ~prep->needs & TT_NEED_JOBS ? "per-job results"
+                                                         : "its queue order");
+    const int64_t *sub = sub_acquire(prep, p->load);
+    if (!sub)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for the submit times of load %lld",
+                      (long long)p->load);
     tts_config cf;
     tt_simrun_config(p, prep->nclasses, &cf);
     tts_state *S = &w->S;
-    tts_init(S, &prep->tr, &prep->tc, &cf, log);
+    tts_init(S, &prep->tr, &prep->tc, &cf, sub, log);
     if (tl)
         tl->n = 0;
-    while (tts_step(S))
+    int rc = 0;
+    while (!rc && tts_step(S))
         if (tl && timeline_add(tl, S))
-            return tt_err(ctx, TT_ENOMEM, "out of memory for the timeline");
-    if (S->waiting || S->running)
-        return tt_err(ctx, TT_EINVAL, "internal error: %lld jobs left waiting with no event",
-                      (long long)S->waiting);
-    if (out)
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory for the timeline");
+    if (!rc && (S->waiting || S->running))
+        rc = tt_err(ctx, TT_EINVAL, "internal error: %lld jobs left waiting with no event",
+                    (long long)S->waiting);
+    if (!rc && out)
         fill_results(S, out);
-    if (m && fill_metrics(S, m, w->jct, w->que))
-        return tt_err(ctx, TT_ENOMEM, "out of memory");
-    return 0;
+    if (!rc && m && fill_metrics(S, m))
+        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    sub_release(prep, sub);
+    return rc;
 }
 
 int tt_simulate_log(tt_ctx *ctx, const tt_cluster *c, const tt_params *p,
@@ -384,8 +489,7 @@ int tt_simulate_log(tt_ctx *ctx, const tt_cluster *c, const tt_params *p,
     tt_simprep prep;
     tt_simwork w;
     memset(&w, 0, sizeof w);
-    rc = tt_simprep_init(ctx, &prep, c, models, j,
-                         p->order == TT_ORDER_SJF || p->order == TT_ORDER_SRTF);
+    rc = tt_simprep_init(ctx, &prep, c, models, j, tt_simprep_needs(p, out != NULL));
     if (rc == 0)
         rc = tt_simprep_check_bound(ctx, &prep, p);
     if (rc == 0)

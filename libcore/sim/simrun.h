@@ -9,7 +9,16 @@
 #include "sim_step.h"
 #include "tt/sim.h"
 
-/* Read-only once prepared; shared by any number of threads. It points into
+/* What a preparation is made for (tt_simprep_needs): the duration ranks
+ * of sjf and srtf, the evicted jobs' array of srtf and las, per-job
+ * results. */
+enum { TT_NEED_RANKS = 1, TT_NEED_VICT = 2, TT_NEED_JOBS = 4 };
+
+/* The submit' arrays of the loads in flight (sim.c). */
+typedef struct tt_subcache tt_subcache;
+
+/* Read-only once prepared; shared by any number of threads (the submit'
+ * arrays behind subs are shared through their own lock). It points into
  * itself (tr.slow_l1), so it must not be moved after tt_simprep_init. */
 typedef struct {
     const tt_sim_jobs *j;
@@ -20,31 +29,37 @@ typedef struct {
     int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
     int64_t slow_max;    /* the largest class slowdown, permille */
     int64_t dur_max;     /* the longest duration, s */
-    int32_t *rank_job, *job_rank; /* NULL unless prepared with ranks */
+    int32_t *rank_job, *job_rank; /* NULL unless prepared with TT_NEED_RANKS */
+    int needs;                    /* TT_NEED_* */
+    int32_t with;                 /* the engine state's optional parts (TTS_WITH_*) */
     int64_t state_bytes;
+    tt_subcache *subs;
 } tt_simprep;
+
+/* What a run of p needs prepared; jobs: per-job results are asked for. */
+int tt_simprep_needs(const tt_params *p, int jobs);
 
 /* The cluster's bounds and the job count. 0 or TT_EINVAL / TT_ERANGE. */
 int tt_simprep_check_frame(tt_ctx *ctx, const tt_cluster *c, const tt_sim_jobs *j);
 /* A parameter set's ranges (those tt_params_set also enforces). */
 int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses);
 /* Checks the jobs and the model table against the engine's bounds and
- * fills prep; ranks: also the (duration, index) ranks sjf and srtf need.
- * The frame must have been checked. 0, TT_EINVAL, TT_ERANGE, TT_ENOMEM;
- * free with tt_simprep_free either way. */
+ * fills prep for the runs needs says (TT_NEED_*, the union of
+ * tt_simprep_needs over them). The frame must have been checked. 0,
+ * TT_EINVAL, TT_ERANGE, TT_ENOMEM; free with tt_simprep_free either way. */
 int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt_models *m,
-                    const tt_sim_jobs *j, int ranks);
+                    const tt_sim_jobs *j, int needs);
 void tt_simprep_free(tt_simprep *prep);
 /* The bound that depends on the configuration: no job's work may pass
  * 2^50 at the slowdown congestion gives. TT_ERANGE naming the job. */
 int tt_simprep_check_bound(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p);
 
-/* A thread's working memory: the engine state (bound once) and the two
- * scratch arrays of the percentiles. */
+/* A thread's working memory: the engine state, bound once (its spent
+ * arrays hold the JCTs and queueing delays the percentiles are taken
+ * from). */
 typedef struct {
     void *buf;
     tts_state S;
-    int64_t *jct, *que;
 } tt_simwork;
 
 /* 0 or TT_ENOMEM; free with tt_simwork_free either way. */
@@ -53,7 +68,8 @@ void tt_simwork_free(tt_simwork *w);
 
 /* Runs one configuration, checked with tt_simprep_check_params and
  * tt_simprep_check_bound, over w. out, m, tl and log may be NULL.
- * 0, TT_EINVAL (sjf or srtf without ranks; an engine fault), TT_ENOMEM. */
+ * 0, TT_EINVAL (prep lacks what the run needs; an engine fault),
+ * TT_ENOMEM. Thread-safe over one prep, each thread with its own w. */
 int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_params *p,
               tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log);
 
