@@ -119,8 +119,11 @@ typedef struct {
     int32_t age_head, age_tail;
     /* per class and level (1, 2): the effective slowdown under congestion */
     int64_t *slow_tab;
-    /* fresh-job tree (sim_step_queue.h): TTS_TREE_B children a node; level
-     * h starts at tree + tree_off[h], tree_top is the root's level */
+    /* fresh-job tree (sim_step_queue.h): TTS_TREE_B children a node; the
+     * leaves are a byte per rank, the class of the fresh job waiting there
+     * (TTS_LEAF_NONE: none), its GPUs the trace's; level h >= 1 starts at
+     * tree + tree_off[h], tree_top is the root's level */
+    uint8_t *leaf;
     int32_t *tree;
     int64_t *tree_off;
     int32_t tree_top;
@@ -342,23 +345,28 @@ TTS_FN void tts_scale_submit(const tts_trace *tr, int64_t load, int64_t *sub)
 /* ---- memory ---- */
 
 /* The fresh-job tree has TTS_TREE_B children a node (16: a node's
- * children hold one 64-byte line per class). Each level is stored in groups
- * of TTS_TREE_B siblings, class-major ([class][sibling]), so a node's value
- * is a min over a short contiguous array and the children that pass a
- * threshold come out as one bit mask. */
+ * children hold one 64-byte line per class). Each level above the leaves
+ * is stored in groups of TTS_TREE_B siblings, class-major
+ * ([class][sibling]), so a node's value is a min over a short contiguous
+ * array. A leaf is one byte (the class; the GPUs are the trace's): 20
+ * bytes a job for leaves like the nodes would be most of a
+ * configuration's memory. */
 #ifndef TTS_TREE_B
 #define TTS_TREE_B 16
 #endif
 #define TTS_TREE_GROUP (TTS_TREE_B * TTS_NCLASS) /* int32 per group */
 #define TTS_TREE_MAXLV 12                       /* levels: n < 2^31, B >= 8 */
 
-/* The tree's shape for n jobs: off[h] (h = 0 .. top + 1) is where level h
- * starts (int32 elements; off[top + 1] is the whole), when off is given.
- * Returns top, the root's level (a level of one node). */
+#define TTS_LEAF_NONE 0xFF
+
+/* The tree's shape for n jobs above the leaves: off[h] (h = 1 .. top + 1)
+ * is where level h starts (int32 elements; off[top + 1] is the whole),
+ * when off is given. Returns top, the root's level (a level of one node,
+ * 1 at least). */
 TTS_FN int32_t tts_tree_shape(int64_t n, int64_t *off, int64_t *total)
 {
-    int64_t m = n > 0 ? n : 1, at = 0;
-    int32_t h = 0;
+    int64_t m = n > TTS_TREE_B ? (n + TTS_TREE_B - 1) / TTS_TREE_B : 1, at = 0;
+    int32_t h = 1;
     for (;;) {
         int64_t groups = (m + TTS_TREE_B - 1) / TTS_TREE_B;
         if (off)
@@ -397,6 +405,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(first, with & TTS_WITH_JOBS ? n : 0, int64_t);
     TTS_CARVE(starts, with & TTS_WITH_JOBS ? 3 * n : 0, int32_t);
     TTS_CARVE(vict, with & TTS_WITH_VICT ? n : 0, int32_t);
+    TTS_CARVE(leaf, n, uint8_t);
     TTS_CARVE(tree, tree, int32_t);
     TTS_CARVE(tree_off, TTS_TREE_MAXLV + 1, int64_t);
     TTS_CARVE(heap, run, int32_t);

@@ -387,6 +387,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->info[i] = (uint32_t)st << TTS_I_STATE | (uint32_t)fl << TTS_I_FLAGS |
                      (uint32_t)k << TTS_I_CLASS | (uint32_t)TTS_NO_SLOT << TTS_I_SLOT;
         S->evict[i] = 0;
+        S->leaf[i] = TTS_LEAF_NONE; /* a rank: every leaf */
         S->tend[i] = TTS_NONE;
         S->held[i] = 0;
         if (S->first) {

@@ -36,7 +36,28 @@ TTS_FN int32_t tts_tree_root(const tts_state *S, int c)
     return S->tree[S->tree_off[S->tree_top] + c * TTS_TREE_B];
 }
 
-/* Leaf of job i: class cl with k GPUs, or empty when cl < 0. Up the
+/* The fewest GPUs a job of class c asks for among the children of node x
+ * of level h >= 1, or any value <= low once one is found (low: the old
+ * min, below which a removal cannot take it). */
+TTS_FN int32_t tts_tree_kids_min(const tts_state *S, int32_t h, int64_t x, int c, int32_t low)
+{
+    int32_t v = TTS_BIG;
+    if (h > 1) {
+        const int32_t *row = tts_tree_group(S, h - 1, x * TTS_TREE_B) + c * TTS_TREE_B;
+        for (int j = 0; j < TTS_TREE_B; j++)
+            v = row[j] < v ? row[j] : v;
+        return v;
+    }
+    int64_t hi = (x + 1) * TTS_TREE_B < S->n ? (x + 1) * TTS_TREE_B : S->n;
+    for (int64_t r = x * TTS_TREE_B; r < hi && v > low; r++)
+        if (S->leaf[r] == c) {
+            int32_t k = S->tr->gpus[tts_job_at(S, r)];
+            v = k < v ? k : v;
+        }
+    return v;
+}
+
+/* Leaf of job i: class cl (its k GPUs), or empty when cl < 0. Up the
  * levels, only the classes whose value changed are looked at: a parent's
  * min becomes the new value when that is lower, stays when the child was
  * not the min, and is searched again among the siblings only when the min
@@ -44,37 +65,31 @@ TTS_FN int32_t tts_tree_root(const tts_state *S, int c)
 TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
 {
     int64_t x = tts_pos(S, i);
-    int32_t *g = tts_tree_group(S, 0, x), was[TTS_NCLASS], now[TTS_NCLASS];
+    int32_t was[TTS_NCLASS], now[TTS_NCLASS], old = S->leaf[x];
     uint32_t changed = 0;
+    int32_t k_was = S->tr->gpus[i]; /* the GPUs of the job there, if any */
     for (int c = 0; c < TTS_NCLASS; c++) {
-        int32_t *d = g + c * TTS_TREE_B + x % TTS_TREE_B;
-        was[c] = *d;
+        was[c] = c == old ? k_was : TTS_BIG;
         now[c] = c == cl ? k : TTS_BIG;
-        if (was[c] != now[c]) {
-            *d = now[c];
+        if (was[c] != now[c])
             changed |= 1u << c;
-        }
     }
+    S->leaf[x] = cl < 0 ? TTS_LEAF_NONE : (uint8_t)cl;
     for (int32_t h = 1; changed && h <= S->tree_top; h++) {
-        const int32_t *kids = g;
         uint32_t next = 0;
         x /= TTS_TREE_B;
-        g = tts_tree_group(S, h, x);
+        int32_t *g = tts_tree_group(S, h, x);
         for (int c = 0; c < TTS_NCLASS; c++) {
             if (!(changed >> c & 1))
                 continue;
-            int32_t *d = g + c * TTS_TREE_B + x % TTS_TREE_B, old = *d, v = old;
-            if (now[c] <= old) {
+            int32_t *d = g + c * TTS_TREE_B + x % TTS_TREE_B, cur = *d, v = cur;
+            if (now[c] <= cur)
                 v = now[c];
-            } else if (was[c] == old) {
-                const int32_t *row = kids + c * TTS_TREE_B;
-                v = row[0];
-                for (int j = 1; j < TTS_TREE_B; j++)
-                    v = row[j] < v ? row[j] : v;
-            }
-            if (v != old) {
+            else if (was[c] == cur)
+                v = tts_tree_kids_min(S, h, x, c, cur);
+            if (v != cur) {
                 *d = v;
-                was[c] = old;
+                was[c] = cur;
                 now[c] = v;
                 next |= 1u << c;
             }
@@ -83,13 +98,23 @@ TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
     }
 }
 
-/* The first of the siblings from .. TTS_TREE_B - 1 of group g that has a
- * job passing thr for its class, or TTS_TREE_B if none. par: the group's
- * parent node (its value for class c at par[c * TTS_TREE_B]), which says
- * for which classes any sibling passes. */
-TTS_FN int32_t tts_tree_scan(const int32_t *g, const int32_t *par, const int32_t *thr,
+/* The first of the children from .. TTS_TREE_B - 1 of node x of level
+ * h >= 1 that has a job passing thr for its class, or TTS_TREE_B if none.
+ * x's values say for which classes any child passes. */
+TTS_FN int32_t tts_tree_scan(const tts_state *S, int32_t h, int64_t x, const int32_t *thr,
                              int32_t from)
 {
+    if (h == 1) {
+        int64_t base = x * TTS_TREE_B;
+        int32_t end = S->n - base < TTS_TREE_B ? (int32_t)(S->n - base) : TTS_TREE_B;
+        const uint8_t *lf = S->leaf + base;
+        for (int32_t j = from; j < end; j++)
+            if (lf[j] != TTS_LEAF_NONE && S->tr->gpus[tts_job_at(S, base + j)] <= thr[lf[j]])
+                return j;
+        return TTS_TREE_B;
+    }
+    const int32_t *par = tts_tree_group(S, h, x) + x % TTS_TREE_B;
+    const int32_t *g = tts_tree_group(S, h - 1, x * TTS_TREE_B);
     int32_t best = TTS_TREE_B;
     for (int c = 0; c < TTS_NCLASS; c++) {
         if (par[c * TTS_TREE_B] > thr[c])
@@ -123,12 +148,6 @@ TTS_FN int32_t tts_ctz64(uint64_t m)
 #endif
 }
 
-/* Node x of level h (its value for class c at [c * TTS_TREE_B]). */
-TTS_FN const int32_t *tts_tree_node(const tts_state *S, int32_t h, int64_t x)
-{
-    return tts_tree_group(S, h, x) + x % TTS_TREE_B;
-}
-
 /* The first rank >= p whose job passes thr for its class, or -1: up from
  * leaf p to the first passing node at or right of it (among the siblings
  * at each level), then down to its leftmost passing leaf. */
@@ -147,8 +166,7 @@ TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
         for (h = 0, x = p;; h++) {
             if (h == S->tree_top)
                 return -1;
-            int32_t j = tts_tree_scan(tts_tree_group(S, h, x),
-                                      tts_tree_node(S, h + 1, x / TTS_TREE_B), thr, from);
+            int32_t j = tts_tree_scan(S, h + 1, x / TTS_TREE_B, thr, from);
             if (j < TTS_TREE_B) {
                 x = x - x % TTS_TREE_B + j;
                 break;
@@ -157,11 +175,8 @@ TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
             from = (int32_t)(x % TTS_TREE_B) + 1;
         }
     }
-    for (; h > 0; h--) { /* node x of level h passes: down to its first passing child */
-        const int32_t *par = tts_tree_node(S, h, x);
-        x *= TTS_TREE_B;
-        x += tts_tree_scan(tts_tree_group(S, h - 1, x), par, thr, 0);
-    }
+    for (; h > 0; h--) /* node x of level h passes: down to its first passing child */
+        x = x * TTS_TREE_B + tts_tree_scan(S, h, x, thr, 0);
     return x;
 }
 
