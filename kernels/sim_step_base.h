@@ -82,10 +82,8 @@ typedef struct {
  * slot of its first allocation entry (at most one per cluster GPU). The
  * per-job results tt-sim prints (first start, starts per level) are kept
  * only when a run asks for them. */
-enum {
-    TTS_WITH_VICT = 1, /* the evicted jobs' array of srtf and las (4 bytes a job) */
-    TTS_WITH_JOBS = 2  /* first start and starts per level (20 bytes a job) */
-};
+#define TTS_WITH_VICT 1 /* the evicted jobs' array of srtf and las (4 bytes a job) */
+#define TTS_WITH_JOBS 2 /* first start and starts per level (20 bytes a job) */
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
