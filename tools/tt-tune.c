@@ -251,6 +251,10 @@ int main(int argc, char **argv)
                       .stop_arg = &stop, .used = used, .used_size = sizeof used};
     tt_tune_sim etr = {&cl, s.models, s.te ? &s.train : &s.jobs, &so};
     tt_tune_sim ete = {&cl, s.models, &s.test, &so};
+    /* configurations of one canonical form over a part share a simulation */
+    if (tt_tune_set_canon(s.ctx, s.tr, &cl, s.models, etr.jobs) ||
+        (s.te && tt_tune_set_canon(s.ctx, s.te, &cl, s.models, ete.jobs)))
+        return finish(&s, EXIT_FAIL);
     int64_t budget = s.budget ? s.budget : tt_tune_default_budget(s.tr);
     tt_tune_opts to = {strcmp(s.strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
                        s.batch, (uint64_t)s.seed, s.la, 0, cli_stop_requested, &stop,

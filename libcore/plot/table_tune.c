@@ -8,7 +8,7 @@
 #include "plot/table_impl.h"
 #include "tt/sim.h"
 
-static const char *const history_names[] = {"part",      "phase",    "round",
+static const char *const history_names[] = {"part",      "phase",    "round",    "sim_row",
                                             "objective", "feasible", "predicted"};
 
 /* Appends ",word" (or "word" to "") to *s. 0 or -1. */

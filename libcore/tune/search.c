@@ -55,8 +55,18 @@ static int push_set(tt_search *s, int64_t row)
 
 int64_t tt_search_room(const tt_search *s)
 {
-    int64_t left = s->o->budget - s->spent - s->npend, b = s->batch - s->npend;
-    return left < b ? left : b;
+    int64_t left = s->o->budget - s->spent - s->nsim, b = s->batch - s->npend;
+    int64_t points = TT_TUNE_POINTS_PER_SIM * s->o->budget - s->nid_used;
+    left = left < b ? left : b;
+    return left < points ? left : points;
+}
+
+/* The form of pending point k, for the batch's set of forms. */
+static const tt_params *pend_form(void *arg, int64_t k, tt_params *scratch)
+{
+    const tt_search *s = (const tt_search *)arg;
+    tt_tune_form(s->t, &s->pend[k], scratch);
+    return scratch;
 }
 
 int tt_search_propose(tt_search *s, int64_t id, double pred)
@@ -75,6 +85,17 @@ int tt_search_propose(tt_search *s, int64_t id, double pred)
     s->nid_used++;
     if (row >= 0)
         return push_set(s, row) ? TT_ENOMEM : 0;
+    /* a form simulated already, or in this batch, costs no simulation */
+    int known = 0;
+    if (s->t->have_canon) {
+        tt_params f;
+        tt_tune_form(s->t, &p, &f);
+        uint64_t h = tt_canon_hash(&f);
+        known = tt_tune_form_find(s->t, &f) >= 0 || tt_cset_find(&s->forms, &f, h) >= 0;
+        if (!known && (rc = tt_cset_add(s->ctx, &s->forms, s->npend, h)))
+            return rc;
+    }
+    s->nsim += !known;
     s->pend[s->npend] = p;
     s->pred[s->npend++] = pred;
     return 1;
@@ -84,13 +105,14 @@ int tt_search_flush(tt_search *s)
 {
     if (s->o->stop && s->o->stop(s->o->stop_arg))
         return tt_err(s->ctx, TT_ESTOPPED, "stopped");
-    int64_t first = s->t->nrows;
+    int64_t first = s->t->nrows, sims = s->t->nsims;
     int rc = tt_tune_add_rows(s->ctx, s->t, s->pend, s->pred, s->npend, s->o->phase, s->round,
                               s->eval, s->arg);
     for (int64_t r = first; !rc && r < s->t->nrows; r++)
         rc = push_set(s, r);
-    s->spent += s->npend;
-    s->npend = 0;
+    s->spent += s->t->nsims - sims;
+    s->npend = s->nsim = 0;
+    tt_cset_clear(&s->forms);
     if (!rc && s->o->progress)
         s->o->progress(s->o->progress_arg, s->round, s->spent, s->o->budget);
     s->round++;
@@ -272,6 +294,7 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     s.arg = arg;
     s.rng = o->seed;
     s.batch = o->batch > 0 ? o->batch : tt_tune_default_batch(o->budget);
+    tt_cset_init(&s.forms, pend_form, &s);
     int64_t cap = (o->strategy == TT_TUNE_GRID ? o->budget : s.batch) + 1;
     s.pend = (tt_params *)malloc((size_t)cap * sizeof *s.pend);
     s.pred = (double *)malloc((size_t)cap * sizeof *s.pred);
@@ -286,5 +309,6 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     free(s.pred);
     free(s.set);
     free(s.ids);
+    tt_cset_free(&s.forms);
     return rc;
 }

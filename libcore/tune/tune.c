@@ -1,7 +1,8 @@
 /* The tuner (tt/tune.h): the search space, the cache of evaluated
- * configurations (the rows), the choice beside its baselines and the
- * split of a trace into train and test. The strategies that propose
- * lattice points are search.c and model.c; objectives, objective.c. */
+ * configurations (the rows, each simulated once per canonical form), the
+ * choice beside its baselines and the split of a trace into train and
+ * test. The strategies that propose lattice points are search.c and
+ * model.c; objectives, objective.c. */
 #include "tt/tune.h"
 
 #include <math.h>
@@ -234,6 +235,47 @@ static uint64_t params_hash(const tt_params *p)
     return h;
 }
 
+void tt_tune_form(const tt_tune *t, const tt_params *p, tt_params *f)
+{
+    if (t->have_canon)
+        tt_canon_form(&t->canon, p, f);
+    else
+        *f = *p;
+}
+
+/* The form of row id, for the set of simulated rows. */
+static const tt_params *row_form(void *arg, int64_t id, tt_params *scratch)
+{
+    const tt_tune *t = (const tt_tune *)arg;
+    tt_tune_form(t, &t->rows[id].params, scratch);
+    return scratch;
+}
+
+int64_t tt_tune_form_find(const tt_tune *t, const tt_params *f)
+{
+    return t->have_canon ? tt_cset_find(&t->sims, f, tt_canon_hash(f)) : -1;
+}
+
+int tt_tune_set_canon(tt_ctx *ctx, tt_tune *t, const tt_cluster *c, const tt_models *m,
+                      const tt_sim_jobs *j)
+{
+    int rc = tt_canon_init(ctx, &t->canon, c, m, j);
+    if (rc)
+        return rc;
+    t->have_canon = 1;
+    tt_cset_clear(&t->sims);
+    for (int64_t r = 0; r < t->nrows && !rc; r++) /* the rows simulated before */
+        if (t->rows[r].sim_row == r) {
+            tt_params f;
+            tt_tune_form(t, &t->rows[r].params, &f);
+            if (tt_tune_form_find(t, &f) < 0)
+                rc = tt_cset_add(ctx, &t->sims, r, tt_canon_hash(&f));
+        }
+    return rc;
+}
+
+int64_t tt_tune_sims(const tt_tune *t) { return t->nsims; }
+
 int64_t tt_tune_cache_find(const tt_tune *t, const tt_params *p)
 {
     if (!t->nslots)
@@ -298,6 +340,7 @@ int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, 
     t->base = *base;
     t->obj = obj;
     t->grid = 1;
+    tt_cset_init(&t->sims, row_form, t);
     int rc = 0;
     for (int d = 0; d < ndims && !rc; d++) {
         const tt_tune_dim *s = &dims[d];
@@ -351,6 +394,7 @@ void tt_tune_free(tt_tune *t)
     }
     free(t->rows);
     free(t->slot);
+    tt_cset_free(&t->sims);
     free(t);
 }
 
@@ -383,31 +427,95 @@ static int check_defined(tt_ctx *ctx, const tt_objective *o, const tt_metrics *m
     return 0;
 }
 
+/* ps of a batch by form, for the batch's set of forms. */
+typedef struct {
+    const tt_tune *t;
+    const tt_params *ps;
+} batch_forms;
+
+static const tt_params *batch_form(void *arg, int64_t id, tt_params *scratch)
+{
+    const batch_forms *b = (const batch_forms *)arg;
+    tt_tune_form(b->t, &b->ps[id], scratch);
+    return scratch;
+}
+
+/* Where the metrics of each of ps[0..n) come from: from[i] >= 0 a row of
+ * t of its form, -1 its own simulation (the lead[i]-th of the batch's,
+ * whose parameters go to sp), or -2 - k the simulation of ps[k] (k < i).
+ * Without a trace every one is simulated. hash[i]: the form's hash. */
+static int sort_batch(tt_ctx *ctx, const tt_tune *t, const tt_params *ps, int64_t n,
+                      int64_t *from, int64_t *lead, uint64_t *hash, tt_params *sp, int64_t *nl)
+{
+    batch_forms bf = {t, ps};
+    tt_cset set;
+    tt_cset_init(&set, batch_form, &bf);
+    int rc = 0;
+    *nl = 0;
+    for (int64_t i = 0; i < n && !rc; i++) {
+        tt_params f;
+        int64_t k = -1;
+        from[i] = -1;
+        if (t->have_canon) {
+            tt_tune_form(t, &ps[i], &f);
+            hash[i] = tt_canon_hash(&f);
+            from[i] = tt_cset_find(&t->sims, &f, hash[i]);
+            k = from[i] < 0 ? tt_cset_find(&set, &f, hash[i]) : -1;
+        }
+        if (k >= 0) {
+            from[i] = -2 - k;
+            lead[i] = lead[k];
+        } else if (from[i] < 0) {
+            lead[i] = *nl;
+            sp[(*nl)++] = ps[i];
+            if (t->have_canon)
+                rc = tt_cset_add(ctx, &set, i, hash[i]);
+        }
+    }
+    tt_cset_free(&set);
+    return rc;
+}
+
 int tt_tune_add_rows(tt_ctx *ctx, tt_tune *t, const tt_params *ps, const double *pred,
                      int64_t n, int phase, int round, tt_tune_eval_fn eval, void *arg)
 {
     if (n == 0)
         return 0;
     tt_metrics *m = (tt_metrics *)calloc((size_t)n, sizeof *m);
-    if (!m)
-        return tt_err(ctx, TT_ENOMEM, "out of memory");
-    int rc = reserve_rows(ctx, t, n);
+    tt_params *sp = (tt_params *)malloc((size_t)n * sizeof *sp);
+    int64_t *from = (int64_t *)malloc((size_t)n * sizeof *from);
+    int64_t *lead = (int64_t *)malloc((size_t)n * sizeof *lead), nl = 0;
+    uint64_t *hash = (uint64_t *)malloc((size_t)n * sizeof *hash);
+    int rc = m && sp && from && lead && hash ? reserve_rows(ctx, t, n)
+                                              : tt_err(ctx, TT_ENOMEM, "out of memory");
     if (!rc)
-        rc = eval(arg, ctx, ps, n, m);
-    for (int64_t i = 0; i < n && !rc; i++)
+        rc = sort_batch(ctx, t, ps, n, from, lead, hash, sp, &nl);
+    if (!rc && nl > 0)
+        rc = eval(arg, ctx, sp, nl, m);
+    for (int64_t i = 0; i < nl && !rc; i++)
         rc = check_defined(ctx, t->obj, &m[i]);
+    int64_t first = t->nrows;
     for (int64_t i = 0; i < n && !rc; i++) {
         tt_tune_row *r = &t->rows[t->nrows];
         memset(r, 0, sizeof *r);
         r->params = ps[i];
-        r->metrics = m[i];
-        r->objective = tt_objective_value(t->obj, &m[i]);
+        r->metrics = from[i] >= 0 ? t->rows[from[i]].metrics : m[lead[i]];
+        r->sim_row = from[i] >= 0 ? from[i] : from[i] == -1 ? first + i : first - 2 - from[i];
+        r->objective = tt_objective_value(t->obj, &r->metrics);
         r->predicted = pred ? pred[i] : NAN;
         r->phase = phase;
         r->round = round;
         cache_put(t, t->nrows++);
+        if (r->sim_row == first + i && t->have_canon)
+            rc = tt_cset_add(ctx, &t->sims, first + i, hash[i]);
     }
+    if (!rc)
+        t->nsims += nl;
     free(m);
+    free(sp);
+    free(from);
+    free(lead);
+    free(hash);
     return rc;
 }
 
@@ -511,7 +619,7 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
                       void *test_arg, tt_tune_roles *out)
 {
     int64_t *tr = out->train_row, *te = out->test_row;
-    int64_t before = train->nrows;
+    int64_t before = train->nrows, sims = train->nsims;
     memset(out, 0, sizeof *out);
     for (int r = 0; r < TT_NROLES; r++)
         tr[r] = te[r] = -1;
@@ -519,13 +627,15 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     tt_tune_opts o = *opts;
     o.phase = PHASE_SEARCH;
     int rc = tt_tune_search(ctx, train, &o, eval, train_arg, &tr[TT_ROLE_RECOMMENDED]);
-    out->sims_search = train->nrows - before;
+    out->rows_search = train->nrows - before;
+    out->sims_search = train->nsims - sims;
     o.strategy = TT_TUNE_GRID;
     o.phase = PHASE_GRID;
     o.progress = NULL;
     if (!rc)
         rc = tt_tune_search(ctx, train, &o, eval, train_arg, &tr[TT_ROLE_GRID_BEST]);
-    out->sims_grid = train->nrows - before - out->sims_search;
+    out->rows_grid = train->nrows - before - out->rows_search;
+    out->sims_grid = train->nsims - sims - out->sims_search;
     tt_params strict = every_class_waits(&train->base, TT_INF);
     tt_params nowait = every_class_waits(&train->base, 0);
     if (!rc)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sim/canonset.h"
+#include "tt/canon.h"
 #include "tt/linalg.h"
 #include "tt/objective.h"
 #include "tt/tune.h"
@@ -56,7 +58,14 @@ struct tt_tune {
     int64_t nrows, cap;
     int64_t *slot; /* open addressing over rows by parameters; -1 empty */
     int64_t nslots;
+    /* with a trace (tt_tune_set_canon): the rows simulated, by canonical
+     * form, so a configuration of a known form costs no simulation */
+    int have_canon;
+    tt_canon canon;
+    tt_cset sims;
+    int64_t nsims;
 };
+
 
 static inline uint64_t tt_tune_mix64(uint64_t z)
 {
@@ -115,8 +124,14 @@ static inline int64_t tt_tune_idx_to_id(const tt_tune *t, const int64_t *idx)
 
 /* The row of p, or -1. */
 int64_t tt_tune_cache_find(const tt_tune *t, const tt_params *p);
+/* The canonical form of p over t's trace into f (p itself without one). */
+void tt_tune_form(const tt_tune *t, const tt_params *p, tt_params *f);
+/* A simulated row of f's canonical form (tt_tune_form), or -1. */
+int64_t tt_tune_form_find(const tt_tune *t, const tt_params *f);
 /* Simulates ps[0..n) with eval and appends their rows (pred: the model's
- * predictions, or NULL). */
+ * predictions, or NULL); a configuration whose canonical form a row or an
+ * earlier one of ps has is not simulated but copied (tt_tune_row's
+ * sim_row). */
 int tt_tune_add_rows(tt_ctx *ctx, tt_tune *t, const tt_params *ps, const double *pred,
                      int64_t n, int phase, int round, tt_tune_eval_fn eval, void *arg);
 /* The best among rows[0..n) of t (tt_objective_best over their metrics);
@@ -139,19 +154,26 @@ typedef struct {
     int64_t *set, nset, capset;
     int64_t *ids, nids; /* open addressing, -1 empty; nids a power of 2 */
     int64_t nid_used;
-    /* the batch being gathered */
+    /* the batch being gathered; nsim of them need a simulation, the
+     * others share the form of a row or of an earlier one of the batch
+     * (forms: the batch's by form, with a tuner that has a trace) */
     tt_params *pend;
     double *pred;
-    int64_t npend;
+    int64_t npend, nsim;
+    tt_cset forms;
 } tt_search;
 
-/* The room left in this round. */
+/* The room left in this round: the least of the simulations left in the
+ * budget, the points left in the batch, and the points left of
+ * TT_TUNE_POINTS_PER_SIM x the budget (points that share a known form
+ * take room in the batch, not in the budget). */
 int64_t tt_search_room(const tt_search *s);
 /* Whether lattice point id was proposed. */
 int tt_search_proposed(tt_search *s, int64_t id);
 /* Proposes lattice point id: a cached row joins the set at no cost; a new
- * one joins the batch while there is room. 1 when it joined the batch, 0
- * when not, < 0 on error. */
+ * one joins the batch while there is room, at no cost from the budget
+ * when its canonical form is known or in the batch. 1 when it joined the
+ * batch, 0 when not, < 0 on error. */
 int tt_search_propose(tt_search *s, int64_t id, double pred);
 /* Simulates the batch; its rows join the set. TT_ESTOPPED when the stop
  * callback says so first. */

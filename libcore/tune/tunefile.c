@@ -43,8 +43,8 @@ static int write_attrs(hid_t g, const tune_write *w)
            tt_h5u_attr_str(g, "seed", seed) || tt_h5u_attr_i64(g, "budget", a->budget) ||
            tt_h5u_attr_i64(g, "batch", a->batch) ||
            tt_h5u_attr_i64(g, "grid_size", tt_tune_grid_size(a->train)) ||
-           tt_h5u_attr_i64(g, "sims_train", tt_tune_rows(a->train)) ||
-           tt_h5u_attr_i64(g, "sims_test", a->test ? tt_tune_rows(a->test) : 0) ||
+           tt_h5u_attr_i64(g, "sims_train", tt_tune_sims(a->train)) ||
+           tt_h5u_attr_i64(g, "sims_test", a->test ? tt_tune_sims(a->test) : 0) ||
            tt_h5u_attr_str(g, "device", a->device ? a->device : "") ||
            tt_h5u_attr_str(g, "linalg", a->linalg ? a->linalg : "") ||
            tt_h5u_attr_str(g, "split", a->split ? a->split : "") ||
@@ -114,6 +114,9 @@ static int write_history(hid_t g, const tune_write *w, void *buf)
     for (int64_t r = 0; r < n; r++)
         v[r] = w->rows[r]->round;
     rc = rc || col_i64(g, "round", n, v, NULL);
+    for (int64_t r = 0; r < n; r++) /* test rows follow the train rows */
+        v[r] = w->rows[r]->sim_row + (w->part[r] ? tt_tune_rows(w->a->train) : 0);
+    rc = rc || col_i64(g, "sim_row", n, v, NULL);
     for (int64_t r = 0; r < n; r++)
         f[r] = w->rows[r]->objective;
     rc = rc || col_f64(g, "objective", n, f);

@@ -65,10 +65,14 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
 void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const char *split,
                       char *buf, size_t size)
 {
-    int64_t n = tt_tune_rows(t), grid = tt_tune_grid_size(t);
+    int64_t n = tt_tune_sims(t), rows = tt_tune_rows(t), grid = tt_tune_grid_size(t);
+    /* configurations that shared a simulation (one canonical form) */
+    char shared[64] = "";
+    if (rows != n)
+        snprintf(shared, sizeof shared, " for %lld configurations", (long long)rows);
     if (!test) {
-        snprintf(buf, size, "%lld simulations on train (search %lld, grid baseline %lld, others "
-                 "%lld) over a grid of %lld (search %.1f%%)", (long long)n,
+        snprintf(buf, size, "%lld simulations%s on train (search %lld, grid baseline %lld, "
+                 "others %lld) over a grid of %lld (search %.1f%%)", (long long)n, shared,
                  (long long)ro->sims_search, (long long)ro->sims_grid,
                  (long long)(n - ro->sims_search - ro->sims_grid), (long long)grid,
                  100.0 * (double)ro->sims_search / (double)grid);
@@ -76,7 +80,7 @@ void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const
     }
     double regret = tt_tune_row_at(t, ro->test_row[TT_ROLE_RECOMMENDED])->objective -
                     ro->hindsight;
-    snprintf(buf, size, "%lld simulations on test; regret of the choice on test %.6f (%.2f%% of "
-             "the best in hindsight, %s)", (long long)n, regret,
+    snprintf(buf, size, "%lld simulations%s on test; regret of the choice on test %.6f (%.2f%% "
+             "of the best in hindsight, %s)", (long long)n, shared, regret,
              ro->hindsight != 0 ? 100.0 * regret / fabs(ro->hindsight) : 0.0, split);
 }

@@ -13,7 +13,7 @@ writes. Here every column comes in the order the tools print it as TSV:
     read_sim_timeline(path)  per event time, as tt-sim --timeline prints them
     read_sweep(path)         one row per configuration, as tt-sweep prints them
                              (tt-sweep -o, tt-merge -o); the index is /sweep/index
-    read_tune(path)          every simulation tt-tune -o ran (/tune/history)
+    read_tune(path)          every configuration tt-tune -o evaluated (/tune/history)
 
 Absent values are NA (start and end of a job that never ran, a rejected job's
 results, a string the trace lacks); text columns are pandas strings; the
@@ -40,7 +40,7 @@ SIM_JOB_COLUMNS = ("job", "submit", "duration", "gpus", "model", "start", "end",
                    "level", "slow", "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s")
 TIMELINE_COLUMNS = ("t", "waiting", "running", "busy_gpus", "running_l0", "running_l1",
                     "running_l2")
-HISTORY_COLUMNS = ("part", "phase", "round", "objective", "feasible", "predicted")
+HISTORY_COLUMNS = ("part", "phase", "round", "sim_row", "objective", "feasible", "predicted")
 
 
 def _attrs(obj):
@@ -182,12 +182,14 @@ def read_sweep(path):
 
 
 def read_tune(path):
-    """Every simulation of a tt-tune -o file (/tune/history): part (0 train,
-    1 test), phase (0 search, 1 grid baseline, 2 single configurations, 3
-    hindsight search), round, objective, feasible, predicted (NaN where the
-    surrogate did not propose the point), the 13 parameters, a searched class
-    timer's own column (w0.CLASS; NaN where a row uses the global timer),
-    the 16 metrics. attrs: the /tune attributes, "space" (each searched
+    """Every configuration a tt-tune -o file evaluated (/tune/history): part
+    (0 train, 1 test), phase (0 search, 1 grid baseline, 2 single
+    configurations, 3 hindsight search), round, sim_row (the row whose
+    simulation gave its metrics: itself, or one of the same canonical form;
+    absent from files written before it), objective, feasible, predicted
+    (NaN where the surrogate did not propose the point), the 13 parameters,
+    a searched class timer's own column (w0.CLASS; NaN where a row uses the
+    global timer), the 16 metrics. attrs: the /tune attributes, "space" (each searched
     dimension's values, in -s order) and "roles" ({role: {"train_row": i,
     "test_row": j or None}}, rows of this frame)."""
     with h5py.File(path, "r") as f:

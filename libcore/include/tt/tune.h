@@ -10,8 +10,10 @@
  * every round is one batch handed to an evaluation callback:
  * tt_tune_eval_sim simulates it with tt_run_params (tt/run.h), on all CPU
  * cores or the GPU; tests pass synthetic surfaces. Every configuration is
- * simulated at most once per tuner (a cache over all parameters), and the
- * budget counts new simulations only.
+ * evaluated at most once per tuner (a cache over all parameters); given
+ * the trace (tt_tune_set_canon), configurations of one canonical form
+ * (tt/canon.h) share one simulation. The budget counts new simulations
+ * only.
  *
  * Strategies:
  *   grid    the uniform sub-lattice with as many points as the budget
@@ -70,6 +72,11 @@ enum { TT_TUNE_LINEAR, TT_TUNE_LOG, TT_TUNE_LIST };
  * when present. */
 #define TT_TUNE_MAX_DIMS 32
 #define TT_TUNE_MAX_VALUES (INT64_C(1) << 16) /* of one dimension, before repeats go */
+/* A search looks at most at this many lattice points per simulation of
+ * its budget: points of a canonical form already simulated cost none, and
+ * without a bound a space where most points share a form would be walked
+ * whole, each point a row and a surrogate's data point. */
+#define TT_TUNE_POINTS_PER_SIM 4
 
 typedef struct {
     int param; /* index into tt_param_names */
@@ -171,6 +178,8 @@ typedef struct {
     double predicted; /* the model's objective where it proposed the point, else NaN */
     int32_t phase;    /* opts.phase of the call that added it */
     int32_t round;    /* round of that call, from 0 */
+    int64_t sim_row;  /* the row whose simulation gave the metrics: this one, or
+                       * an earlier one of the same canonical form */
 } tt_tune_row;
 
 typedef struct tt_tune tt_tune;
@@ -182,6 +191,15 @@ typedef struct tt_tune tt_tune;
 int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, int ndims,
                    const tt_objective *obj, tt_tune **out);
 void tt_tune_free(tt_tune *t);
+/* The trace t's configurations are simulated on (j on cluster c with the
+ * model table m): from now on a configuration whose canonical form
+ * (tt/canon.h) a row already has costs no simulation, its row taking that
+ * row's metrics (sim_row). Without it, forms are not compared (the
+ * synthetic surfaces of tests). 0, or tt_canon_init's codes; TT_ENOMEM. */
+int tt_tune_set_canon(tt_ctx *ctx, tt_tune *t, const tt_cluster *c, const tt_models *m,
+                      const tt_sim_jobs *j);
+/* The simulations t has run: rows that are their own sim_row. */
+int64_t tt_tune_sims(const tt_tune *t);
 /* Points in the exhaustive grid. */
 int64_t tt_tune_grid_size(const tt_tune *t);
 /* The default budget of a search over t: a tenth of the grid, at least 1. */
@@ -191,8 +209,11 @@ int64_t tt_tune_default_budget(const tt_tune *t);
 void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p);
 
 /* Runs a search with opts; *best gets the row of the best configuration
- * among the lattice points it proposed (rows simulated before, by another
- * call, count without cost). 0; TT_EINVAL for a bad budget; TT_ESTOPPED;
+ * among the lattice points it proposed (rows evaluated before, by another
+ * call, and points of a canonical form already simulated count without
+ * cost; it looks at most at TT_TUNE_POINTS_PER_SIM x budget points, so in
+ * a space where most points share forms it may end with budget left).
+ * 0; TT_EINVAL for a bad budget; TT_ESTOPPED;
  * TT_EIO when the surrogate's linear algebra fails; TT_EEMPTY when the
  * objective of a configuration cannot be computed; or the evaluation
  * callback's code. */
@@ -203,7 +224,7 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *opts, tt_tune_ev
 int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune_eval_fn eval,
                  void *arg, int64_t *row);
 
-/* The rows in order of evaluation (= simulations run), and row i. */
+/* The rows in order of evaluation, and row i. */
 int64_t tt_tune_rows(const tt_tune *t);
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i);
 /* The best of all rows (as tt_objective_best over their metrics). */
@@ -240,6 +261,7 @@ typedef struct {
     int64_t train_row[TT_NROLES];   /* each role's row in train; -1: none */
     int64_t test_row[TT_NROLES];    /* and in test; -1 without a test part */
     int64_t sims_search, sims_grid; /* simulations the search, the grid ran on train */
+    int64_t rows_search, rows_grid; /* and the configurations each evaluated there */
     double hindsight;               /* the hindsight's objective on test (regret from it) */
 } tt_tune_roles;
 
@@ -340,8 +362,9 @@ typedef struct {
  * tracetune_layout = "tune/1"; provenance attributes trace_file,
  * trace_format, trace_source_sha256, cluster, models_source,
  * models_sha256, objective, strategy, seed (decimal text), budget, batch,
- * grid_size, sims_train, sims_test, device, linalg, split, recommended
- * (the tt-sim parameter line), tool_version):
+ * grid_size, sims_train, sims_test (the simulations run on each part),
+ * device, linalg, split, recommended (the tt-sim parameter line),
+ * tool_version):
  *   /tune/space/<param>       the values of each searched parameter, int64
  *                             (INT64_MAX = infinite, "infinite" attribute),
  *                             attribute scale = linear, log or list
@@ -352,6 +375,9 @@ typedef struct {
  *                             2 single configurations (baselines, the
  *                             choices re-evaluated), 3 the hindsight search
  *   /tune/history/round       int64: the round of its search
+ *   /tune/history/sim_row     int64: the row whose simulation gave its
+ *                             metrics (itself, or an earlier row of its
+ *                             part with the same canonical form)
  *   /tune/history/objective   float64
  *   /tune/history/feasible    int64 1/0 ("best" bounds over its part)
  *   /tune/history/predicted   float64: the model's prediction, NaN if none

@@ -25,7 +25,8 @@ Test(table_tune, history_table)
               crole >= 0 && cjct >= 0);
     /* the columns in the order of the file's groups, a parameter's units */
     cr_expect_eq(cpart, 0);
-    cr_expect_str_eq(tt_table_name(t, 6), "order");
+    cr_expect_str_eq(tt_table_name(t, 3), "sim_row");
+    cr_expect_str_eq(tt_table_name(t, 7), "order");
     cr_expect_str_eq(tt_table_units(t, cw0), "s");
     cr_expect_str_eq(tt_table_name(t, tt_table_cols(t) - 1), "role");
     tt_metrics *m = malloc((size_t)ntr * sizeof *m);
@@ -37,6 +38,8 @@ Test(table_tune, history_table)
         cr_expect_eq(tt_table_values(t, cpart)[r], r < ntr ? 0 : 1, "row %lld", (long long)r);
         cr_expect_eq(tt_table_values(t, cphase)[r], w->phase, "row %lld", (long long)r);
         cr_expect_eq(tt_table_values(t, cround)[r], w->round, "row %lld", (long long)r);
+        cr_expect_eq(tt_table_values(t, 3)[r], w->sim_row + (r < ntr ? 0 : ntr), "row %lld",
+                     (long long)r);
         cr_expect_eq(tt_table_values(t, cobj)[r], w->objective, "row %lld", (long long)r);
         cr_expect_eq(tt_table_values(t, cjct)[r], w->metrics.jct_mean, "row %lld", (long long)r);
         double w0 = w->params.w0 == TT_INF ? INFINITY : (double)w->params.w0;

@@ -5,6 +5,7 @@
 
 #include "sim/randcase.h"
 #include "testutil.h"
+#include "tt/canon.h"
 #include "tune/tuneutil.h"
 
 static void dim_ok(const char *name, const char *spec, const int64_t *want, int64_t n, int scale)
@@ -233,6 +234,103 @@ Test(tune, eval_sim)
     cr_expect_eq(tt_tune_eval_sim(&e, ctx, ps, NP, got), TT_EINVAL);
     cr_expect(strncmp(tt_errmsg(ctx), "candidate 2: ", 13) == 0, "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);
+    rcase_free(&k);
+}
+
+/* ---- configurations of one canonical form: one simulation ---- */
+
+typedef struct {
+    tt_tune_sim sim;
+    int64_t sims;
+} counted;
+
+static int counted_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    counted *c = (counted *)arg;
+    c->sims += n;
+    return tt_tune_eval_sim(&c->sim, ctx, ps, n, out);
+}
+
+/* The forms among the rows of t, and whether every row shares the
+ * simulation of the first row of its form and has the metrics its own
+ * simulation gives. */
+static int64_t check_rows(const tt_tune *t, const tt_canon *k, const rcase *rc)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    int64_t forms = 0, n = tt_tune_rows(t);
+    for (int64_t r = 0; r < n; r++) {
+        const tt_tune_row *w = tt_tune_row_at(t, r);
+        tt_params f, g;
+        tt_canon_form(k, &w->params, &f);
+        int64_t first = -1;
+        for (int64_t q = 0; q < r && first < 0; q++) {
+            tt_canon_form(k, &tt_tune_row_at(t, q)->params, &g);
+            if (tt_canon_equal(&f, &g))
+                first = q;
+        }
+        forms += first < 0;
+        cr_expect_eq(w->sim_row, first < 0 ? r : tt_tune_row_at(t, first)->sim_row,
+                     "row %lld: sim_row %lld", (long long)r, (long long)w->sim_row);
+        tt_metrics m;
+        cr_assert_eq(tt_simulate(ctx, &rc->c, &w->params, rc->m, &rc->j, NULL, &m, NULL), 0);
+        cr_expect(memcmp(&m, &w->metrics, sizeof m) == 0, "row %lld: not its simulation",
+                  (long long)r);
+    }
+    tt_ctx_free(ctx);
+    return forms;
+}
+
+/* Given its trace, a tuner simulates each canonical form once: a grid of
+ * 33 points where theta above every class's L2 slowdown and every theta
+ * at w0 = inf are one run; the budget counts simulations, so a search
+ * looks at more points than its budget. */
+Test(tune, one_simulation_per_form)
+{
+    rcase k;
+    cr_assert_eq(rcase_make(21, 80, &k), 0);
+    tt_canon kc;
+    cr_assert_eq(tt_canon_init(NULL, &kc, &k.c, k.m, &k.j), 0);
+    tt_objective *o = obj("jct_mean");
+    static const char *const specs[] = {"w0=0,60,inf", "theta=1000:3000:11"};
+    tt_ctx *ctx = tt_ctx_create();
+    for (int strat = 0; strat < 3; strat++) {
+        tt_tune *t = make_tune(specs, 2, o);
+        cr_assert_eq(tt_tune_set_canon(ctx, t, &k.c, k.m, &k.j), 0, "%s", tt_errmsg(ctx));
+        counted c = {{&k.c, k.m, &k.j, NULL}, 0};
+        int64_t budget = strat == TT_TUNE_GRID ? 33 : 6, best;
+        tt_tune_opts opts = {(tt_tune_strategy)strat, budget, 3, 1, NULL, 0, NULL, NULL, NULL,
+                             NULL};
+        cr_assert_eq(tt_tune_search(ctx, t, &opts, counted_eval, &c, &best), 0, "%s",
+                     tt_errmsg(ctx));
+        int64_t forms = check_rows(t, &kc, &k);
+        cr_expect_eq(c.sims, forms, "strategy %d: %lld simulations, %lld forms", strat,
+                     (long long)c.sims, (long long)forms);
+        cr_expect_eq(tt_tune_sims(t), c.sims);
+        cr_expect_leq(c.sims, budget);
+        cr_expect_leq(tt_tune_rows(t), TT_TUNE_POINTS_PER_SIM * budget);
+        if (strat == TT_TUNE_GRID) {
+            cr_expect_eq(tt_tune_rows(t), 33, "the whole grid");
+            cr_expect_lt(forms, 33, "no form shared");
+        } else {
+            cr_expect_gt(tt_tune_rows(t), c.sims, "strategy %d: no point shared a form", strat);
+        }
+        /* a single configuration of a known form costs nothing */
+        tt_params p = tt_tune_row_at(t, 0)->params;
+        p.min_run += 1;
+        p.theta = TT_INF;
+        p.w0 = p.w1 = TT_INF;
+        int64_t before = c.sims, rp, rq;
+        cr_assert_eq(tt_tune_eval(ctx, t, &p, 2, counted_eval, &c, &rp), 0);
+        tt_params q = p;
+        q.restart += 5;
+        cr_assert_eq(tt_tune_eval(ctx, t, &q, 2, counted_eval, &c, &rq), 0);
+        cr_expect_neq(rp, rq);
+        cr_expect_leq(c.sims, before + 1, "two configurations of one form, two simulations");
+        cr_expect_eq(tt_tune_row_at(t, rq)->sim_row, tt_tune_row_at(t, rp)->sim_row);
+        tt_tune_free(t);
+    }
+    tt_ctx_free(ctx);
+    tt_objective_free(o);
     rcase_free(&k);
 }
 
