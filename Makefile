@@ -11,7 +11,9 @@
 #   make fuzz-long       the same, FUZZ_LONG_SECONDS each (outside CI)
 #   make bench           benchmarks, TSV on stdout
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
-#   make install PREFIX=/usr/local
+#   make shared          build/libtracetune.so.VERSION
+#   make install PREFIX=/usr/local   tools, libraries, headers, tracetune.pc, data
+#   make uninstall PREFIX=/usr/local
 
 PREFIX  ?= /usr/local
 BUILD   ?= build
@@ -99,10 +101,15 @@ FUZZ_SRCS := $(filter-out tests/fuzz/main.c,$(wildcard tests/fuzz/*.c))
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o \
              $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit
+# the shared library (see "the library as a library" below)
+VERSION := $(shell sed -n 's/^\#define TT_VERSION "\(.*\)"$$/\1/p' libcore/include/tt/version.h)
+SONAME  := libtracetune.so.$(firstword $(subst ., ,$(VERSION)))
+LIBSO   := $(BUILD)/libtracetune.so.$(VERSION)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-data clean install example
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-data clean install \
+        uninstall installcheck shared example FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -163,7 +170,12 @@ api: $(LIBCORE)
 	tests/api/headers.sh
 	tests/api/symbols.sh $(BUILD)
 
-test: unit e2e api
+# make install into a scratch prefix, a program built against it with
+# pkg-config, make uninstall (tests/install/run.sh)
+installcheck: $(TOOLS) $(LIBCORE) $(LIBSO)
+	MAKE="$(MAKE)" BUILD=$(BUILD) BIN=$(BIN) tests/install/run.sh
+
+test: unit e2e api installcheck
 
 # the Slurm recipe of the docs run for real on a one-node Slurm that the
 # test starts and stops itself (tests/slurm/run.sh); skipped, saying why,
@@ -177,7 +189,7 @@ slurm: $(TOOLS)
 check: fuzz sanitize slurm test
 
 sanitize:
-	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 test
+	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 unit e2e api
 
 # ---- fuzzing (clang's libFuzzer) ----
 # One fuzzer per family of parsers: tests/fuzz/fuzz_NAME.c (what each reads
@@ -285,13 +297,62 @@ example: $(TOOLS)
 	$(BIN)/tt-plot surface --facet makespan -o example-surface.png example-sweep.h5
 	$(BIN)/tt-plot pareto -o example-pareto.png example-sweep.h5
 
-install: $(TOOLS)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tt \
-	    $(DESTDIR)$(PREFIX)/share/tracetune
+# ---- the library as a library: shared, pkg-config, install ----
+# libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from objects
+# built apart with -fPIC, so the tools and benchmarks keep linking the
+# static library built as before
+PIC_OBJS := $(CORE_OBJS:$(BUILD)/%=$(BUILD)/pic/%) $(KERNEL_OBJS:$(BUILD)/%=$(BUILD)/pic/%)
+# what a program that links the library needs besides it: the modules
+# pkg-config knows, and the rest as flags
+PC_REQUIRES := hdf5 openblas $(shell $(PKG_CONFIG) --exists zlib liblzma 2>/dev/null && echo zlib liblzma)
+PC_LIBS := $(if $(filter zlib,$(PC_REQUIRES)),,-lz -llzma) $(CUDA_LIBS) -lm -pthread
+
+$(BUILD)/pic/libcore/%.o: libcore/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC $(WARN) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/pic/kernels/%_none.o: kernels/%_none.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC $(WARN) $(DEPFLAGS) -c $< -o $@
+$(BUILD)/pic/kernels/%.o: kernels/%.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Ikernels -MD -MP -c $< -o $@
+$(LIBSO): $(PIC_OBJS) libcore/libtracetune.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libcore/libtracetune.map $(LDFLAGS) \
+	    $(PIC_OBJS) $(LIBS) -o $@
+# PREFIX is written into the file: it changes with every install
+$(BUILD)/tracetune.pc: FORCE
+	@mkdir -p $(dir $@)
+	@printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+	    'Name: tracetune' \
+	    'Description: GPU-cluster job traces: ingest, simulate, sweep and tune scheduler configurations' \
+	    'Version: $(VERSION)' 'Requires.private: $(strip $(PC_REQUIRES))' \
+	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -ltracetune' \
+	    'Libs.private: $(strip $(PC_LIBS))' >$@
+FORCE:
+shared: $(LIBSO)
+
+# make install PREFIX=... [DESTDIR=...]; make uninstall with the same
+# removes exactly what it installed
+INSTALLED_BINS := $(TOOLS:$(BIN)/%=$(PREFIX)/bin/%)
+INSTALLED_HDRS := $(patsubst libcore/include/%,$(PREFIX)/include/%,$(wildcard libcore/include/tt/*.h))
+INSTALLED_LIBS := $(PREFIX)/lib/libtracetune.a $(PREFIX)/lib/libtracetune.so.$(VERSION) \
+                  $(PREFIX)/lib/$(SONAME) $(PREFIX)/lib/libtracetune.so \
+                  $(PREFIX)/lib/pkgconfig/tracetune.pc
+INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(wildcard data/*))
+install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	    $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIBCORE) $(DESTDIR)$(PREFIX)/lib
+	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib
+	ln -sf libtracetune.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtracetune.so
+	install -m 644 $(BUILD)/tracetune.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 libcore/include/tt/*.h $(DESTDIR)$(PREFIX)/include/tt
 	install -m 644 data/* $(DESTDIR)$(PREFIX)/share/tracetune
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_BINS) $(INSTALLED_HDRS) $(INSTALLED_LIBS) $(INSTALLED_DATA))
+	-rmdir $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune 2>/dev/null
 
 clean:
 	rm -rf build build-san build-fuzz bin
