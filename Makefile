@@ -101,15 +101,18 @@ FUZZ_SRCS := $(filter-out tests/fuzz/main.c,$(wildcard tests/fuzz/*.c))
 UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o \
              $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit
-# the shared library (see "the library as a library" below)
+# the shared library (see "the library as a library" below) and the man
+# pages, docs/man/NAME.SECTION.md written as roff
 VERSION := $(shell sed -n 's/^\#define TT_VERSION "\(.*\)"$$/\1/p' libcore/include/tt/version.h)
 SONAME  := libtracetune.so.$(firstword $(subst ., ,$(VERSION)))
 LIBSO   := $(BUILD)/libtracetune.so.$(VERSION)
+MAN_SRCS  := $(wildcard docs/man/*.md)
+MAN_PAGES := $(MAN_SRCS:docs/man/%.md=$(BUILD)/man/%)
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-data clean install \
-        uninstall installcheck shared example FORCE
+        uninstall installcheck doccheck man shared example FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -172,10 +175,14 @@ api: $(LIBCORE)
 
 # make install into a scratch prefix, a program built against it with
 # pkg-config, make uninstall (tests/install/run.sh)
-installcheck: $(TOOLS) $(LIBCORE) $(LIBSO)
+installcheck: $(TOOLS) $(LIBCORE) $(LIBSO) $(MAN_PAGES)
 	MAKE="$(MAKE)" BUILD=$(BUILD) BIN=$(BIN) tests/install/run.sh
 
-test: unit e2e api installcheck
+# the man pages against the tools' --help, rendered without warnings
+doccheck: $(TOOLS) $(MAN_PAGES)
+	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
+
+test: unit e2e api doccheck installcheck
 
 # the Slurm recipe of the docs run for real on a one-node Slurm that the
 # test starts and stops itself (tests/slurm/run.sh); skipped, saying why,
@@ -331,6 +338,13 @@ $(BUILD)/tracetune.pc: FORCE
 FORCE:
 shared: $(LIBSO)
 
+# ---- man pages: docs/man/NAME.SECTION.md, the reference, written as roff ----
+PYTHON ?= python3
+$(BUILD)/man/%: docs/man/%.md docs/man/md2man.py libcore/include/tt/version.h
+	@mkdir -p $(dir $@)
+	$(PYTHON) docs/man/md2man.py $< $(VERSION) >$@.tmp && mv $@.tmp $@
+man: $(MAN_PAGES)
+
 # make install PREFIX=... [DESTDIR=...]; make uninstall with the same
 # removes exactly what it installed
 INSTALLED_BINS := $(TOOLS:$(BIN)/%=$(PREFIX)/bin/%)
@@ -339,9 +353,13 @@ INSTALLED_LIBS := $(PREFIX)/lib/libtracetune.a $(PREFIX)/lib/libtracetune.so.$(V
                   $(PREFIX)/lib/$(SONAME) $(PREFIX)/lib/libtracetune.so \
                   $(PREFIX)/lib/pkgconfig/tracetune.pc
 INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(wildcard data/*))
-install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc
+MAN_SECTIONS   := $(sort $(subst .,,$(suffix $(MAN_PAGES))))
+INSTALLED_MAN  := $(foreach p,$(MAN_PAGES),$(PREFIX)/share/man/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
+install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc $(MAN_PAGES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-	    $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune
+	    $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune \
+	    $(MAN_SECTIONS:%=$(DESTDIR)$(PREFIX)/share/man/man%)
+	for p in $(MAN_PAGES); do install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$${p##*.}; done
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIBCORE) $(DESTDIR)$(PREFIX)/lib
 	install -m 755 $(LIBSO) $(DESTDIR)$(PREFIX)/lib
@@ -351,7 +369,8 @@ install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc
 	install -m 644 libcore/include/tt/*.h $(DESTDIR)$(PREFIX)/include/tt
 	install -m 644 data/* $(DESTDIR)$(PREFIX)/share/tracetune
 uninstall:
-	rm -f $(addprefix $(DESTDIR),$(INSTALLED_BINS) $(INSTALLED_HDRS) $(INSTALLED_LIBS) $(INSTALLED_DATA))
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED_BINS) $(INSTALLED_HDRS) $(INSTALLED_LIBS) $(INSTALLED_DATA) \
+	    $(INSTALLED_MAN))
 	-rmdir $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune 2>/dev/null
 
 clean:

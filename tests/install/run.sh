@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/install/run.sh: make install into a scratch prefix installs the
 # tools, the static and the shared library (with its soname and links),
-# the public headers, tracetune.pc and the data; a C program builds against that copy with pkg-config alone,
+# the public headers, tracetune.pc, the man pages (found by man) and the
+# data; a C program builds against that copy with pkg-config alone,
 # linked to the shared library and to the static one, and prints tt-sim's
 # row; DESTDIR stages the same files; make uninstall leaves nothing.
 # Run by make installcheck (MAKE, BUILD and BIN as that make has them).
@@ -28,6 +29,13 @@ readelf -d "$prefix/lib/libtracetune.so.$version" | grep -q 'SONAME.*\[libtracet
     fail "soname: $(readelf -d "$prefix/lib/libtracetune.so.$version" | grep SONAME)"
 [ "$(ls "$prefix/include/tt" | wc -l)" = "$(ls libcore/include/tt | wc -l)" ] ||
     fail "headers: $(ls "$prefix/include/tt")"
+# man finds every page there: one per tool, the files, the overview
+for t in "$BIN"/tt-*; do
+    [ "$(MANPATH=$prefix/share/man man -w "$(basename "$t")")" = "$prefix/share/man/man1/$(basename "$t").1" ] ||
+        fail "man -w $(basename "$t"): $(MANPATH=$prefix/share/man man -w "$(basename "$t")" 2>&1)"
+done
+MANPATH=$prefix/share/man man -w 5 tracetune-files >/dev/null && MANPATH=$prefix/share/man man -w 7 tracetune >/dev/null ||
+    fail "man -w: tracetune-files(5), tracetune(7): $(ls -R "$prefix/share/man")"
 
 # a user's program, built with what pkg-config says and nothing else
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
