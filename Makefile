@@ -108,11 +108,12 @@ SONAME  := libtracetune.so.$(firstword $(subst ., ,$(VERSION)))
 LIBSO   := $(BUILD)/libtracetune.so.$(VERSION)
 MAN_SRCS  := $(wildcard docs/man/*.md)
 MAN_PAGES := $(MAN_SRCS:docs/man/%.md=$(BUILD)/man/%)
+COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-data clean install \
-        uninstall installcheck doccheck man shared example FORCE
+        uninstall installcheck doccheck man completion shared example FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -175,12 +176,14 @@ api: $(LIBCORE)
 
 # make install into a scratch prefix, a program built against it with
 # pkg-config, make uninstall (tests/install/run.sh)
-installcheck: $(TOOLS) $(LIBCORE) $(LIBSO) $(MAN_PAGES)
+installcheck: $(TOOLS) $(LIBCORE) $(LIBSO) $(MAN_PAGES) $(COMPLETION)
 	MAKE="$(MAKE)" BUILD=$(BUILD) BIN=$(BIN) tests/install/run.sh
 
-# the man pages against the tools' --help, rendered without warnings
-doccheck: $(TOOLS) $(MAN_PAGES)
+# the man pages against the tools' --help and output, rendered without
+# warnings; the bash completion written from them, in an interactive bash
+doccheck: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
+	TT_BIN=$(abspath $(BIN)) tests/docs/completion.sh $(COMPLETION)
 
 test: unit e2e api doccheck installcheck
 
@@ -344,6 +347,11 @@ $(BUILD)/man/%: docs/man/%.md docs/man/md2man.py libcore/include/tt/version.h
 	@mkdir -p $(dir $@)
 	$(PYTHON) docs/man/md2man.py $< $(VERSION) >$@.tmp && mv $@.tmp $@
 man: $(MAN_PAGES)
+# the bash completion, from the same sources
+$(COMPLETION): docs/man/completion.py $(MAN_SRCS)
+	@mkdir -p $(dir $@)
+	$(PYTHON) docs/man/completion.py docs/man >$@.tmp && mv $@.tmp $@
+completion: $(COMPLETION)
 
 # make install PREFIX=... [DESTDIR=...]; make uninstall with the same
 # removes exactly what it installed
@@ -355,10 +363,16 @@ INSTALLED_LIBS := $(PREFIX)/lib/libtracetune.a $(PREFIX)/lib/libtracetune.so.$(V
 INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(wildcard data/*))
 MAN_SECTIONS   := $(sort $(subst .,,$(suffix $(MAN_PAGES))))
 INSTALLED_MAN  := $(foreach p,$(MAN_PAGES),$(PREFIX)/share/man/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
-install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc $(MAN_PAGES)
+# bash-completion loads a command's completion from a file of its name:
+# one file, and a link for each tool
+COMPDIR := $(PREFIX)/share/bash-completion/completions
+INSTALLED_COMP := $(COMPDIR)/tracetune $(TOOLS:$(BIN)/%=$(COMPDIR)/%)
+install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc $(MAN_PAGES) $(COMPLETION)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	    $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune \
-	    $(MAN_SECTIONS:%=$(DESTDIR)$(PREFIX)/share/man/man%)
+	    $(MAN_SECTIONS:%=$(DESTDIR)$(PREFIX)/share/man/man%) $(DESTDIR)$(COMPDIR)
+	install -m 644 $(COMPLETION) $(DESTDIR)$(COMPDIR)/tracetune
+	for t in $(notdir $(TOOLS)); do ln -sf tracetune $(DESTDIR)$(COMPDIR)/$$t; done
 	for p in $(MAN_PAGES); do install -m 644 $$p $(DESTDIR)$(PREFIX)/share/man/man$${p##*.}; done
 	install -m 755 $(TOOLS) $(DESTDIR)$(PREFIX)/bin
 	install -m 644 $(LIBCORE) $(DESTDIR)$(PREFIX)/lib
@@ -370,7 +384,7 @@ install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc $(MAN_PAGES)
 	install -m 644 data/* $(DESTDIR)$(PREFIX)/share/tracetune
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_BINS) $(INSTALLED_HDRS) $(INSTALLED_LIBS) $(INSTALLED_DATA) \
-	    $(INSTALLED_MAN))
+	    $(INSTALLED_MAN) $(INSTALLED_COMP))
 	-rmdir $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune 2>/dev/null
 
 clean:

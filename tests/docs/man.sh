@@ -3,8 +3,10 @@
 # (docs/man/md2man.py) into MANDIR cannot drift from the tools: every tool
 # in TT_BIN has a page; its SYNOPSIS is the usage that --help prints; the
 # options its --help names (in the usage, at the start of an option line,
-# and on the -h line) are exactly those its OPTIONS list; and every page,
-# tools' or not, renders with man -l and groff -ww without a warning.
+# and on the -h line) are exactly those its OPTIONS list; the formats,
+# sections, kinds, parameters, metrics and columns the pages list (the
+# bash completion's words) are the tools'; and every page, tools' or not,
+# renders with man -l and groff -ww without a warning.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 mandir=${1:?MANDIR}
@@ -52,6 +54,24 @@ for tool in "$TT_BIN"/tt-*; do
     [ -z "$only_page" ] || fail "$t: in OPTIONS of $src but not in --help: $only_page"
     n=$((n + 1))
 done
+# the names the pages list (and the bash completion takes from them) are
+# the tools' own: formats, sections, kinds in --help; parameters, metrics
+# and trace columns in the header lines tt-sim and tt-cat print
+first_cells() { awk -v s="## $2" '/^## / { on = ($0 == s) } on && /^\| `/' "$1" | cut -d'|' -f2 | grep -o '`[^`]*`' | tr -d '`' | xargs; }
+same() { [ "$2" = "$3" ] || fail "$1: the page lists '$3', the tool '$2'"; }
+"$TT_BIN/tt-ingest" --help | awk '/^  -f /, /^  -m /' | sed -nE 's/^ {16}([a-z-]+) .*/\1/p' | xargs >"$tmp/x"
+same "tt-ingest(1) FORMATS" "$(cat "$tmp/x")" "$(first_cells docs/man/tt-ingest.1.md FORMATS)"
+"$TT_BIN/tt-stats" --help | sed -nE 's/^ {16}([a-z]+) .*/\1/p' | xargs >"$tmp/x"
+same "tt-stats(1) SECTIONS" "$(cat "$tmp/x")" "$(first_cells docs/man/tt-stats.1.md SECTIONS)"
+"$TT_BIN/tt-plot" --help | sed -nE '1s/^usage: tt-plot ([a-z|]+) .*/\1/p' | tr '|' ' ' >"$tmp/x"
+same "tt-plot(1) KINDS" "$(cat "$tmp/x")" "$(first_cells docs/man/tt-plot.1.md KINDS)"
+"$TT_BIN/tt-ingest" -q -o "$tmp/ex.h5" data/example.tsv || fail "tt-ingest data/example.tsv"
+"$TT_BIN/tt-sim" -c 2x4x8 "$tmp/ex.h5" 2>/dev/null | head -1 | tr '\t' ' ' >"$tmp/x"
+same "tt-sim(1) PARAMETERS and METRICS" "$(cat "$tmp/x")" \
+    "$(first_cells docs/man/tt-sim.1.md PARAMETERS | tr ' ' '\n' | grep -v '[A-Z]' | xargs) $(awk '/^## / { on = ($0 == "## METRICS") } on' docs/man/tt-sim.1.md | tr '\n' ' ' | grep -o '`[^`]*`' | head -1 | tr -d '`' | xargs)"
+"$TT_BIN/tt-cat" "$tmp/ex.h5" | head -1 | tr '\t' ' ' >"$tmp/x"
+same "tt-cat(1) columns" "$(cat "$tmp/x")" "$(grep -o 'header line: `[^`]*`' docs/man/tt-cat.1.md | cut -d'`' -f2)"
+
 pages=0
 for src in docs/man/*.md; do
     page=$mandir/$(basename "$src" .md)

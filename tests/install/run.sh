@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # tests/install/run.sh: make install into a scratch prefix installs the
 # tools, the static and the shared library (with its soname and links),
-# the public headers, tracetune.pc, the man pages (found by man) and the
-# data; a C program builds against that copy with pkg-config alone,
+# the public headers, tracetune.pc, the man pages (found by man), the bash
+# completion and the data; a C program builds against that copy with pkg-config alone,
 # linked to the shared library and to the static one, and prints tt-sim's
 # row; DESTDIR stages the same files; make uninstall leaves nothing.
 # Run by make installcheck (MAKE, BUILD and BIN as that make has them).
@@ -36,6 +36,13 @@ for t in "$BIN"/tt-*; do
 done
 MANPATH=$prefix/share/man man -w 5 tracetune-files >/dev/null && MANPATH=$prefix/share/man man -w 7 tracetune >/dev/null ||
     fail "man -w: tracetune-files(5), tracetune(7): $(ls -R "$prefix/share/man")"
+
+# the bash completion, where bash-completion looks for each tool's
+comp=$prefix/share/bash-completion/completions
+for t in "$BIN"/tt-*; do
+    grep -q "^complete -F _tt_complete .*$(basename "$t")" "$comp/$(basename "$t")" ||
+        fail "no bash completion for $(basename "$t") in $comp"
+done
 
 # a user's program, built with what pkg-config says and nothing else
 export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
