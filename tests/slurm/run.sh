@@ -64,13 +64,14 @@ whole_cmd=$(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$work/sweep.sbatch" | grep '^
 
 # a shard that fails (TT_FAIL_TASK: a model table that does not exist) or
 # runs long enough to be cancelled (TT_SLOW_TASK: a trace of 300,000
-# jobs); the rest is the real tool
+# jobs, every configuration simulated); the rest is the real tool
 mkdir "$work/shim"
 cat >"$work/shim/tt-sweep" <<'EOF'
 #!/bin/sh
 [ "$SLURM_ARRAY_TASK_ID" = "${TT_FAIL_TASK:-none}" ] && set -- "$@" --models missing.tsv
 if [ "$SLURM_ARRAY_TASK_ID" = "${TT_SLOW_TASK:-none}" ]; then
     for a; do shift; [ "$a" = trace.h5 ] && a=big.h5; set -- "$@" "$a"; done
+    set -- "$@" --no-dedup
 fi
 exec "$TT_BIN/tt-sweep" "$@"
 EOF
@@ -151,11 +152,13 @@ echo "slurm: a failed task: no file, the merge cancelled, tt-merge names it; run
 mkdir "$work/cancel"
 "$TT_BIN/tt-gen" -n 300000 -o "$work/cancel/big.h5" || fail "tt-gen"
 TT_SLOW_TASK=1 TT_PROGRESS_S=1 submit "$work/cancel"
+# its first progress line says it is under way
+progress="tt-sweep: [0-9]*/[0-9]* simulations, [0-9.]* sims/s"
 for _ in $(seq 300); do
-    grep -q "configurations, " "slurm-${ARRAY}_1.out" 2>/dev/null && break
+    grep -q "$progress" "slurm-${ARRAY}_1.out" 2>/dev/null && break
     sleep 0.1
 done
-grep -q "configurations, " "slurm-${ARRAY}_1.out" || fail "task 1 is not running: $(state "$ARRAY")"
+grep -q "$progress" "slurm-${ARRAY}_1.out" || fail "task 1 is not running: $(state "$ARRAY")"
 scancel "${ARRAY}_1"
 settle "$ARRAY" "$MERGE"
 [ "$(state "${ARRAY}_1")" = " 1 JobState=CANCELLED Reason=None" ] || fail "task 1: $(state "${ARRAY}_1")"
