@@ -1,4 +1,4 @@
-"""Read tracetune's HDF5 files (README "Files") into pandas DataFrames.
+"""Read tracetune's HDF5 files (tracetune-files(5): docs/man/tracetune-files.5.md) into pandas DataFrames.
 
     # PYTHONPATH=python /usr/bin/python3  (Debian's h5py and pandas live there)
     import tracetune
