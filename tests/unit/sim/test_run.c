@@ -56,6 +56,37 @@ Test(sim_run, equals_simulate)
     tt_ctx_free(ctx);
 }
 
+/* Configurations of a few load values, several in flight at once: each
+ * reads the submit' array of its own load, shared while others of that
+ * load run and refilled for another load once none does. */
+Test(sim_run, loads_share_submit)
+{
+    static const int64_t loads[] = {2000, 500, 2000, 1000, 500, 3000, 2000, 700, 500, 1000};
+    enum { NP = 40 };
+    tt_ctx *ctx = tt_ctx_create();
+    rcase k;
+    make_case(5, 300, &k);
+    tt_params ps[NP];
+    tt_metrics want[NP], got[NP];
+    uint64_t s = 4242;
+    for (int i = 0; i < NP; i++) {
+        rcase_params(&s, &ps[i]);
+        ps[i].load = loads[i % 10];
+        cr_assert_eq(tt_simulate(ctx, &k.c, &ps[i], k.m, &k.j, NULL, &want[i], NULL), 0, "%s",
+                     tt_errmsg(ctx));
+    }
+    for (int t = 2; t <= 4; t++) {
+        tt_run_opts o = {.threads = t, .no_dedup = 1};
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &o, got), 0, "%s",
+                     tt_errmsg(ctx));
+        for (int i = 0; i < NP; i++)
+            cr_expect(memcmp(&want[i], &got[i], sizeof want[i]) == 0, "#%d (load %lld), %d threads",
+                      i, (long long)ps[i].load, t);
+    }
+    rcase_free(&k);
+    tt_ctx_free(ctx);
+}
+
 /* A bad candidate is named by its position, before anything runs. */
 Test(sim_run, bad_candidate_named)
 {
