@@ -223,14 +223,14 @@ static void subcache_free(tt_subcache *sc)
     free(sc);
 }
 
-/* The submit' array of load, held until sub_release; NULL when out of
- * memory. */
-static const int64_t *sub_acquire(const tt_simprep *prep, int64_t load)
+/* *sub: the submit' array of load, held until sub_release. 0 or
+ * TT_ENOMEM. */
+static int sub_acquire(const tt_simprep *prep, int64_t load, const int64_t **sub)
 {
+    *sub = prep->j->submit;
     if (load == 1000)
-        return prep->j->submit;
+        return 0;
     tt_subcache *sc = prep->subs;
-    const int64_t *got = NULL;
     pthread_mutex_lock(&sc->lock);
     int at = -1;
     for (int k = 0; k < sc->n && at < 0; k++)
@@ -249,10 +249,10 @@ static const int64_t *sub_acquire(const tt_simprep *prep, int64_t load)
             }
         }
         if (at < 0 && sc->n < sc->cap) {
-            int64_t *sub = (int64_t *)malloc((size_t)(prep->j->n ? prep->j->n : 1) * sizeof *sub);
-            if (sub) {
+            int64_t *arr = (int64_t *)malloc((size_t)(prep->j->n ? prep->j->n : 1) * sizeof *arr);
+            if (arr) {
                 at = sc->n++;
-                sc->e[at].sub = sub;
+                sc->e[at].sub = arr;
                 sc->e[at].refs = 0;
             }
         }
@@ -263,10 +263,10 @@ static const int64_t *sub_acquire(const tt_simprep *prep, int64_t load)
     }
     if (at >= 0) {
         sc->e[at].refs++;
-        got = sc->e[at].sub;
+        *sub = sc->e[at].sub;
     }
     pthread_mutex_unlock(&sc->lock);
-    return got;
+    return at >= 0 ? 0 : TT_ENOMEM;
 }
 
 static void sub_release(const tt_simprep *prep, const int64_t *sub)
@@ -450,8 +450,8 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
         return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for %s",
                       need & ~prep->needs & TT_NEED_JOBS ? "per-job results"
                                                          : "its queue order");
-    const int64_t *sub = sub_acquire(prep, p->load);
-    if (!sub)
+    const int64_t *sub;
+    if (sub_acquire(prep, p->load, &sub))
         return tt_err(ctx, TT_ENOMEM, "out of memory for the submit times of load %lld",
                       (long long)p->load);
     tts_config cf;

@@ -87,6 +87,32 @@ Test(sim_run, loads_share_submit)
     tt_ctx_free(ctx);
 }
 
+/* No job at all (arrays never allocated): every load runs, and no metric
+ * that needs a job has a value. */
+Test(sim_run, no_jobs)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    tt_models *m = NULL;
+    cr_assert_eq(tt_models_default(ctx, &m), 0);
+    tt_sim_jobs j;
+    memset(&j, 0, sizeof j);
+    tt_cluster c = {1, 2, 4};
+    tt_params ps[2];
+    tt_metrics got[2];
+    for (int i = 0; i < 2; i++) {
+        tt_params_default(&ps[i]);
+        ps[i].load = i ? 2000 : 1000;
+        cr_assert_eq(tt_simulate(ctx, &c, &ps[i], m, &j, NULL, &got[i], NULL), 0, "load %lld: %s",
+                     (long long)ps[i].load, tt_errmsg(ctx));
+        cr_expect_eq(got[i].makespan, TT_METRIC_NONE);
+    }
+    tt_run_opts o = {.threads = 2, .no_dedup = 1};
+    cr_assert_eq(tt_run_params(ctx, &c, m, &j, ps, 2, &o, got), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(got[1].makespan, TT_METRIC_NONE);
+    tt_models_free(m);
+    tt_ctx_free(ctx);
+}
+
 /* A bad candidate is named by its position, before anything runs. */
 Test(sim_run, bad_candidate_named)
 {
