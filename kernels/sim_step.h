@@ -31,8 +31,8 @@
  *    evictable). A running job becomes evictable min_run after its start;
  *    starts come in time order, so a list in start order ages them. Per
  *    rack: free GPUs and the largest L0 request it can take, with and
- *    without eviction, from counts of its nodes by free (and by free +
- *    evictable) GPUs that each node's change updates, so a rack is never
+ *    without eviction, kept up to date by each node's change (counts of
+ *    its nodes by free, and by free + evictable, GPUs), so a rack is never
  *    rescanned. The nodes are also kept in one bitset per free
  *    count, so best fit (fewest free >= k, lowest index) and most-free-
  *    first look at G + 1 words per 64 nodes rather than at every node.

@@ -140,11 +140,14 @@ typedef struct {
     int32_t words;
     int32_t *ev, *nonev;         /* free + evictable GPUs; occupants not evictable */
     /* largest k whose L0 fits now (rack_l0) or after evictions (rack_pc),
-     * worked out from counts kept as nodes change, not from the nodes:
-     * per rack, nodes by free GPUs (rack_nfree, G + 1 a rack), nodes whose
-     * occupants are all evictable (rack_clear), and the other nodes by
-     * free + evictable GPUs (rack_nev, G + 1 a rack) */
-    int32_t *rack_free, *rack_l0, *rack_pc, *rack_clear, *rack_nfree, *rack_nev;
+     * kept as nodes change (sim_step_cluster.h), not worked out from the
+     * nodes: per rack, nodes by free GPUs (rack_nfree, G + 1 a rack), nodes
+     * whose occupants are all evictable (rack_clear), the other nodes by
+     * free + evictable GPUs (rack_nev, G + 1 a rack), the most free GPUs
+     * below G a node has (rack_part) and the most free + evictable GPUs a
+     * node not clearable has (rack_cpart) */
+    int32_t *rack_free, *rack_l0, *rack_pc, *rack_clear, *rack_part, *rack_cpart;
+    int32_t *rack_nfree, *rack_nev;
     int64_t total_free;
     /* allocation entries: one per (job, node) held */
     int32_t *ent_job, *ent_node, *ent_gpus, *ent_next;
@@ -423,6 +426,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(rack_l0, c->racks, int32_t);
     TTS_CARVE(rack_pc, c->racks, int32_t);
     TTS_CARVE(rack_clear, c->racks, int32_t);
+    TTS_CARVE(rack_part, c->racks, int32_t);
+    TTS_CARVE(rack_cpart, c->racks, int32_t);
     TTS_CARVE(rack_nfree, c->racks * (c->gpus_per_node + 1), int32_t);
     TTS_CARVE(rack_nev, c->racks * (c->gpus_per_node + 1), int32_t);
     TTS_CARVE(ent_job, slots, int32_t);

@@ -9,38 +9,68 @@
 
 #include "sim_step_queue.h"
 
-/* ---- nodes and racks ---- */
+/* ---- nodes and racks ----
+ * A rack's summary follows each change of one of its nodes (tts_set_free,
+ * tts_set_ev) at once: counts of its nodes by free GPUs and by free +
+ * evictable GPUs, and the largest of those below G that some node has
+ * (rack_part, rack_cpart). Only a node leaving that largest value can
+ * lower it, and then the counts below are searched down. */
 
-/* Rack r's rack_l0 and rack_pc from its counts: the whole free nodes
- * plus the most free of the others; the clearable nodes plus the most
- * free + evictable of the others. */
-TTS_FN void tts_rack_refresh(tts_state *S, int32_t r)
+/* The largest f < from with cnt[f] > 0, or 0. */
+TTS_FN int32_t tts_count_below(const int32_t *cnt, int32_t from)
 {
-    const int32_t *nf = S->rack_nfree + r * (S->G + 1), *ne = S->rack_nev + r * (S->G + 1);
-    int32_t part = S->G - 1, cpart = S->G;
-    while (part > 0 && nf[part] == 0)
-        part--;
-    while (cpart > 0 && ne[cpart] == 0)
-        cpart--;
-    S->rack_l0[r] = nf[S->G] * S->G + part;
-    S->rack_pc[r] = S->rack_clear[r] * S->G + cpart;
+    int32_t f = from - 1;
+    while (f > 0 && cnt[f] == 0)
+        f--;
+    return f > 0 ? f : 0;
+}
+
+/* Node x now has g free GPUs: freeg, its level bit, its rack's counts,
+ * rack_free and rack_l0 (the whole free nodes, plus the most free of the
+ * others). */
+TTS_FN void tts_set_free(tts_state *S, int32_t x, int32_t g)
+{
+    int32_t r = x / S->N, f = S->freeg[x], G = S->G;
+    int32_t *nf = S->rack_nfree + r * (G + 1);
+    nf[f]--;
+    nf[g]++;
+    if (f < G && f == S->rack_part[r] && nf[f] == 0)
+        S->rack_part[r] = tts_count_below(nf, f);
+    if (g < G && g > S->rack_part[r])
+        S->rack_part[r] = g;
+    S->rack_free[r] += g - f;
+    S->rack_l0[r] = nf[G] * G + S->rack_part[r];
+    uint64_t bit = (uint64_t)1 << (x & 63);
+    S->lvl[(int64_t)f * S->words + (x >> 6)] &= ~bit;
+    S->lvl[(int64_t)g * S->words + (x >> 6)] |= bit;
+    S->freeg[x] = g;
 }
 
 /* Node x now has ev free + evictable GPUs and nonev occupants that are
- * not evictable; its rack's counts follow (tts_rack_refresh then). */
+ * not evictable: its rack's counts and rack_pc (the clearable nodes, plus
+ * the most free + evictable of the others). */
 TTS_FN void tts_set_ev(tts_state *S, int32_t x, int32_t ev, int32_t nonev)
 {
-    int32_t r = x / S->N;
-    if (S->nonev[x] == 0)
+    int32_t r = x / S->N, G = S->G;
+    int32_t *ne = S->rack_nev + r * (G + 1);
+    if (S->nonev[x] == 0) {
         S->rack_clear[r]--;
-    else
-        S->rack_nev[r * (S->G + 1) + S->ev[x]]--;
-    if (nonev == 0)
+    } else {
+        int32_t e = S->ev[x];
+        ne[e]--;
+        if (e == S->rack_cpart[r] && ne[e] == 0)
+            S->rack_cpart[r] = tts_count_below(ne, e);
+    }
+    if (nonev == 0) {
         S->rack_clear[r]++;
-    else
-        S->rack_nev[r * (S->G + 1) + ev]++;
+    } else {
+        ne[ev]++;
+        if (ev > S->rack_cpart[r])
+            S->rack_cpart[r] = ev;
+    }
     S->ev[x] = ev;
     S->nonev[x] = nonev;
+    S->rack_pc[r] = S->rack_clear[r] * G + S->rack_cpart[r];
 }
 
 /* Largest k with a free L0 / L1 / L2 placement now. */
@@ -78,29 +108,6 @@ TTS_FN int32_t tts_preempt_max(const tts_state *S)
     return best;
 }
 
-TTS_FN void tts_refresh_pl_racks(tts_state *S)
-{
-    int32_t last = -1;
-    for (int32_t q = 0; q < S->pl_n; q++) {
-        int32_t r = S->pl_node[q] / S->N;
-        if (r != last)
-            tts_rack_refresh(S, r);
-        last = r;
-    }
-}
-
-/* Refreshes the racks job i holds GPUs in (its entries come rack by rack:
- * every placement search fills one rack before the next). */
-TTS_FN void tts_refresh_job_racks(tts_state *S, int32_t i)
-{
-    int32_t last = -1;
-    for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e])
-        if (S->ent_node[e] / S->N != last) {
-            last = S->ent_node[e] / S->N;
-            tts_rack_refresh(S, last);
-        }
-}
-
 /* ---- placement searches: fill pl_node/pl_gpus, or return 0 ---- */
 
 TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
@@ -108,20 +115,6 @@ TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
     S->pl_node[S->pl_n] = x;
     S->pl_gpus[S->pl_n] = g;
     S->pl_n++;
-}
-
-/* Node x now has g free GPUs: freeg, its level bit, its rack's counts
- * (tts_rack_refresh then). */
-TTS_FN void tts_set_free(tts_state *S, int32_t x, int32_t g)
-{
-    int32_t r = x / S->N;
-    S->rack_nfree[r * (S->G + 1) + S->freeg[x]]--;
-    S->rack_nfree[r * (S->G + 1) + g]++;
-    S->rack_free[r] += g - S->freeg[x];
-    uint64_t bit = (uint64_t)1 << (x & 63);
-    S->lvl[(int64_t)S->freeg[x] * S->words + (x >> 6)] &= ~bit;
-    S->lvl[(int64_t)g * S->words + (x >> 6)] |= bit;
-    S->freeg[x] = g;
 }
 
 /* The lowest node in [lo, hi) with exactly f free GPUs, or -1. */

@@ -34,7 +34,6 @@ TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
         int32_t x = S->ent_node[e];
         tts_set_ev(S, x, S->ev[x] + S->ent_gpus[e], S->nonev[x] - 1);
     }
-    tts_refresh_job_racks(S, i);
 }
 
 /* Marks evictable the running jobs that reached min_run by t. */
@@ -77,7 +76,6 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     }
     tts_set_slot(S, i, head);
     S->total_free -= k;
-    tts_refresh_pl_racks(S);
     int32_t lv = tts_classify(S, k);
     tts_set_level(S, i, lv);
     int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
@@ -166,7 +164,6 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
                 break;
             }
     }
-    tts_refresh_job_racks(S, i);
     tts_heap_remove(S, i);
     int32_t e = head;
     while (e >= 0) {
@@ -415,9 +412,9 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->rack_nfree[v] = S->rack_nev[v] = 0;
     for (int32_t r = 0; r < S->R; r++) {
         S->rack_nfree[r * (S->G + 1) + S->G] = S->N;
-        S->rack_free[r] = S->rack_gpus;
+        S->rack_free[r] = S->rack_l0[r] = S->rack_pc[r] = S->rack_gpus;
         S->rack_clear[r] = S->N;
-        tts_rack_refresh(S, r);
+        S->rack_part[r] = S->rack_cpart[r] = 0;
     }
     S->total_free = S->cluster_gpus;
     int32_t slots = S->nodes * S->G;
