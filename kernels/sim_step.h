@@ -25,7 +25,7 @@
  *  - Timer crossings happen in job index order (submit' + W0 is monotone),
  *    so two cursors replace a timer heap; with timers per class, two per
  *    class, each visiting only its class's jobs. Running jobs end through a
- *    binary heap on (end, index).
+ *    4-ary heap on (end, index) that holds the ends itself.
  *  - Per node: free GPUs, its occupants (at most G), and what eviction
  *    could free there now (free + evictable GPUs; occupants that are not
  *    evictable). A running job becomes evictable min_run after its start;

@@ -48,6 +48,13 @@ typedef struct {
     int32_t racks, nodes_per_rack, gpus_per_node;
 } tts_cluster;
 
+/* An entry of the running jobs' heap: the job with its end and its slot
+ * beside it, so the heap's comparisons and moves read the heap alone. */
+typedef struct {
+    int64_t end;
+    int32_t job, slot;
+} tts_hent;
+
 /* One configuration; mix_cum is the running sum of the class weights.
  * With class_timers set, class c waits w0c[c] and w1c[c] (the caller fills
  * every class, the global pair where a class has none of its own) and w0,
@@ -130,7 +137,7 @@ typedef struct {
     int32_t *vict, *pend;
     int64_t nvict, npend;
     /* running jobs: heap on (end, index) */
-    int32_t *heap;
+    tts_hent *heap;
     int64_t nheap;
     /* nodes and racks */
     int32_t *freeg, *nocc, *occ; /* occ: G entry ids per node */
@@ -409,7 +416,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(leaf, n, uint8_t);
     TTS_CARVE(tree, tree, int32_t);
     TTS_CARVE(tree_off, TTS_TREE_MAXLV + 1, int64_t);
-    TTS_CARVE(heap, run, int32_t);
+    TTS_CARVE(heap, run, tts_hent);
     TTS_CARVE(pend, run, int32_t);
     TTS_CARVE(heap_pos, slots, int32_t);
     TTS_CARVE(age_prev, slots, int32_t);

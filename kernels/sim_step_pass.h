@@ -328,8 +328,8 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
         best = tts_submit(S, S->next_arr);
         any = 1;
     }
-    if (S->nheap > 0 && (!any || S->tend[S->heap[0]] < best)) {
-        best = S->tend[S->heap[0]];
+    if (S->nheap > 0 && (!any || S->heap[0].end < best)) {
+        best = S->heap[0].end;
         any = 1;
     }
     for (int32_t g = 0; g < S->groups; g++) {
@@ -439,8 +439,8 @@ TTS_FN int tts_step(tts_state *S)
     if (!tts_next_event(S, &t))
         return 0;
     S->now = t;
-    while (S->nheap > 0 && S->tend[S->heap[0]] <= t)
-        tts_end(S, S->heap[0], t, 1);
+    while (S->nheap > 0 && S->heap[0].end <= t)
+        tts_end(S, S->heap[0].job, t, 1);
     tts_age(S, t);
     while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
         int64_t i = S->next_arr++;

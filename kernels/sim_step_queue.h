@@ -307,52 +307,66 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, int32_t thr, int have_cur, int6
     return best;
 }
 
-/* ---- the running-job heap, on (end, index) ---- */
+/* ---- the running-job heap, on (end, index) ----
+ * TTS_HEAP_D children a node: a shallower heap, a node's children side by
+ * side. Keys are distinct, so the order of pops is the same whatever the
+ * arity. */
 
-TTS_FN int tts_heap_less(const tts_state *S, int32_t a, int32_t b)
+#ifndef TTS_HEAP_D
+#define TTS_HEAP_D 4
+#endif
+
+TTS_FN int tts_hent_less(tts_hent a, tts_hent b)
 {
-    return S->tend[a] < S->tend[b] || (S->tend[a] == S->tend[b] && a < b);
+    return a.end < b.end || (a.end == b.end && a.job < b.job);
 }
 
-TTS_FN void tts_heap_place(tts_state *S, int64_t p, int32_t j)
+TTS_FN void tts_heap_place(tts_state *S, int64_t p, tts_hent h)
 {
-    S->heap[p] = j;
-    S->heap_pos[tts_slot(S, j)] = (int32_t)p;
+    S->heap[p] = h;
+    S->heap_pos[h.slot] = (int32_t)p;
 }
 
 TTS_FN void tts_heap_fix(tts_state *S, int64_t p)
 {
-    int32_t j = S->heap[p];
-    while (p > 0 && tts_heap_less(S, j, S->heap[(p - 1) / 2])) {
-        tts_heap_place(S, p, S->heap[(p - 1) / 2]);
-        p = (p - 1) / 2;
+    tts_hent h = S->heap[p];
+    while (p > 0 && tts_hent_less(h, S->heap[(p - 1) / TTS_HEAP_D])) {
+        tts_heap_place(S, p, S->heap[(p - 1) / TTS_HEAP_D]);
+        p = (p - 1) / TTS_HEAP_D;
     }
     for (;;) {
-        int64_t c = 2 * p + 1;
+        int64_t c = TTS_HEAP_D * p + 1, e = c + TTS_HEAP_D, m = c;
         if (c >= S->nheap)
             break;
-        if (c + 1 < S->nheap && tts_heap_less(S, S->heap[c + 1], S->heap[c]))
-            c++;
-        if (!tts_heap_less(S, S->heap[c], j))
+        if (e > S->nheap)
+            e = S->nheap;
+        for (int64_t q = c + 1; q < e; q++)
+            if (tts_hent_less(S->heap[q], S->heap[m]))
+                m = q;
+        if (!tts_hent_less(S->heap[m], h))
             break;
-        tts_heap_place(S, p, S->heap[c]);
-        p = c;
+        tts_heap_place(S, p, S->heap[m]);
+        p = m;
     }
-    tts_heap_place(S, p, j);
+    tts_heap_place(S, p, h);
 }
 
-TTS_FN void tts_heap_push(tts_state *S, int32_t j)
+/* Running job i (its end and slot set) joins the heap. */
+TTS_FN void tts_heap_push(tts_state *S, int32_t i)
 {
-    tts_heap_place(S, S->nheap++, j);
+    S->heap[S->nheap].end = S->tend[i];
+    S->heap[S->nheap].job = i;
+    S->heap[S->nheap].slot = tts_slot(S, i);
+    S->nheap++;
     tts_heap_fix(S, S->nheap - 1);
 }
 
-TTS_FN void tts_heap_remove(tts_state *S, int32_t j)
+TTS_FN void tts_heap_remove(tts_state *S, int32_t i)
 {
-    int64_t p = S->heap_pos[tts_slot(S, j)];
+    int64_t p = S->heap_pos[tts_slot(S, i)];
     S->nheap--;
     if (p != S->nheap) {
-        tts_heap_place(S, p, S->heap[S->nheap]);
+        S->heap[p] = S->heap[S->nheap];
         tts_heap_fix(S, p);
     }
 }
