@@ -3,7 +3,7 @@
  * traces.
  *
  *   sweep [-H] -c CLUSTER -b JOBS.bin [-w W] [-t T] [-p NAME=VALUE]...
- *         [-d gpu,cpu,cpu1] [-s SUBSET] [-B BATCH] [-S SEED]
+ *         [-d gpu,cpu,cpu1[-all]...] [-s SUBSET] [-B BATCH] [-S SEED]
  *   sweep -r SEEDS
  *
  * The grid: W values of w0 on log:1:86400 (w1 = w0: a job that has waited
@@ -11,11 +11,18 @@
  * (defaults 64 x 64 = 4096 configurations), other parameters from -p.
  * Backends, in the order given: gpu (every configuration; -B caps the
  * batch), cpu (every configuration, one thread per online CPU), cpu1 (one
- * thread, the first SUBSET configurations, default all). Columns: the
- * backend, its threads or device, configurations, seconds, simulations/s,
- * job-events/s (2 per accepted job and 2 per preemption: each start and
- * end), and mismatches: configurations whose metrics differ, in any bit,
- * from those of the first backend. Exit 1 on any mismatch or failure.
+ * thread, the first SUBSET configurations, default all); each simulates
+ * one configuration per canonical form (docs/model.md 8.1), as the tools
+ * do, and with -all (gpu-all, cpu-all, cpu1-all) every configuration.
+ * Columns: the backend, its threads or device, configurations,
+ * simulations (run), seconds (wall), cpu_s (CPU seconds of the process,
+ * all threads: what the host spent, whatever else ran beside it),
+ * configurations/s, job-events/s (2 per accepted job and 2 per
+ * preemption, each start and end, of every configuration: the work a run
+ * of them all does), mismatches: configurations whose metrics differ, in
+ * any bit, from those of the first backend, and speedup: the first
+ * backend's seconds over these (over the same configurations; NA
+ * otherwise). Exit 1 on any mismatch or failure.
  * -S: the configurations in a random order drawn from SEED (the same for
  * every backend), so a GPU batch mixes cheap and costly ones; without it
  * they go in grid order (neighbours cost alike).
@@ -24,12 +31,14 @@
  * column.
  *
  * -r: SEEDS random traces (tests/unit/sim/randcase.h, as the unit tests), 96
- * random configurations each, CPU against GPU (odd seeds in batches of 7). */
+ * random configurations each, CPU against GPU (odd seeds in batches of 7),
+ * every configuration simulated on both. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -42,6 +51,16 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU seconds this process has used, every thread: on a machine shared
+ * with other work, wall time stretches and this does not. */
+static double cpu_s(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
 static void die(const char *what, tt_ctx *ctx)
@@ -85,9 +104,9 @@ static int random_parity(int seeds)
         uint64_t s = (uint64_t)seed * 31337;
         for (int i = 0; i < NP; i++)
             rcase_params(&s, &ps[i]);
-        tt_run_opts oc = {.threads = 0};
+        tt_run_opts oc = {.threads = 0, .no_dedup = 1};
         tt_run_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0,
-                          .used = used, .used_size = sizeof used};
+                          .used = used, .used_size = sizeof used, .no_dedup = 1};
         if (tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &oc, cpu))
             die("cpu", ctx);
         if (tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu))
@@ -137,7 +156,7 @@ int main(int argc, char **argv)
         return random_parity(seeds);
     if (!cspec || !jpath || W < 1 || T < 1) {
         fprintf(stderr, "usage: sweep [-H] -c CLUSTER -b JOBS.bin [-w W] [-t T] "
-                        "[-p NAME=VALUE]... [-d gpu,cpu,cpu1] [-s SUBSET] [-B BATCH]\n"
+                        "[-p NAME=VALUE]... [-d gpu,cpu,cpu1[-all]...] [-s SUBSET] [-B BATCH]\n"
                         "       sweep -r SEEDS\n");
         return 2;
     }
@@ -175,36 +194,42 @@ int main(int argc, char **argv)
     if (shuffled)
         shuffle_params(ps, n, shuffle);
     if (header)
-        printf("backend\tdevice\tconfigurations\tseconds\tsims_per_s\tjob_events_per_s"
-               "\tmismatches\n");
+        printf("backend\tdevice\tconfigurations\tsimulations\tseconds\tcpu_s\tconfigs_per_s"
+               "\tjob_events_per_s\tmismatches\tspeedup\n");
     tt_metrics *first = NULL;
     int64_t first_n = 0, bad_all = 0;
+    double first_s = 0;
     char list[256];
     snprintf(list, sizeof list, "%s", devs);
     for (char *save = NULL, *d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
-        char used[320] = "";
-        tt_run_opts o = {.used = used, .used_size = sizeof used, .gpu_batch = batch};
+        char used[320] = "", kind[16];
+        int64_t sims = 0;
+        tt_run_opts o = {.used = used, .used_size = sizeof used, .gpu_batch = batch,
+                         .simulations = &sims};
         int64_t count = n;
-        if (strcmp(d, "gpu") == 0)
+        size_t len = strlen(d);
+        o.no_dedup = len > 4 && strcmp(d + len - 4, "-all") == 0;
+        snprintf(kind, sizeof kind, "%.*s", (int)(o.no_dedup ? len - 4 : len), d);
+        if (strcmp(kind, "gpu") == 0)
             o.device = TT_DEVICE_GPU;
-        else if (strcmp(d, "cpu1") == 0) {
+        else if (strcmp(kind, "cpu1") == 0) {
             o.threads = 1;
             if (subset > 0 && subset < n)
                 count = subset;
-        } else if (strcmp(d, "cpu") != 0)
-            die("-d: expected gpu, cpu or cpu1", NULL);
+        } else if (strcmp(kind, "cpu") != 0)
+            die("-d: expected gpu, cpu or cpu1, each optionally with -all", NULL);
         tt_metrics *got = (tt_metrics *)calloc((size_t)count, sizeof *got);
         if (!got)
             die("out of memory", NULL);
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         if (tt_run_params(ctx, &cl, m, &j, ps, count, &o, got)) {
             fprintf(stderr, "bench/sweep: %s: %s\n", d, tt_errmsg(ctx));
-            printf("%s\tNA\t%lld\tNA\tNA\tNA\tNA\n", d, (long long)count);
+            printf("%s\tNA\t%lld\tNA\tNA\tNA\tNA\tNA\tNA\tNA\n", d, (long long)count);
             free(got);
             bad_all++;
             continue;
         }
-        double secs = now_s() - t0;
+        double secs = now_s() - t0, csecs = cpu_s() - c0;
         double events = 0;
         for (int64_t i = 0; i < count; i++)
             events += 2.0 * (double)(j.n - got[i].rejected) + 2.0 * (double)got[i].preemptions;
@@ -212,12 +237,17 @@ int main(int argc, char **argv)
         if (!first) {
             first = got;
             first_n = count;
+            first_s = secs;
         } else {
             bad = mismatches(first, got, count < first_n ? count : first_n);
         }
         bad_all += bad;
-        printf("%s\t%s\t%lld\t%.3f\t%.1f\t%.0f\t%lld\n", d, used, (long long)count, secs,
-               (double)count / secs, events / secs, (long long)bad);
+        char speedup[32] = "NA";
+        if (count == first_n)
+            snprintf(speedup, sizeof speedup, "%.2f", first_s / secs);
+        printf("%s\t%s\t%lld\t%lld\t%.3f\t%.2f\t%.1f\t%.0f\t%lld\t%s\n", d, used,
+               (long long)count, (long long)sims, secs, csecs, (double)count / secs, events / secs,
+               (long long)bad, speedup);
         fflush(stdout);
         if (got != first)
             free(got);
