@@ -55,13 +55,21 @@ for st in model refine; do
     [ "$(sed -n 4p $st.tsv | cut -f8,9)" = "0${T}0" ] || fail "$st: no_wait"
     # the grid is 16 x 16 (15 log values + inf; 1000:5000:16): budget 25
     grep -q "over a grid of 256 (search 9.8%)" $st.err || fail "$st: $(cat $st.err)"
-    # the history: search rows (phase 0, part 0) within the budget, none twice
-    h5dump -d /tune/history/phase -d /tune/history/part -y -w 0 $st.h5 >h.txt ||
-        fail "$st: h5dump"
-    phase=$(awk '/DATASET "\/tune\/history\/phase"/,/}/' h.txt | grep -o '[0-9]\+' | tr '\n' ' ')
-    [ "$(echo "$phase" | tr ' ' '\n' | grep -c '^0$')" -le 25 ] || fail "$st: search over budget"
+    # the history: the search's simulations (phase 0 on train, the rows that
+    # are their own sim_row) within the budget, its points at most 4 per
+    # simulation of it (the others share a simulation: docs/model.md 8.1)
+    for c in phase part sim_row; do
+        h5dump -y -w 0 -o "$c.raw" -d "/tune/history/$c" $st.h5 >/dev/null || fail "$st: h5dump $c"
+        tr -d ' \n' <"$c.raw" | tr ',' '\n' >"$c.col"
+    done
+    sims=$(paste phase.col part.col sim_row.col | awk -F'\t' '$1 == 0 && $2 == 0 && $3 == NR - 1' | wc -l)
+    points=$(paste phase.col part.col | awk -F'\t' '$1 == 0 && $2 == 0' | wc -l)
+    [ "$sims" -ge 1 ] && [ "$sims" -le 25 ] || fail "$st: $sims search simulations, budget 25"
+    [ "$points" -gt "$sims" ] && [ "$points" -le 100 ] || fail "$st: $points search points, $sims simulations"
+    grep -q "(search $sims, grid baseline" $st.err || fail "$st: not $sims search simulations: $(cat $st.err)"
+    train=$(paste part.col sim_row.col | awk -F'\t' '$1 == 0 && $2 == NR - 1' | wc -l)
     h5dump -a /tune/sims_train -a /tune/grid_size $st.h5 | grep -A1 "DATA {" | grep -o '(0): [0-9]*' >a.txt
-    [ "$(sed -n 2p a.txt)" = "(0): 256" ] || fail "$st: grid_size $(cat a.txt)"
+    [ "$(cat a.txt | tr '\n' ' ')" = "(0): $train (0): 256 " ] || fail "$st: sims_train, grid_size $(cat a.txt)"
 done
 # a tune file where a trace is expected says what it is, as tt-plot does
 expect_exit 1 tt-sweep -d cpu -c 2x8x8 -g w0=0,60 model.h5
