@@ -52,7 +52,7 @@ typedef struct {
 /* Simulates count configurations of the trace tr (host arrays) on c, one
  * GPU thread per configuration, in batches sized to device memory; the
  * trace is copied to the device once. out[i] gets configuration i's
- * summary with its percentiles (CUB segmented radix sort). used gets
+ * summary with its percentiles (selected in the kernel, as on the CPU). used gets
  * "NAME, batches of B". msg gets the reason of a failure. */
 int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t count,
                   const tt_kern_sweep_opts *o, tts_summary *out, char *used, size_t used_size,

@@ -465,7 +465,8 @@ TTS_FN int tts_step(tts_state *S)
 /* ---- after the run: what the metrics are made of (SPEC 7) ----
  * Integers only, so every backend reduces a run to the same numbers; the
  * host turns them into tt_metrics with one function. The percentiles are
- * filled by the caller from the sorted jct and que arrays (nearest rank). */
+ * selected from the jct and que arrays tts_summarize writes (nearest rank,
+ * tts_percentiles), not sorted. */
 typedef struct {
     int64_t accepted, rejected;      /* jobs simulated / larger than the cluster */
     int64_t first, last;             /* earliest submit, latest end of accepted jobs */
@@ -518,22 +519,119 @@ TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int6
     m->fault = S->waiting != 0 || S->running != 0;
 }
 
-/* The pct-th percentile of sorted[0..n) by nearest rank; 0 when n = 0. */
-TTS_FN int64_t tts_nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
+/* ---- percentiles: the nearest ranks selected, not sorted ---- */
+
+TTS_FN void tts_swap64(int64_t *a, int64_t i, int64_t j)
 {
-    if (n == 0)
-        return 0;
-    int64_t rank = (pct * n + 99) / 100;
-    return sorted[(rank < 1 ? 1 : rank) - 1];
+    int64_t t = a[i];
+    a[i] = a[j];
+    a[j] = t;
 }
 
-/* The four percentiles of m from the sorted arrays tts_summarize wrote. */
-TTS_FN void tts_percentiles(tts_summary *m, const int64_t *jct_sorted, const int64_t *que_sorted)
+/* a[lo..lo + n) as a max-heap: sifts a[lo + i] down. */
+TTS_FN void tts_sift(int64_t *a, int64_t lo, int64_t n, int64_t i)
 {
-    m->jct_p50 = tts_nearest_rank(jct_sorted, m->accepted, 50);
-    m->jct_p90 = tts_nearest_rank(jct_sorted, m->accepted, 90);
-    m->jct_p99 = tts_nearest_rank(jct_sorted, m->accepted, 99);
-    m->que_p99 = tts_nearest_rank(que_sorted, m->accepted, 99);
+    int64_t v = a[lo + i];
+    for (;;) {
+        int64_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && a[lo + c + 1] > a[lo + c])
+            c++;
+        if (a[lo + c] <= v)
+            break;
+        a[lo + i] = a[lo + c];
+        i = c;
+    }
+    a[lo + i] = v;
+}
+
+TTS_FN void tts_heapsort(int64_t *a, int64_t lo, int64_t hi)
+{
+    int64_t n = hi - lo;
+    for (int64_t i = n / 2; i-- > 0;)
+        tts_sift(a, lo, n, i);
+    for (int64_t m = n - 1; m > 0; m--) {
+        tts_swap64(a, lo, lo + m);
+        tts_sift(a, lo, m, 0);
+    }
+}
+
+/* Puts in a[k] (lo <= k < hi) the value sorting a[lo..hi) would put there,
+ * nothing greater before it and nothing smaller after it. Quickselect on
+ * the median of the first, middle and last, with a three-way partition
+ * (JCTs and queueing delays repeat: most delays are 0); after `rounds`
+ * partitions it heapsorts what is left, so no input makes it quadratic.
+ * Deterministic and in place; on the host and the device alike. */
+TTS_FN void tts_select_in(int64_t *a, int64_t lo, int64_t hi, int64_t k, int32_t rounds)
+{
+    while (hi - lo > 1) {
+        if (rounds-- <= 0) {
+            tts_heapsort(a, lo, hi);
+            return;
+        }
+        int64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1], t;
+        if (x > y) {
+            t = x, x = y, y = t;
+        }
+        if (y > z)
+            y = z;
+        int64_t p = x > y ? x : y; /* the median of the three */
+        int64_t lt = lo, i = lo, gt = hi;
+        while (i < gt) { /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */
+            if (a[i] < p)
+                tts_swap64(a, lt++, i++);
+            else if (a[i] > p)
+                tts_swap64(a, i, --gt);
+            else
+                i++;
+        }
+        if (k < lt)
+            hi = lt;
+        else if (k >= gt)
+            lo = gt;
+        else
+            return;
+    }
+}
+
+/* tts_select_in with 2 log2(n) + 8 rounds: expected linear time, n log n
+ * at worst. */
+TTS_FN void tts_select(int64_t *a, int64_t lo, int64_t hi, int64_t k)
+{
+    int32_t rounds = 8;
+    for (int64_t m = hi - lo; m > 1; m >>= 1)
+        rounds += 2;
+    tts_select_in(a, lo, hi, k, rounds);
+}
+
+/* The index of the pct-th percentile of n values by nearest rank (n > 0). */
+TTS_FN int64_t tts_rank_index(int64_t n, int64_t pct)
+{
+    int64_t rank = (pct * n + 99) / 100;
+    return (rank < 1 ? 1 : rank) - 1;
+}
+
+/* The four percentiles of m by nearest rank from the arrays tts_summarize
+ * wrote (reordered; 0 when no job was accepted). The highest rank first:
+ * after it, the lower ranks lie among the values before it. */
+TTS_FN void tts_percentiles(tts_summary *m, int64_t *jct, int64_t *que)
+{
+    int64_t n = m->accepted;
+    m->jct_p50 = m->jct_p90 = m->jct_p99 = m->que_p99 = 0;
+    if (n == 0)
+        return;
+    int64_t r99 = tts_rank_index(n, 99), r90 = tts_rank_index(n, 90), r50 = tts_rank_index(n, 50);
+    tts_select(jct, 0, n, r99);
+    if (r90 < r99)
+        tts_select(jct, 0, r99, r90);
+    if (r50 < r90)
+        tts_select(jct, 0, r90, r50);
+    m->jct_p99 = jct[r99];
+    m->jct_p90 = jct[r90];
+    m->jct_p50 = jct[r50];
+    tts_select(que, 0, n, r99);
+    m->que_p99 = que[r99];
 }
 
 #endif

@@ -4,25 +4,21 @@
  * it. Per batch:
  *   1. k_simulate: init, step to the end, tts_summarize into the batch's
  *      key buffer (each configuration's JCTs and queueing delays);
- *   2. CUB segmented radix sort of those 2 x batch segments (exact integer
- *      sort, so the percentiles equal the CPU's radix sort's);
- *   3. k_percentiles: nearest rank from the sorted segments.
- * The sort's second buffer is carved from the states, which are dead by
- * then, so a configuration costs tts_state_bytes + 16 bytes a job.
- * Batches are sized from cudaMemGetInfo and halved when an allocation
- * fails.
+ *   2. k_percentiles: one thread per configuration selects its nearest
+ *      ranks in place (tts_percentiles, the CPU's code). A kernel of its
+ *      own keeps the selection's registers out of k_simulate's.
+ * A configuration costs tts_state_bytes + 16 bytes a job. Batches are
+ * sized from cudaMemGetInfo and halved when an allocation fails.
  * For measurements (bench/gpu-check): TT_GPU_TPB=N fixes the threads per
- * block of k_simulate (1..1024); TT_GPU_TIMING=1 times the kernel, the sort
- * and the percentiles with CUDA events and adds their seconds to the
- * device text. Neither changes a result. */
+ * block of k_simulate (1..1024); TT_GPU_TIMING=1 times the kernel, the
+ * percentiles and the copy of the results with CUDA events and adds their
+ * seconds to the device text. Neither changes a result. */
 #include "kernels.h"
 
 #include <algorithm>
-#include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cub/cub.cuh>
 #include <cuda_runtime.h>
 #include <vector>
 
@@ -60,22 +56,12 @@ __global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config 
     tts_summarize(&S, &sum[i], keys + 2 * i * n, keys + (2 * i + 1) * n);
 }
 
-/* Segment 2i: configuration i's JCTs; 2i + 1: its queueing delays. */
-__global__ void k_offsets(const tts_summary *sum, int64_t count, int64_t n, int *begin, int *end)
-{
-    int64_t s = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (s >= 2 * count)
-        return;
-    begin[s] = (int)(s * n);
-    end[s] = (int)(s * n + sum[s / 2].accepted);
-}
-
-__global__ void k_percentiles(const int64_t *sorted, int64_t count, int64_t n, tts_summary *sum)
+__global__ void k_percentiles(int64_t *keys, int64_t count, int64_t n, tts_summary *sum)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
         return;
-    tts_percentiles(&sum[i], sorted + 2 * i * n, sorted + (2 * i + 1) * n);
+    tts_percentiles(&sum[i], keys + 2 * i * n, keys + (2 * i + 1) * n);
 }
 
 /* Device memory the sweep owns, freed on every path out. */
@@ -122,9 +108,6 @@ struct Batch {
     tts_config *cfg = NULL;
     int32_t *sub_at = NULL;
     tts_summary *sum = NULL;
-    int *begin = NULL, *end = NULL;
-    void *temp = NULL;
-    size_t temp_bytes = 0;
 };
 
 cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t stride)
@@ -134,22 +117,14 @@ cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t strid
     if ((e = m.alloc((void **)&b.states, (size_t)batch * stride)) != cudaSuccess ||
         (e = m.alloc((void **)&b.keys, (size_t)batch * 2 * nn * sizeof(int64_t))) != cudaSuccess ||
         (e = m.alloc((void **)&b.cfg, (size_t)batch * sizeof(tts_config))) != cudaSuccess ||
-        (e = m.alloc((void **)&b.sub_at, (size_t)batch * sizeof(int32_t))) != cudaSuccess ||
-        (e = m.alloc((void **)&b.sum, (size_t)batch * sizeof(tts_summary))) != cudaSuccess ||
-        (e = m.alloc((void **)&b.begin, (size_t)batch * 2 * sizeof(int))) != cudaSuccess ||
-        (e = m.alloc((void **)&b.end, (size_t)batch * 2 * sizeof(int))) != cudaSuccess)
+        (e = m.alloc((void **)&b.sub_at, (size_t)batch * sizeof(int32_t))) != cudaSuccess)
         return e;
-    cub::DoubleBuffer<int64_t> db(b.keys, (int64_t *)b.states);
-    e = cub::DeviceSegmentedRadixSort::SortKeys(NULL, b.temp_bytes, db, (int)(batch * 2 * n),
-                                                (int)(batch * 2), b.begin, b.end);
-    if (e == cudaSuccess)
-        e = m.alloc(&b.temp, b.temp_bytes);
-    return e;
+    return m.alloc((void **)&b.sum, (size_t)batch * sizeof(tts_summary));
 }
 
 void batch_free(Mem &m, Batch &b)
 {
-    void *ps[] = {b.states, b.keys, b.cfg, b.sub_at, b.sum, b.begin, b.end, b.temp};
+    void *ps[] = {b.states, b.keys, b.cfg, b.sub_at, b.sum};
     for (void *p : ps)
         if (p)
             m.release(p);
@@ -309,13 +284,11 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     if ((e = upload(m, &d_tr, &h, 1)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
 
-    /* the batch: what memory holds, within the sort's int offsets, beside
-     * up to dmax submit' arrays (an eighth of it at most, one at least) */
+    /* the batch: what memory holds, beside up to dmax submit' arrays (an
+     * eighth of it at most, one at least) */
     size_t stride = align_up((size_t)tts_state_bytes(n, c, o->with));
-    if (stride < (size_t)(2 * n) * sizeof(int64_t)) /* the sort's second buffer */
-        stride = align_up((size_t)(2 * n) * sizeof(int64_t));
     size_t per = stride + (size_t)(2 * (n ? n : 1)) * sizeof(int64_t) + sizeof(tts_config) +
-                 sizeof(int32_t) + sizeof(tts_summary) + 2 * 2 * sizeof(int);
+                 sizeof(int32_t) + sizeof(tts_summary);
     size_t sub_bytes = (size_t)(n ? n : 1) * sizeof(int64_t);
     size_t freeb = 0, totalb = 0;
     if ((e = cudaMemGetInfo(&freeb, &totalb)) != cudaSuccess)
@@ -328,9 +301,6 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         batch = count;
     if (o->max_batch > 0 && batch > o->max_batch)
         batch = o->max_batch;
-    int64_t sort_cap = (INT_MAX - 1) / (2 * (n ? n : 1));
-    if (batch > sort_cap)
-        batch = sort_cap;
     if (dmax > batch)
         dmax = batch > 0 ? batch : 1;
     int64_t *d_subs = NULL;
@@ -396,19 +366,13 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
             return cuda_fail(msg, msgsize, "simulation kernel", e);
         tm.mark(1);
-        k_offsets<<<(unsigned)((2 * nb + 255) / 256), 256>>>(b.sum, nb, n, b.begin, b.end);
-        cub::DoubleBuffer<int64_t> db(b.keys, (int64_t *)b.states);
-        if ((e = cudaGetLastError()) != cudaSuccess ||
-            (e = cub::DeviceSegmentedRadixSort::SortKeys(b.temp, b.temp_bytes, db,
-                                                         (int)(nb * 2 * n), (int)(nb * 2),
-                                                         b.begin, b.end)) != cudaSuccess)
-            return cuda_fail(msg, msgsize, "sorting the JCTs", e);
-        tm.mark(2);
-        k_percentiles<<<(unsigned)((nb + 255) / 256), 256>>>(db.Current(), nb, n, b.sum);
-        if ((e = cudaGetLastError()) != cudaSuccess ||
-            (e = cudaMemcpy(out + at, b.sum, (size_t)nb * sizeof(tts_summary),
-                            cudaMemcpyDeviceToHost)) != cudaSuccess)
+        k_percentiles<<<(unsigned)((nb + 255) / 256), 256>>>(b.keys, nb, n, b.sum);
+        if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
             return cuda_fail(msg, msgsize, "percentiles", e);
+        tm.mark(2);
+        if ((e = cudaMemcpy(out + at, b.sum, (size_t)nb * sizeof(tts_summary),
+                            cudaMemcpyDeviceToHost)) != cudaSuccess)
+            return cuda_fail(msg, msgsize, "copying the results", e);
         tm.mark(3);
         tm.add();
         if (o->progress)
@@ -417,7 +381,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     if (tm.on && used_size) {
         size_t len = std::strlen(used);
         std::snprintf(used + len, used_size - len,
-                      "; kernel %.3f s, sort %.3f s, percentiles %.3f s, %d threads/block",
+                      "; kernel %.3f s, percentiles %.3f s, results %.3f s, %d threads/block",
                       tm.ms[0] / 1e3, tm.ms[1] / 1e3, tm.ms[2] / 1e3,
                       threads_per_block(batch, prop.multiProcessorCount));
     }

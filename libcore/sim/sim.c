@@ -384,16 +384,13 @@ void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
 
 /* The percentiles come from the spent state: tts_summarize writes the
  * JCTs and queueing delays over its per-job arrays. */
-static int fill_metrics(tts_state *S, tt_metrics *m)
+static void fill_metrics(tts_state *S, tt_metrics *m)
 {
     tts_summary sm;
     int64_t *jct = S->tend, *que = S->held;
     tts_summarize(S, &sm, jct, que);
-    if (tt_radix_sort_i64(jct, NULL, sm.accepted) || tt_radix_sort_i64(que, NULL, sm.accepted))
-        return TT_ENOMEM;
     tts_percentiles(&sm, jct, que);
     tt_metrics_from_summary(&sm, m);
-    return 0;
 }
 
 static void fill_results(const tts_state *S, tt_job_result *out)
@@ -469,8 +466,8 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
                     (long long)S->waiting);
     if (!rc && out)
         fill_results(S, out);
-    if (!rc && m && fill_metrics(S, m))
-        rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+    if (!rc && m)
+        fill_metrics(S, m);
     sub_release(prep, sub);
     return rc;
 }
