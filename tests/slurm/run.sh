@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/slurm/run.sh: the documentation's Slurm recipe (a job array of
-# tt-sweep --shard, then tt-merge under afterok), taken from the docs as
-# written and run for real on a one-node Slurm started here (slurm.sh):
+# tt-sweep --shard, then tt-merge under afterok; tt-merge(1)), taken from
+# the docs as written and run for real on a one-node Slurm started here (slurm.sh):
 #   - every task succeeds: the merged file holds the unsharded sweep;
 #   - a task fails: it leaves no file, the merge is cancelled (not left
 #     pending), tt-merge by hand names the missing shard, and running that
@@ -9,6 +9,7 @@
 #   - a running task is cancelled (scancel): the same.
 # Needs TT_BIN. Skips, saying why, where Slurm is not installed or does not
 # start; TT_SLURM_REQUIRED=1 (CI, which installs it) makes that a failure.
+# TT_SLURM_KEEP=1 keeps the folder (the daemons' logs, each task's output).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
