@@ -70,7 +70,7 @@ static void help(void)
         "Rows come in configuration order, the same on every device and thread count.\n"
         "Configurations with one canonical form (the same effective parameters) are\n"
         "simulated once and share the metrics; stderr says how many simulations ran\n"
-        "(\"4,096 configurations, 413 distinct simulations\").\n"
+        "(\"4,096 configurations, 354 distinct simulations\").\n"
         "Progress goes to stderr: redrawn on a terminal, else a line a minute (done/\n"
         "total, rate, time left; TT_PROGRESS_S=SECONDS sets the interval, for tests).\n"
         "Ctrl-C stops between configurations (GPU: between batches) and writes\n"

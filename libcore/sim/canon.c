@@ -148,17 +148,22 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
     uint64_t occ = canon_mix(k, p, &q);
     int finite = canon_timers(k, occ, p, &q);
     /* eviction needs a sensitive job that has waited its w0 (a finite one:
-     * an evicted job is never sensitive) and a victim (max_preempt > 0) */
+     * an evicted job is never sensitive) and a victim: a job of a class
+     * that is not sensitive, with max_preempt > 0 */
     int64_t theta = TT_INF;
-    int evicts = 0;
-    for (int c = 0; p->theta != TT_INF && c < k->nclasses; c++) {
-        if (!(occ >> c & 1) || k->slow_l2[c] < p->theta)
+    int evicts = 0, victims = 0;
+    for (int c = 0; c < k->nclasses; c++) {
+        if (!(occ >> c & 1))
             continue;
+        if (p->theta == TT_INF || k->slow_l2[c] < p->theta) {
+            victims = 1;
+            continue;
+        }
         if (k->slow_l2[c] < theta)
             theta = k->slow_l2[c];
         evicts |= (q.class_w0[c] == TT_TIMER_GLOBAL ? q.w0 : q.class_w0[c]) != TT_INF;
     }
-    if (evicts && p->max_preempt > 0) {
+    if (evicts && victims && p->max_preempt > 0) {
         q.theta = theta;
         q.restart = p->restart;
         q.min_run = p->min_run;
