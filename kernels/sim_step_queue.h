@@ -23,11 +23,53 @@ TTS_FN int64_t tts_job_at(const tts_state *S, int64_t p)
     return (o == TTS_ORDER_SJF || o == TTS_ORDER_SRTF) ? S->tr->rank_job[p] : p;
 }
 
+/* The lowest set bit of m (m != 0). */
+TTS_FN int32_t tts_ctz32(uint32_t m)
+{
+#if defined(__CUDA_ARCH__)
+    return __ffs((int)m) - 1;
+#else
+    return __builtin_ctz(m);
+#endif
+}
+
+TTS_FN int32_t tts_ctz64(uint64_t m)
+{
+#if defined(__CUDA_ARCH__)
+    return __ffsll((long long)m) - 1;
+#else
+    return __builtin_ctzll(m);
+#endif
+}
+
+/* Node x's parent and its place among its siblings. Positions are never
+ * negative: as unsigned, dividing them is a shift. */
+TTS_FN int64_t tts_tree_up(int64_t x) { return (int64_t)((uint64_t)x / TTS_TREE_B); }
+
+TTS_FN int32_t tts_tree_sib(int64_t x) { return (int32_t)((uint64_t)x % TTS_TREE_B); }
+
 /* The group of TTS_TREE_B siblings node x of level h belongs to; node x's
- * value for class c is at [c * TTS_TREE_B + x % TTS_TREE_B]. */
+ * value for class c is at [c * TTS_TREE_B + tts_tree_sib(x)]. */
 TTS_FN int32_t *tts_tree_group(const tts_state *S, int32_t h, int64_t x)
 {
-    return S->tree + S->tree_off[h] + x / TTS_TREE_B * TTS_TREE_GROUP;
+    return S->tree + S->tree_off[h] + tts_tree_up(x) * TTS_TREE_GROUP;
+}
+
+TTS_FN int32_t tts_min32(int32_t a, int32_t b) { return a < b ? a : b; }
+
+/* The least of the TTS_TREE_B (a multiple of 4) values of row, in four
+ * independent chains: one chain of TTS_TREE_B dependent steps is what
+ * made a rescan slow. */
+TTS_FN int32_t tts_min_row(const int32_t *row)
+{
+    int32_t a = row[0], b = row[1], c = row[2], d = row[3];
+    for (int j = 4; j < TTS_TREE_B; j += 4) {
+        a = tts_min32(a, row[j]);
+        b = tts_min32(b, row[j + 1]);
+        c = tts_min32(c, row[j + 2]);
+        d = tts_min32(d, row[j + 3]);
+    }
+    return tts_min32(tts_min32(a, b), tts_min32(c, d));
 }
 
 /* The fewest GPUs a fresh job of class c asks for, over the whole tree. */
@@ -42,12 +84,8 @@ TTS_FN int32_t tts_tree_root(const tts_state *S, int c)
 TTS_FN int32_t tts_tree_kids_min(const tts_state *S, int32_t h, int64_t x, int c, int32_t low)
 {
     int32_t v = TTS_BIG;
-    if (h > 1) {
-        const int32_t *row = tts_tree_group(S, h - 1, x * TTS_TREE_B) + c * TTS_TREE_B;
-        for (int j = 0; j < TTS_TREE_B; j++)
-            v = row[j] < v ? row[j] : v;
-        return v;
-    }
+    if (h > 1)
+        return tts_min_row(tts_tree_group(S, h - 1, x * TTS_TREE_B) + c * TTS_TREE_B);
     int64_t hi = (x + 1) * TTS_TREE_B < S->n ? (x + 1) * TTS_TREE_B : S->n;
     for (int64_t r = x * TTS_TREE_B; r < hi && v > low; r++)
         if (S->leaf[r] == c) {
@@ -77,12 +115,11 @@ TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
     S->leaf[x] = cl < 0 ? TTS_LEAF_NONE : (uint8_t)cl;
     for (int32_t h = 1; changed && h <= S->tree_top; h++) {
         uint32_t next = 0;
-        x /= TTS_TREE_B;
+        x = tts_tree_up(x);
         int32_t *g = tts_tree_group(S, h, x);
-        for (int c = 0; c < TTS_NCLASS; c++) {
-            if (!(changed >> c & 1))
-                continue;
-            int32_t *d = g + c * TTS_TREE_B + x % TTS_TREE_B, cur = *d, v = cur;
+        for (uint32_t m = changed; m; m &= m - 1) { /* the changed classes only */
+            int32_t c = tts_ctz32(m);
+            int32_t *d = g + c * TTS_TREE_B + tts_tree_sib(x), cur = *d, v = cur;
             if (now[c] <= cur)
                 v = now[c];
             else if (was[c] == cur)
@@ -113,7 +150,7 @@ TTS_FN int32_t tts_tree_scan(const tts_state *S, int32_t h, int64_t x, const int
                 return j;
         return TTS_TREE_B;
     }
-    const int32_t *par = tts_tree_group(S, h, x) + x % TTS_TREE_B;
+    const int32_t *par = tts_tree_group(S, h, x) + tts_tree_sib(x);
     const int32_t *g = tts_tree_group(S, h - 1, x * TTS_TREE_B);
     int32_t best = TTS_TREE_B;
     for (int c = 0; c < TTS_NCLASS; c++) {
@@ -129,50 +166,32 @@ TTS_FN int32_t tts_tree_scan(const tts_state *S, int32_t h, int64_t x, const int
     return best;
 }
 
-/* The lowest set bit of m (m != 0). */
-TTS_FN int32_t tts_ctz32(uint32_t m)
-{
-#if defined(__CUDA_ARCH__)
-    return __ffs((int)m) - 1;
-#else
-    return __builtin_ctz(m);
-#endif
-}
-
-TTS_FN int32_t tts_ctz64(uint64_t m)
-{
-#if defined(__CUDA_ARCH__)
-    return __ffsll((long long)m) - 1;
-#else
-    return __builtin_ctzll(m);
-#endif
-}
-
 /* The first rank >= p whose job passes thr for its class, or -1: up from
  * leaf p to the first passing node at or right of it (among the siblings
  * at each level), then down to its leftmost passing leaf. */
 TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
 {
     /* the root first: most passes end with a call that finds nothing */
-    int root = 0;
-    for (int c = 0; c < TTS_NCLASS; c++)
-        root |= tts_tree_root(S, c) <= thr[c];
-    if (p >= S->n || !root)
+    const int32_t *root = S->tree + S->tree_off[S->tree_top];
+    int c = 0;
+    while (c < TTS_NCLASS && root[c * TTS_TREE_B] > thr[c])
+        c++;
+    if (p >= S->n || c == TTS_NCLASS)
         return -1;
     int32_t h = S->tree_top;
     int64_t x = 0;
     if (p > 0) { /* from rank 0: straight down from the root */
-        int32_t from = (int32_t)(p % TTS_TREE_B);
+        int32_t from = tts_tree_sib(p);
         for (h = 0, x = p;; h++) {
             if (h == S->tree_top)
                 return -1;
-            int32_t j = tts_tree_scan(S, h + 1, x / TTS_TREE_B, thr, from);
+            int32_t j = tts_tree_scan(S, h + 1, tts_tree_up(x), thr, from);
             if (j < TTS_TREE_B) {
-                x = x - x % TTS_TREE_B + j;
+                x = x - tts_tree_sib(x) + j;
                 break;
             }
             x /= TTS_TREE_B;
-            from = (int32_t)(x % TTS_TREE_B) + 1;
+            from = tts_tree_sib(x) + 1;
         }
     }
     for (; h > 0; h--) /* node x of level h passes: down to its first passing child */
