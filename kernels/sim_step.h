@@ -38,6 +38,11 @@
  *    first look at G + 1 words per 64 nodes rather than at every node.
  *  - A pass that finds nothing to start (most passes end so) costs one
  *    look at the tree's root.
+ *  - Under fifo (no timer at 0) the jobs arriving at a step come after
+ *    every job in the tree, so they wait outside it through the step's
+ *    first pass, which looks at them once the tree has nothing left; only
+ *    those that do not start then enter the tree. On a cluster that keeps
+ *    up, most jobs start as they arrive and never touch the tree.
  */
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H

@@ -168,6 +168,11 @@ typedef struct {
     int64_t now, next_arr;
     int64_t *cur;
     int32_t groups;
+    /* under fifo when no timer is 0 (arr_direct), the jobs that arrive at
+     * a step, ranks arr_lo .. arr_hi - 1, wait outside the tree through
+     * its first pass (sim_step_pass.h, tts_arrival_first) */
+    int32_t arr_direct;
+    int64_t arr_lo, arr_hi;
     /* totals */
     int64_t used, comm_milli, restart_gs, preempt, placed[3];
     int64_t waiting, running, busy, running_level[3];

@@ -50,7 +50,9 @@ TTS_FN void tts_age(tts_state *S, int64_t t)
 TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
 {
     int32_t k = S->tr->gpus[i];
-    if (tts_st(S, i) == TTS_WAIT || tts_victims_in_tree(S)) {
+    if (i >= S->arr_lo && i < S->arr_hi) {
+        /* arrived at this step: not in the tree */
+    } else if (tts_st(S, i) == TTS_WAIT || tts_victims_in_tree(S)) {
         tts_tree_set(S, i, -1, 0);
     } else {
         tts_vict_remove(S, i);
@@ -222,6 +224,21 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
     return 0;
 }
 
+/* The first of the jobs that arrived at t and wait outside the tree, at
+ * rank >= p, that passes thr for its class, or -1. Under fifo they come
+ * after every rank in the tree, so the pass asks here once the tree has
+ * nothing left: what starts at once costs no tree update. With no timer
+ * at 0, none of them is sensitive and allowed L1 or L2 yet (C1S, C2S),
+ * so the preemption threshold's test of the root still sees every such
+ * job. */
+TTS_FN int64_t tts_arrival_first(const tts_state *S, int64_t p, const int32_t *thr, int64_t t)
+{
+    for (int64_t q = p > S->arr_lo ? p : S->arr_lo; q < S->arr_hi; q++)
+        if (tts_st(S, q) == TTS_WAIT && S->tr->gpus[q] <= thr[tts_class_of(S, q, t)])
+            return q;
+    return -1;
+}
+
 /* One pass at t over the jobs waiting when it began. 1 if it started a
  * job. */
 TTS_FN int tts_pass(tts_state *S, int64_t t)
@@ -247,7 +264,12 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
             thr[TTS_C2S] = m2 > mp ? m2 : mp;
         }
         /* the next fresh candidate, and the next evicted one */
-        int64_t fr = tts_tree_first(S, p, thr), fj = fr < 0 ? -1 : tts_job_at(S, fr);
+        int64_t fr = -1, arrived = S->arr_hi > S->arr_lo;
+        if (!arrived || p < S->arr_lo) /* past arr_lo the tree has no rank */
+            fr = tts_tree_first(S, p, thr);
+        if (fr < 0 && arrived)
+            fr = tts_arrival_first(S, p, thr, t);
+        int64_t fj = fr < 0 ? -1 : tts_job_at(S, fr);
         int64_t vj = tts_vict_next(S, S->cf->backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
         int64_t vk = vj >= 0 ? tts_key(S, vj) : 0;
         int64_t j;
@@ -277,6 +299,11 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         }
     }
     S->npend = 0;
+    /* the step's arrivals still waiting join the tree for the next pass */
+    for (int64_t q = S->arr_lo; q < S->arr_hi; q++)
+        if (tts_st(S, q) == TTS_WAIT)
+            tts_tree_set(S, q, tts_class_of(S, q, t), S->tr->gpus[q]);
+    S->arr_lo = S->arr_hi = 0;
     return changed;
 }
 
@@ -425,6 +452,10 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->now = 0;
     S->next_arr = 0;
     S->groups = cf->class_timers ? tr->nclasses : 1;
+    S->arr_direct = cf->order == TTS_ORDER_FIFO;
+    for (int32_t g = 0; g < S->groups; g++)
+        S->arr_direct &= tts_w0(S, g) > 0;
+    S->arr_lo = S->arr_hi = 0;
     for (int32_t g = 0; g < 2 * S->groups; g++)
         S->cur[g] = 0;
 }
@@ -442,13 +473,19 @@ TTS_FN int tts_step(tts_state *S)
     while (S->nheap > 0 && S->heap[0].end <= t)
         tts_end(S, S->heap[0].job, t, 1);
     tts_age(S, t);
+    int64_t a0 = S->next_arr;
     while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
         int64_t i = S->next_arr++;
         if (tts_st(S, i) == TTS_REJECTED)
             continue;
         tts_set_st(S, i, TTS_WAIT); /* at t = its submit' (t is the least event) */
         S->waiting++;
-        tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+        if (!S->arr_direct)
+            tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+    }
+    if (S->arr_direct) {
+        S->arr_lo = a0;
+        S->arr_hi = S->next_arr;
     }
     for (int32_t g = 0; g < S->groups; g++) {
         int64_t w0 = tts_w0(S, g);
