@@ -366,6 +366,10 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
         int64_t bg = 0, bn = 0;
         for (int32_t x = 0; x < S->nodes; x++) {
             int64_t g, c;
+            /* tts_node_cost's own first test, here so that most nodes
+             * cost no call: eviction cannot free k there */
+            if (S->ev[x] < k)
+                continue;
             /* the victims hold at least the missing GPUs, and there is one:
              * a node whose cost cannot go below (k - free, 1) cannot win */
             if (best >= 0 && !tts_cost_less(k - S->freeg[x], 1, bg, bn))
