@@ -2,13 +2,15 @@
  * sim_step.h (the CPU backend's code, compiled for the device) over its
  * own state; the trace sits in device memory once and every thread reads
  * it. Per batch:
- *   1. k_simulate: init, step to the end, tts_summarize into the batch's
- *      key buffer (each configuration's JCTs and queueing delays);
+ *   1. k_simulate: init, step to the end, tts_summarize into the spent
+ *      state (each configuration's JCTs and queueing delays over its end
+ *      and held arrays, as on the CPU);
  *   2. k_percentiles: one thread per configuration selects its nearest
  *      ranks in place (tts_percentiles, the CPU's code). A kernel of its
  *      own keeps the selection's registers out of k_simulate's.
- * A configuration costs tts_state_bytes + 16 bytes a job. Batches are
- * sized from cudaMemGetInfo and halved when an allocation fails.
+ * A configuration costs its tts_state_bytes; the submit' arrays of the
+ * batch's load values are shared. Batches are sized from cudaMemGetInfo
+ * and halved when an allocation fails.
  * For measurements (bench/gpu-check): TT_GPU_TPB=N fixes the threads per
  * block of k_simulate (1..1024); TT_GPU_TIMING=1 times the kernel, the
  * percentiles and the copy of the results with CUDA events and adds their
@@ -41,8 +43,7 @@ __global__ void k_scale(const tts_trace *tr, int64_t load, int64_t *out)
  * submit column when sub_at[i] < 0 (load 1000). */
 __global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config *cfg,
                            const int32_t *sub_at, const int64_t *subs, int32_t with,
-                           int64_t count, char *states, size_t stride, int64_t *keys,
-                           tts_summary *sum)
+                           int64_t count, char *states, size_t stride, tts_summary *sum)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
@@ -53,15 +54,20 @@ __global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config 
     tts_init(&S, tr, &c, &cfg[i], sub_at[i] < 0 ? tr->submit : subs + sub_at[i] * n, NULL);
     while (tts_step(&S))
         ;
-    tts_summarize(&S, &sum[i], keys + 2 * i * n, keys + (2 * i + 1) * n);
+    tts_summarize(&S, &sum[i], S.tend, S.held);
 }
 
-__global__ void k_percentiles(int64_t *keys, int64_t count, int64_t n, tts_summary *sum)
+/* Configuration i's JCTs and queueing delays are where k_simulate left
+ * them, in its state's end and held arrays. */
+__global__ void k_percentiles(int64_t n, tts_cluster c, int32_t with, int64_t count, char *states,
+                              size_t stride, tts_summary *sum)
 {
     int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= count)
         return;
-    tts_percentiles(&sum[i], keys + 2 * i * n, keys + (2 * i + 1) * n);
+    tts_state S;
+    tts_state_bind(&S, states + i * stride, n, &c, with);
+    tts_percentiles(&sum[i], S.tend, S.held);
 }
 
 /* Device memory the sweep owns, freed on every path out. */
@@ -104,18 +110,15 @@ template <typename T> cudaError_t upload(Mem &m, T **dst, const T *src, int64_t 
 /* The batch's buffers. */
 struct Batch {
     char *states = NULL;
-    int64_t *keys = NULL;
     tts_config *cfg = NULL;
     int32_t *sub_at = NULL;
     tts_summary *sum = NULL;
 };
 
-cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t stride)
+cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, size_t stride)
 {
     cudaError_t e;
-    size_t nn = (size_t)(n ? n : 1);
     if ((e = m.alloc((void **)&b.states, (size_t)batch * stride)) != cudaSuccess ||
-        (e = m.alloc((void **)&b.keys, (size_t)batch * 2 * nn * sizeof(int64_t))) != cudaSuccess ||
         (e = m.alloc((void **)&b.cfg, (size_t)batch * sizeof(tts_config))) != cudaSuccess ||
         (e = m.alloc((void **)&b.sub_at, (size_t)batch * sizeof(int32_t))) != cudaSuccess)
         return e;
@@ -124,7 +127,7 @@ cudaError_t batch_alloc(Mem &m, Batch &b, int64_t batch, int64_t n, size_t strid
 
 void batch_free(Mem &m, Batch &b)
 {
-    void *ps[] = {b.states, b.keys, b.cfg, b.sub_at, b.sum};
+    void *ps[] = {b.states, b.cfg, b.sub_at, b.sum};
     for (void *p : ps)
         if (p)
             m.release(p);
@@ -287,8 +290,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     /* the batch: what memory holds, beside up to dmax submit' arrays (an
      * eighth of it at most, one at least) */
     size_t stride = align_up((size_t)tts_state_bytes(n, c, o->with));
-    size_t per = stride + (size_t)(2 * (n ? n : 1)) * sizeof(int64_t) + sizeof(tts_config) +
-                 sizeof(int32_t) + sizeof(tts_summary);
+    size_t per = stride + sizeof(tts_config) + sizeof(int32_t) + sizeof(tts_summary);
     size_t sub_bytes = (size_t)(n ? n : 1) * sizeof(int64_t);
     size_t freeb = 0, totalb = 0;
     if ((e = cudaMemGetInfo(&freeb, &totalb)) != cudaSuccess)
@@ -311,7 +313,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         dmax /= 2;
     }
     Batch b;
-    while (dmax > 0 && batch > 0 && (e = batch_alloc(m, b, batch, n, stride)) != cudaSuccess) {
+    while (dmax > 0 && batch > 0 && (e = batch_alloc(m, b, batch, stride)) != cudaSuccess) {
         if (e != cudaErrorMemoryAllocation)
             return cuda_fail(msg, msgsize, "allocating a batch", e);
         cudaGetLastError(); /* clear it, then try half as many */
@@ -362,11 +364,12 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         int tpb = threads_per_block(nb, prop.multiProcessorCount);
         tm.mark(0);
         k_simulate<<<(unsigned)((nb + tpb - 1) / tpb), tpb>>>(
-            d_tr, *c, b.cfg, b.sub_at, d_subs, o->with, nb, b.states, stride, b.keys, b.sum);
+            d_tr, *c, b.cfg, b.sub_at, d_subs, o->with, nb, b.states, stride, b.sum);
         if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
             return cuda_fail(msg, msgsize, "simulation kernel", e);
         tm.mark(1);
-        k_percentiles<<<(unsigned)((nb + 255) / 256), 256>>>(b.keys, nb, n, b.sum);
+        k_percentiles<<<(unsigned)((nb + 255) / 256), 256>>>(n, *c, o->with, nb, b.states, stride,
+                                                             b.sum);
         if ((e = cudaGetLastError()) != cudaSuccess || (e = cudaDeviceSynchronize()) != cudaSuccess)
             return cuda_fail(msg, msgsize, "percentiles", e);
         tm.mark(2);
