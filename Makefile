@@ -98,7 +98,9 @@ TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
 UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 # the fuzzers' entry points, which the unit tests replay saved inputs through
 FUZZ_SRCS := $(filter-out tests/fuzz/main.c,$(wildcard tests/fuzz/*.c))
-UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(BUILD)/tests/refsim.o \
+# the reference simulator: test code, built apart from libcore on purpose
+REFSIM_OBJS := $(patsubst tests/refsim/%.c,$(BUILD)/tests/refsim/%.o,$(wildcard tests/refsim/*.c))
+UNIT_OBJS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%.o) $(REFSIM_OBJS) \
              $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit
 # the shared library (see "the library as a library" below) and the man
@@ -151,8 +153,7 @@ $(BUILD)/fuzz/%.o: tests/fuzz/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-# the reference simulator: test code, built apart from libcore on purpose
-$(BUILD)/tests/refsim.o: tests/refsim/refsim.c
+$(BUILD)/tests/refsim/%.o: tests/refsim/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
@@ -270,7 +271,7 @@ fuzz-long: $(FUZZERS:%=build-fuzz/fuzz_%)
 
 # ---- benchmarks ----
 # bench/sim times the reference simulator too, as its baseline
-$(BUILD)/bench/sim: bench/sim.c $(BUILD)/tests/refsim.o $(LIBCORE)
+$(BUILD)/bench/sim: bench/sim.c $(REFSIM_OBJS) $(LIBCORE)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $^ $(LIBS) -o $@
 

@@ -49,9 +49,9 @@ typedef struct {
     int32_t with;      /* the state's optional parts every configuration needs (TTS_WITH_*) */
 } tt_kern_sweep_opts;
 
-/* Simulates count configurations of the trace tr (host arrays) on c, one
- * GPU thread per configuration, in batches sized to device memory; the
- * trace is copied to the device once. out[i] gets configuration i's
+/* Simulates count configurations of the trace tr (host arrays, its
+ * Gittins distributions too) on c, one GPU thread per configuration, in
+ * batches sized to device memory; the trace is copied to the device once. out[i] gets configuration i's
  * summary with its percentiles (selected in the kernel, as on the CPU). used gets
  * "NAME, batches of B". msg gets the reason of a failure. */
 int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t count,

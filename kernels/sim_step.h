@@ -1,4 +1,4 @@
-/* sim_step.h: the simulation step (docs/model.md sections 2 to 7), written
+/* sim_step.h: the simulation step (docs/model.md sections 2 to 7 and 11), written
  * once for the CPU backend (libcore/sim/sim.c) and the CUDA kernels.
  *
  * Common subset of C11, C++ and CUDA: static inline functions marked
@@ -22,6 +22,14 @@
  *    their rank as "any level, insensitive"; under srtf and las it moves,
  *    so they wait in an array sorted by (GPUs, key, index): per distinct
  *    GPU count that fits, one binary search finds the next in order.
+ *    dlas and gittins (SPEC 11) keep fresh jobs in the tree by index (they
+ *    all wait in queue 0 from submit') and evicted ones in that array by
+ *    (queue, Gittins index, time in the queue); a priority eviction may
+ *    take a sensitive job, so the array has a segment per job class. ftf's
+ *    keys are known only at arrival: all its waiting jobs are in the array.
+ *  - Demotion and promotion times sit in a heap on (time, index); the GPUs
+ *    priority preemption could take are kept per queue, so the pass skips
+ *    a waiter no eviction could start.
  *  - Timer crossings happen in job index order (submit' + W0 is monotone),
  *    so two cursors replace a timer heap; with timers per class, two per
  *    class, each visiting only its class's jobs. Running jobs end through a
@@ -47,17 +55,22 @@
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
 
-/* The step in four parts, each calling only those before it:
+/* The step in six parts, each calling only those before it:
  *   sim_step_base.h     host/device marking, the structs, arithmetic,
  *                       the per-job rules, the state's buffer
- *   sim_step_queue.h    the fresh-job tree, queue orders, the evicted
- *                       jobs' array, the running jobs' heap
+ *   sim_step_order.h    the queue orders' keys (SPEC 11's queues, Gittins
+ *                       index, ftf key), the demotion/promotion heap
+ *   sim_step_queue.h    the fresh-job tree, the sorted array of the other
+ *                       waiting jobs, the running jobs' heap
  *   sim_step_cluster.h  nodes and racks, placement searches, preemption
+ *   sim_step_mlfq.h     demotions, promotions, priority preemption
  *   sim_step_pass.h     starts and ends, the pass, timers and events,
  *                       the run's summary */
 #include "sim_step_base.h"
+#include "sim_step_order.h"
 #include "sim_step_queue.h"
 #include "sim_step_cluster.h"
+#include "sim_step_mlfq.h"
 #include "sim_step_pass.h"
 
 #endif

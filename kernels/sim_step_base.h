@@ -25,12 +25,28 @@
 #define TTS_MAX_CLASSES 64
 
 enum { TTS_FUTURE, TTS_WAIT, TTS_WAITV, TTS_RUN, TTS_DONE, TTS_REJECTED };
-enum { TTS_ORDER_FIFO, TTS_ORDER_SJF, TTS_ORDER_SRTF, TTS_ORDER_LAS };
+enum {
+    TTS_ORDER_FIFO, TTS_ORDER_SJF, TTS_ORDER_SRTF, TTS_ORDER_LAS,
+    TTS_ORDER_DLAS, TTS_ORDER_GITTINS, TTS_ORDER_FTF
+};
+/* dlas and gittins: at most 7 thresholds, so 8 queues (SPEC 11.5); a
+ * Gittins table holds at most 1024 samples (SPEC 11.2) */
+#define TTS_MAX_MLFQ 7
+#define TTS_MAX_QUEUES (TTS_MAX_MLFQ + 1)
+#define TTS_GITTINS_MAX 1024
 /* Per-job flags: sensitive; may be evicted in this segment (insensitive,
  * under max_preempt); evictable now (also aged min_run). */
 enum { TTS_F_SENS = 1, TTS_F_ELIG = 2, TTS_F_EVICT = 4 };
 /* What a waiting fresh job may do now; see sim_step.h's opening comment. */
 enum { TTS_C0, TTS_C1I, TTS_C1S, TTS_C2I, TTS_C2S, TTS_NCLASS };
+
+/* A service distribution for order=gittins (SPEC 11.2): m sorted samples
+ * x[0..m) in GPU-seconds and their prefix sums pre[k] = x[0] + .. +
+ * x[k-1], so an index costs two binary searches. Read-only, shared. */
+typedef struct {
+    int32_t m;
+    int64_t x[TTS_GITTINS_MAX], pre[TTS_GITTINS_MAX + 1];
+} tts_gittins;
 
 /* The trace and model table, read-only and shared by every configuration. */
 typedef struct {
@@ -42,6 +58,10 @@ typedef struct {
     const int32_t *rank_job, *job_rank;
     int32_t nclasses;
     const int64_t *slow_l1, *slow_l2; /* per class, permille */
+    /* the service distributions configurations under gittins name by
+     * index (tts_config.git) */
+    const tts_gittins *git;
+    int32_t ngit;
 } tts_trace;
 
 typedef struct {
@@ -65,6 +85,12 @@ typedef struct {
     uint64_t seed;
     uint64_t mix_cum[TTS_MAX_CLASSES];
     int64_t w0c[TTS_MAX_CLASSES], w1c[TTS_MAX_CLASSES];
+    /* dlas and gittins (SPEC 11.1, 11.2): nq queues split at the GPU-second
+     * thresholds mlfq[0 .. nq - 2]; promote (permille, 0 = off); priority
+     * preemption; gittins: the quantum D and the distribution's index in
+     * tts_trace.git */
+    int32_t nq, prio_preempt, git;
+    int64_t mlfq[TTS_MAX_MLFQ], promote, gittins_delta;
 } tts_config;
 
 /* A segment, for the optional log (host only; invariant checks). */
@@ -91,6 +117,11 @@ typedef struct {
  * only when a run asks for them. */
 #define TTS_WITH_VICT 1 /* the evicted jobs' array of srtf and las (4 bytes a job) */
 #define TTS_WITH_JOBS 2 /* first start and starts per level (20 bytes a job) */
+/* SPEC 11.7: dlas and gittins's 48 bytes a job (sim_step_order.h), ftf's
+ * key (8 bytes a job); the fairness metrics' A at submit' is kept under
+ * every order (8 bytes a job) */
+#define TTS_WITH_MLFQ 4
+#define TTS_WITH_FTF 8
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -99,6 +130,7 @@ typedef struct {
 #define TTS_I_LEVEL 6
 #define TTS_I_CLASS 8
 #define TTS_I_SLOT 14
+#define TTS_I_AGING 31 /* the slot's running job is on the aging list */
 #define TTS_NO_SLOT 0x1FFFF /* 17 bits: slots < TT_MAX_CLUSTER_GPUS = 65536 */
 
 typedef struct {
@@ -135,7 +167,7 @@ typedef struct {
     /* evicted waiting jobs (srtf, las; TTS_WITH_VICT); those evicted in the
      * running pass wait apart until it ends (every order) */
     int32_t *vict, *pend;
-    int64_t nvict, npend;
+    int64_t nvict, npend, vcnt[TTS_NCLASS]; /* vcnt[c]: class c's segment */
     /* running jobs: heap on (end, index) */
     tts_hent *heap;
     int64_t nheap;
@@ -177,6 +209,29 @@ typedef struct {
     int64_t used, comm_milli, restart_gs, preempt, placed[3];
     int64_t waiting, running, busy, running_level[3];
     tts_seglog *log; /* NULL: no log */
+    /* dlas and gittins (TTS_WITH_MLFQ; sim_step_order.h): per job its
+     * queue, the time it entered it, its GPU-seconds held at its last
+     * promotion, P (seconds waited after its first start since then: the
+     * count while it runs, the time P would be 0 while it waits), its
+     * next demotion or promotion time and its slot in the heap of those,
+     * and a link in the list of promotions due at the next event */
+    int32_t *mq, *mlink, *mheap, *mheap_pos;
+    int64_t *qent, *aq0, *pp, *nxt;
+    int64_t nmheap;
+    int32_t due_head;
+    /* per queue, the GPUs of running jobs priority preemption may evict
+     * (aged, under max_preempt); victim_q: which eviction rule the victim
+     * searches apply, -1 for SPEC 6's, q for a priority eviction by a
+     * waiter of queue q */
+    int64_t pe[TTS_MAX_QUEUES];
+    int32_t victim_q;
+    int64_t *fkey; /* ftf (TTS_WITH_FTF): the key F of each job */
+    /* every order, for the fairness metrics (SPEC 11.6): A at submit' of
+     * each job, and once it ends, its rho (permille; -1: none); area is A
+     * up to area_t */
+    int64_t *asub;
+    int64_t area, area_t;
+    int64_t demotions, promotions, preempt_prio;
 } tts_state;
 
 /* ---- the word of a job ---- */
@@ -241,6 +296,15 @@ TTS_FN void tts_set_slot(tts_state *S, int64_t i, int32_t s)
     tts_put(S, i, TTS_I_SLOT, TTS_NO_SLOT, s < 0 ? TTS_NO_SLOT : (uint32_t)s);
 }
 
+/* Whether running job i is on the aging list (has not aged min_run yet,
+ * and may be evicted once it has). */
+TTS_FN int tts_aging(const tts_state *S, int64_t i) { return (int)tts_field(S, i, TTS_I_AGING, 1); }
+
+TTS_FN void tts_set_aging(tts_state *S, int64_t i, int on)
+{
+    tts_put(S, i, TTS_I_AGING, 1, (uint32_t)(on != 0));
+}
+
 /* ---- arithmetic ---- */
 
 TTS_FN int64_t tts_ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -250,6 +314,16 @@ TTS_FN int64_t tts_sat_add(int64_t a, int64_t b)
     if (a == TTS_INF || b == TTS_INF || a > TTS_INF - b)
         return TTS_INF;
     return a + b;
+}
+
+/* a * b for a, b >= 0, or TTS_INF when it would pass 2^63 - 1: the
+ * fairness keys and metrics saturate there rather than wrap (docs/model.md
+ * section 11) */
+TTS_FN int64_t tts_sat_mul(int64_t a, int64_t b)
+{
+    if (a == 0 || b == 0)
+        return 0;
+    return a > TTS_INF / b ? TTS_INF : a * b;
 }
 
 /* splitmix64 at step i + 1 of a generator seeded with seed: a counter-based
@@ -453,6 +527,17 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(tmp, slots, int32_t);
     TTS_CARVE(cur, 2 * TTS_MAX_CLASSES, int64_t);
     TTS_CARVE(lvl, (c->gpus_per_node + 1) * words, uint64_t);
+    TTS_CARVE(asub, n, int64_t);
+    int64_t nm = with & TTS_WITH_MLFQ ? n : 0;
+    TTS_CARVE(mq, nm, int32_t);
+    TTS_CARVE(mlink, nm, int32_t);
+    TTS_CARVE(mheap, nm, int32_t);
+    TTS_CARVE(mheap_pos, nm, int32_t);
+    TTS_CARVE(qent, nm, int64_t);
+    TTS_CARVE(aq0, nm, int64_t);
+    TTS_CARVE(pp, nm, int64_t);
+    TTS_CARVE(nxt, nm, int64_t);
+    TTS_CARVE(fkey, with & TTS_WITH_FTF ? n : 0, int64_t);
 #undef TTS_CARVE
     if (S) {
         S->words = (int32_t)words;
@@ -463,6 +548,12 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
         }
         if (!(with & TTS_WITH_VICT))
             S->vict = NULL;
+        if (!(with & TTS_WITH_MLFQ)) {
+            S->mq = S->mlink = S->mheap = S->mheap_pos = NULL;
+            S->qent = S->aq0 = S->pp = S->nxt = NULL;
+        }
+        if (!(with & TTS_WITH_FTF))
+            S->fkey = NULL;
     }
     return b;
 }

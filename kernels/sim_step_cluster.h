@@ -1,9 +1,9 @@
-/* sim_step_cluster.h: the third part of the simulation step (sim_step.h):
+/* sim_step_cluster.h: the fourth part of the simulation step (sim_step.h):
  * the cluster's nodes and racks (free GPUs, what eviction could free, the
  * largest request each level can take now), the placement searches of
  * levels L0, L1 and L2, and preemption (the cheapest victims that open an
  * L0 placement). A new placement or eviction rule goes here. After
- * sim_step_queue.h; sim_step_pass.h comes next. */
+ * sim_step_queue.h; sim_step_mlfq.h comes next. */
 #ifndef TT_SIM_STEP_CLUSTER_H
 #define TT_SIM_STEP_CLUSTER_H
 
@@ -88,11 +88,22 @@ TTS_FN void tts_fit_max(const tts_state *S, int32_t *m0, int32_t *m1, int32_t *m
     *m2 = (int32_t)S->total_free;
 }
 
-/* Running, insensitive, evicted fewer than max_preempt times, and started
- * at least min_run ago (the aging list keeps the flag up to date for the
- * time being processed). */
+/* Priority preemption's victims for a waiter of queue q (SPEC 11.1):
+ * running in a higher queue, evicted fewer than max_preempt times, started
+ * at least min_run ago (off the aging list), sensitive or not. */
+TTS_FN int tts_prio_evictable(const tts_state *S, int64_t i, int32_t q)
+{
+    return S->mq[i] > q && S->evict[i] < S->cf->max_preempt && !tts_aging(S, i);
+}
+
+/* Under SPEC 6's rule (victim_q < 0): running, insensitive, evicted fewer
+ * than max_preempt times, and started at least min_run ago (the aging list
+ * keeps the flag up to date for the time being processed). Under priority
+ * preemption, its rule for a waiter of queue victim_q. */
 TTS_FN int tts_evictable(const tts_state *S, int64_t i)
 {
+    if (S->victim_q >= 0)
+        return tts_prio_evictable(S, i, S->victim_q);
     return tts_flags(S, i) & TTS_F_EVICT;
 }
 
@@ -254,7 +265,8 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
     *cg = *cn = 0;
     if (freed >= need)
         return 1;
-    if (S->ev[x] < need) /* free + evictable: what eviction could free here */
+    /* free + evictable: what eviction could free here (SPEC 6's rule) */
+    if (S->victim_q < 0 && S->ev[x] < need)
         return 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
         int32_t e = S->occ[x * S->G + s];
@@ -291,10 +303,12 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
 TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t *cg, int64_t *cn)
 {
     *cg = *cn = 0;
-    if (S->nonev[x] > 0)
+    if (S->victim_q < 0 && S->nonev[x] > 0) /* SPEC 6's rule: kept per node */
         return 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
         int32_t j = S->ent_job[S->occ[x * S->G + s]];
+        if (!tts_evictable(S, j))
+            return 0;
         *cg += S->tr->gpus[j];
         *cn += 1;
     }
@@ -367,8 +381,9 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
         for (int32_t x = 0; x < S->nodes; x++) {
             int64_t g, c;
             /* tts_node_cost's own first test, here so that most nodes
-             * cost no call: eviction cannot free k there */
-            if (S->ev[x] < k)
+             * cost no call: eviction cannot free k there (SPEC 6's rule:
+             * ev counts its evictable GPUs) */
+            if (S->victim_q < 0 && S->ev[x] < k)
                 continue;
             /* the victims hold at least the missing GPUs, and there is one:
              * a node whose cost cannot go below (k - free, 1) cannot win */

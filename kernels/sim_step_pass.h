@@ -3,11 +3,11 @@
  * evictable ones), the scheduling pass (docs/model.md section 6), the
  * timers and the event loop (tts_init, tts_step), and what a run's
  * metrics are made of (tts_summarize). A new event or metric goes here.
- * After sim_step_cluster.h; nothing comes after it. */
+ * After sim_step_mlfq.h; nothing comes after it. */
 #ifndef TT_SIM_STEP_PASS_H
 #define TT_SIM_STEP_PASS_H
 
-#include "sim_step_cluster.h"
+#include "sim_step_mlfq.h"
 
 /* ---- starts and ends ---- */
 
@@ -23,6 +23,7 @@ TTS_FN void tts_age_unlink(tts_state *S, int32_t s)
         S->age_prev[b] = a;
     else
         S->age_tail = a;
+    tts_set_aging(S, S->ent_job[s], 0); /* a slot is its job's first entry */
 }
 
 /* Job i (running) becomes evictable: what eviction could free on its
@@ -36,13 +37,17 @@ TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
     }
 }
 
-/* Marks evictable the running jobs that reached min_run by t. */
+/* Marks evictable the running jobs that reached min_run by t; under
+ * priority preemption, their GPUs join what it may take. */
 TTS_FN void tts_age(tts_state *S, int64_t t)
 {
     while (S->age_head >= 0 && t - S->t0[S->age_head] >= S->cf->min_run) {
-        int32_t s = S->age_head;
+        int32_t s = S->age_head, i = S->ent_job[s]; /* a slot is its job's first entry */
         tts_age_unlink(S, s);
-        tts_make_evictable(S, S->ent_job[s]); /* a slot is its job's first entry */
+        if (tts_flags(S, i) & TTS_F_ELIG)
+            tts_make_evictable(S, i);
+        if (tts_pe_counted(S, i))
+            tts_pe_add(S, i, 1);
     }
 }
 
@@ -52,16 +57,22 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     int32_t k = S->tr->gpus[i];
     if (i >= S->arr_lo && i < S->arr_hi) {
         /* arrived at this step: not in the tree */
-    } else if (tts_st(S, i) == TTS_WAIT || tts_victims_in_tree(S)) {
+    } else if (tts_st(S, i) == TTS_WAIT ? tts_fresh_in_tree(S) : tts_victims_in_tree(S)) {
         tts_tree_set(S, i, -1, 0);
     } else {
         tts_vict_remove(S, i);
     }
+    if (tts_is_mlfq(S))
+        tts_mlfq_leave(S, i, t);
     int64_t w = tts_work(S, i);
+    /* elig: SPEC 6 may evict it; pelig: priority preemption may */
     int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf->max_preempt;
+    int pelig = tts_prio_on(S) && S->evict[i] < S->cf->max_preempt;
     int now_ev = elig && S->cf->min_run == 0;
+    int aging = (elig || pelig) && S->cf->min_run > 0;
     tts_set_flags(S, i, (tts_flags(S, i) & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) |
                             (now_ev ? TTS_F_EVICT : 0));
+    tts_set_aging(S, i, aging);
     int32_t head = -1;
     for (int32_t q = 0; q < S->pl_n; q++) {
         int32_t x = S->pl_node[q], e = S->ent_free;
@@ -83,7 +94,7 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
     S->t0[head] = t;
     S->run_w[head] = w;
-    if (elig && !now_ev) { /* ages in start order: append */
+    if (aging) { /* ages in start order: append */
         S->age_prev[head] = S->age_tail;
         S->age_next[head] = -1;
         if (S->age_tail >= 0)
@@ -105,6 +116,26 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     S->running++;
     S->busy += k;
     S->running_level[lv]++;
+    if (tts_is_mlfq(S)) {
+        tts_mlfq_arm(S, i, t);
+        if (tts_pe_counted(S, i))
+            tts_pe_add(S, i, 1);
+    }
+}
+
+/* rho of job i ending at t (SPEC 11.6; permille), or -1 for a job of
+ * duration 0: N_bar = (A(end) - A(submit')) x 1000 / JCT, f_bar =
+ * max(1000, k0 x N_bar / C), rho = JCT x 10^6 / (duration x f_bar). */
+TTS_FN int64_t tts_rho(const tts_state *S, int64_t i, int64_t t)
+{
+    int64_t jct = t - tts_submit(S, i), d = S->tr->duration[i];
+    if (d <= 0 || jct <= 0)
+        return -1;
+    int64_t nbar = tts_sat_mul(S->area - S->asub[i], 1000) / jct;
+    int64_t fbar = tts_sat_mul(S->tr->gpus[i], nbar) / S->cluster_gpus;
+    if (fbar < 1000)
+        fbar = 1000;
+    return tts_sat_mul(jct, 1000000) / tts_sat_mul(d, fbar);
 }
 
 /* Ends job i's segment at t: completed, or evicted back to the queue (into
@@ -149,10 +180,15 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     S->used += k * held;
     S->comm_milli += k * (run * 1000 - done);
     S->restart_gs += k * (r < held ? r : held);
+    if (tts_is_mlfq(S)) {
+        if (tts_pe_counted(S, i))
+            tts_pe_add(S, i, -1);
+        tts_mheap_remove(S, i);
+    }
     S->held[i] += held;
     int32_t fl = tts_flags(S, i);
     int was_ev = fl & TTS_F_EVICT;
-    if ((fl & TTS_F_ELIG) && !was_ev)
+    if (tts_aging(S, i))
         tts_age_unlink(S, head);
     tts_set_flags(S, i, fl & TTS_F_SENS);
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
@@ -182,6 +218,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     if (completed) {
         tts_set_st(S, i, TTS_DONE);
         S->tend[i] = t;
+        S->asub[i] = tts_rho(S, i, t);
     } else {
         tts_set_st(S, i, TTS_WAITV);
         S->tend[i] = w - done; /* what is left, while it waits */
@@ -189,6 +226,8 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         S->preempt++;
         S->waiting++;
         S->pend[S->npend++] = i;
+        if (tts_is_mlfq(S))
+            tts_mlfq_wait(S, i, t);
     }
 }
 
@@ -221,6 +260,21 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
         tts_start(S, i, t);
         return 1;
     }
+    /* SPEC 10.4's steps 2 and 4 to 6 (reclaims, smaller starts) are elastic
+     * jobs', not built: they would come here, before step 7 */
+    /* 7. priority preemption (dlas, gittins): victims in higher queues */
+    if (tts_prio_on(S) && k <= tts_prio_bound(S, S->mq[i]) &&
+        (al == 2 ? tts_prio_victims(S, i) : tts_prio_victims_l0(S, i))) {
+        for (int32_t v = 0; v < S->nvic; v++)
+            tts_end(S, S->vic[v], t, 0);
+        S->preempt_prio += S->nvic;
+        /* L0 (and L1): the placement the victim rule picked; L2: the best
+         * level free now, which exists (the free GPUs reach k) */
+        if (al < 2 || tts_find_l0(S, k) || tts_find_l1(S, k) || tts_find_l2(S, k)) {
+            tts_start(S, i, t);
+            return 1;
+        }
+    }
     return 0;
 }
 
@@ -243,8 +297,8 @@ TTS_FN int64_t tts_arrival_first(const tts_state *S, int64_t p, const int32_t *t
  * job. */
 TTS_FN int tts_pass(tts_state *S, int64_t t)
 {
-    int changed = 0, have_cur = 0;
-    int64_t ckey = 0, cidx = -1, p = 0;
+    int changed = 0;
+    int64_t cur = -1, p = 0; /* the job tried last; the tree's next rank */
     int need_mp = S->cf->theta != TTS_INF;
     for (;;) {
         int32_t m0, m1, m2, thr[TTS_NCLASS];
@@ -255,48 +309,47 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         } else {
             int32_t mp = 0;
             if (need_mp && (tts_tree_root(S, TTS_C1S) < TTS_BIG ||
-                            tts_tree_root(S, TTS_C2S) < TTS_BIG))
+                            tts_tree_root(S, TTS_C2S) < TTS_BIG || S->vcnt[TTS_C1S] > 0 ||
+                            S->vcnt[TTS_C2S] > 0))
                 mp = tts_preempt_max(S);
             thr[TTS_C0] = m0;
             thr[TTS_C1I] = m1;
             thr[TTS_C1S] = m1 > mp ? m1 : mp;
             thr[TTS_C2I] = m2;
             thr[TTS_C2S] = m2 > mp ? m2 : mp;
+            if (tts_prio_on(S)) { /* what step 7 could free for a waiter of queue 0 */
+                int64_t pb = tts_prio_bound(S, 0);
+                for (int c = 0; c < TTS_NCLASS; c++)
+                    if (pb > thr[c])
+                        thr[c] = pb < TTS_BIG - 1 ? (int32_t)pb : TTS_BIG - 1;
+            }
         }
-        /* the next fresh candidate, and the next evicted one */
+        /* the next fresh candidate, and the next in the sorted array */
         int64_t fr = -1, arrived = S->arr_hi > S->arr_lo;
         if (!arrived || p < S->arr_lo) /* past arr_lo the tree has no rank */
             fr = tts_tree_first(S, p, thr);
         if (fr < 0 && arrived)
             fr = tts_arrival_first(S, p, thr, t);
         int64_t fj = fr < 0 ? -1 : tts_job_at(S, fr);
-        int64_t vj = tts_vict_next(S, S->cf->backfill ? m2 : TTS_BIG - 1, have_cur, ckey, cidx);
-        int64_t vk = vj >= 0 ? tts_key(S, vj) : 0;
-        int64_t j;
-        if (fj >= 0 && (vj < 0 || tts_after(vk, vj, tts_key(S, fj), fj)))
-            j = fj;
-        else
-            j = vj;
+        int64_t vj = tts_vict_next(S, thr, cur);
+        int64_t j = fj >= 0 && (vj < 0 || tts_job_after(S, vj, fj)) ? fj : vj;
         if (j < 0)
             break;
-        have_cur = 1;
-        ckey = tts_key(S, j);
-        cidx = j;
+        cur = j;
         int started = tts_try(S, (int32_t)j, t, m0, m1, m2);
         if (started)
             changed = 1;
         else if (!S->cf->backfill)
             break;
-        p = j == fj ? fr + 1 : tts_rank_after(S, ckey, cidx);
+        p = j == fj ? fr + 1 : tts_rank_after(S, cur);
     }
     /* jobs evicted in this pass join the queue for the next one */
     for (int64_t q = 0; q < S->npend; q++) {
         int32_t j = S->pend[q];
-        if (tts_victims_in_tree(S)) {
+        if (tts_victims_in_tree(S))
             tts_tree_set(S, j, TTS_C2I, S->tr->gpus[j]);
-        } else {
-            tts_vict_insert(S, j);
-        }
+        else
+            tts_vict_insert(S, tts_class_of(S, j, t), j);
     }
     S->npend = 0;
     /* the step's arrivals still waiting join the tree for the next pass */
@@ -323,6 +376,19 @@ TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
     return tts_sat_add(tts_submit(S, *c), off);
 }
 
+/* Fresh waiting job i joins the queue at t (arriving), or moves to its
+ * class at t (a timer crossed). */
+TTS_FN void tts_fresh_set(tts_state *S, int64_t i, int64_t t, int arriving)
+{
+    if (tts_fresh_in_tree(S)) {
+        tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+        return;
+    }
+    if (!arriving)
+        tts_vict_remove(S, (int32_t)i);
+    tts_vict_insert(S, tts_class_of(S, i, t), (int32_t)i);
+}
+
 /* Re-classes the waiting fresh jobs of group g whose timer crossed at or
  * before t. */
 TTS_FN void tts_timers(tts_state *S, int64_t *c, int32_t g, int64_t off, int64_t t)
@@ -331,7 +397,7 @@ TTS_FN void tts_timers(tts_state *S, int64_t *c, int32_t g, int64_t off, int64_t
         int64_t x = tts_timer_next(S, c, g, off);
         if (x == TTS_INF || x > t)
             return;
-        tts_tree_set(S, *c, tts_class_of(S, *c, t), S->tr->gpus[*c]);
+        tts_fresh_set(S, *c, t, 0);
         (*c)++;
     }
 }
@@ -371,6 +437,19 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
         }
         if (b != TTS_INF && (!any || b < best)) {
             best = b;
+            any = 1;
+        }
+    }
+    /* dlas and gittins: demotions and promotions, and with priority
+     * preemption, a running job that may be evicted reaching min_run */
+    if (tts_is_mlfq(S)) {
+        int64_t m = S->nmheap > 0 ? S->nxt[S->mheap[0]] : TTS_INF;
+        if (tts_prio_on(S) && S->age_head >= 0) {
+            int64_t a = tts_sat_add(S->t0[S->age_head], S->cf->min_run);
+            m = a < m ? a : m;
+        }
+        if (m != TTS_INF && (!any || m < best)) {
+            best = m;
             any = 1;
         }
     }
@@ -418,8 +497,24 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
             S->first[i] = TTS_NONE;
             S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
         }
+        S->asub[i] = -1;
+        if (S->mq) {
+            S->mq[i] = 0;
+            S->mlink[i] = S->mheap_pos[i] = -1;
+            S->qent[i] = sub[i];
+            S->aq0[i] = S->pp[i] = 0;
+            S->nxt[i] = TTS_INF;
+        }
     }
     S->age_head = S->age_tail = -1;
+    S->nmheap = 0;
+    S->due_head = S->victim_q = -1;
+    for (int q = 0; q < TTS_MAX_QUEUES; q++)
+        S->pe[q] = 0;
+    for (int k = 0; k < TTS_NCLASS; k++)
+        S->vcnt[k] = 0;
+    S->area = S->area_t = 0;
+    S->demotions = S->promotions = S->preempt_prio = 0;
     int64_t tree;
     S->tree_top = tts_tree_shape(S->n, S->tree_off, &tree);
     for (int64_t v = 0; v < tree; v++)
@@ -470,9 +565,19 @@ TTS_FN int tts_step(tts_state *S)
     if (!tts_next_event(S, &t))
         return 0;
     S->now = t;
+    /* A, the integral of the active jobs' count, up to t (SPEC 11.6) */
+    S->area = tts_sat_add(S->area, tts_sat_mul(S->waiting + S->running, t - S->area_t));
+    S->area_t = t;
     while (S->nheap > 0 && S->heap[0].end <= t)
         tts_end(S, S->heap[0].job, t, 1);
     tts_age(S, t);
+    if (tts_is_mlfq(S))
+        tts_mlfq_events(S, t);
+    /* ftf's keys count the active jobs once this instant's arrivals queue */
+    int64_t nact = S->waiting + S->running;
+    for (int64_t e = S->next_arr; S->cf->order == TTS_ORDER_FTF && e < S->n &&
+                                  tts_submit(S, e) <= t; e++)
+        nact += tts_st(S, e) != TTS_REJECTED;
     int64_t a0 = S->next_arr;
     while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
         int64_t i = S->next_arr++;
@@ -480,8 +585,11 @@ TTS_FN int tts_step(tts_state *S)
             continue;
         tts_set_st(S, i, TTS_WAIT); /* at t = its submit' (t is the least event) */
         S->waiting++;
+        S->asub[i] = S->area;
+        if (S->cf->order == TTS_ORDER_FTF)
+            S->fkey[i] = tts_ftf_key(S, i, nact);
         if (!S->arr_direct)
-            tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+            tts_fresh_set(S, i, t, 1);
     }
     if (S->arr_direct) {
         S->arr_lo = a0;
@@ -510,6 +618,11 @@ typedef struct {
     int64_t jct_sum, que_sum;
     int64_t jct_p50, jct_p90, jct_p99, que_p99;
     int64_t comm_milli, used, restart_gs, preempt, placed[3], cluster_gpus;
+    /* SPEC 11.6: demotions, promotions, priority evictions; rho over the
+     * accepted jobs that have one (duration > 0): count, sum, largest,
+     * above 1000 */
+    int64_t demotions, promotions, preempt_prio;
+    int64_t rho_n, rho_sum, rho_max, rho_unfair;
     int32_t fault;                   /* 1: jobs left waiting with no event (a bug) */
 } tts_summary;
 
@@ -521,10 +634,18 @@ typedef struct {
 TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int64_t *que)
 {
     int64_t acc = 0, rej = 0, first = 0, last = 0, jsum = 0, qsum = 0;
+    m->rho_n = m->rho_sum = m->rho_max = m->rho_unfair = 0;
     for (int64_t i = 0; i < S->n; i++) {
         if (tts_st(S, i) == TTS_REJECTED) {
             rej++;
             continue;
+        }
+        int64_t rho = S->asub[i];
+        if (rho >= 0) {
+            m->rho_n++;
+            m->rho_sum = tts_sat_add(m->rho_sum, rho);
+            m->rho_max = rho > m->rho_max ? rho : m->rho_max;
+            m->rho_unfair += rho > 1000;
         }
         /* read before the writes: jct and que may be S->tend and S->held */
         int64_t sub = tts_submit(S, i), end = S->tend[i], held = S->held[i];
@@ -553,6 +674,9 @@ TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int6
     for (int l = 0; l < 3; l++)
         m->placed[l] = S->placed[l];
     m->cluster_gpus = S->cluster_gpus;
+    m->demotions = S->demotions;
+    m->promotions = S->promotions;
+    m->preempt_prio = S->preempt_prio;
     m->fault = S->waiting != 0 || S->running != 0;
 }
 

@@ -1,16 +1,19 @@
-/* sim_step_queue.h: the second part of the simulation step (sim_step.h):
+/* sim_step_queue.h: the third part of the simulation step (sim_step.h):
  * where jobs wait and run, in order. The fresh waiting jobs' tree by
- * static rank, the queue order (each order's key, the rank after a
- * key), the evicted jobs of srtf and las in an array sorted by (GPUs, key,
- * index), and the running jobs' heap on (end, index). A new queue order
- * goes here. After sim_step_base.h; sim_step_cluster.h comes next. */
+ * static rank, the rank after a waiting job, the array of the other
+ * waiting jobs (evicted ones under srtf, las, dlas and gittins; all under
+ * ftf) in segments by job class sorted by (GPUs, queue order), and the
+ * running jobs' heap on (end, index). The keys themselves are
+ * sim_step_order.h's. After it; sim_step_cluster.h comes next. */
 #ifndef TT_SIM_STEP_QUEUE_H
 #define TT_SIM_STEP_QUEUE_H
 
-#include "sim_step_base.h"
+#include "sim_step_order.h"
 
 /* ---- the fresh-job tree ---- */
 
+/* A job's rank in the tree: its duration rank under sjf and srtf, its
+ * index under every other order. */
 TTS_FN int64_t tts_pos(const tts_state *S, int64_t i)
 {
     int32_t o = S->cf->order;
@@ -201,36 +204,36 @@ TTS_FN int64_t tts_tree_first(const tts_state *S, int64_t p, const int32_t *thr)
 
 /* ---- queue order ---- */
 
-/* The order key of job i now (ties: lower index). */
-TTS_FN int64_t tts_key(const tts_state *S, int64_t i)
+/* The first tree rank whose fresh job comes after waiting job c (or c,
+ * started at the current time). The tree holds fresh jobs in rank order,
+ * so this compares each rank's key before its first start with c's key
+ * now. ftf keeps no job in the tree. */
+TTS_FN int64_t tts_rank_after(const tts_state *S, int64_t c)
 {
-    switch (S->cf->order) {
-    case TTS_ORDER_SJF:
-        return S->tr->duration[i];
-    case TTS_ORDER_SRTF:
-        return tts_work(S, i);
-    case TTS_ORDER_LAS:
-        return S->tr->gpus[i] * S->held[i]; /* GPU-seconds attained */
-    default:
-        return tts_submit(S, i);
-    }
-}
-
-TTS_FN int tts_after(int64_t k1, int64_t i1, int64_t k2, int64_t i2)
-{
-    return k1 > k2 || (k1 == k2 && i1 > i2);
-}
-
-/* The first tree rank whose fresh job comes after (key, idx) in order. */
-TTS_FN int64_t tts_rank_after(const tts_state *S, int64_t key, int64_t idx)
-{
+    int32_t o = S->cf->order;
+    if (o == TTS_ORDER_FTF)
+        return S->n;
+    int mlfq = tts_is_mlfq(S);
+    tts_mkey kc, kj;
+    int64_t key = 0;
+    if (mlfq)
+        tts_mkey_of(S, c, &kc);
+    else
+        key = tts_key(S, c);
     int64_t lo = 0, hi = S->n;
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2, j = tts_job_at(S, mid);
-        int64_t kj = S->cf->order == TTS_ORDER_LAS    ? 0
-                     : S->cf->order == TTS_ORDER_SRTF ? S->tr->duration[j] * 1000
-                                                     : tts_key(S, j);
-        if (tts_after(kj, j, key, idx))
+        int after;
+        if (mlfq) {
+            tts_mkey_fresh(S, j, &kj);
+            after = tts_mkey_after(&kj, &kc);
+        } else {
+            int64_t kf = o == TTS_ORDER_LAS    ? 0
+                         : o == TTS_ORDER_SRTF ? S->tr->duration[j] * 1000
+                                               : tts_key(S, j);
+            after = tts_after(kf, j, key, c);
+        }
+        if (after)
             hi = mid;
         else
             lo = mid + 1;
@@ -244,22 +247,38 @@ TTS_FN int tts_victims_in_tree(const tts_state *S)
     return S->cf->order == TTS_ORDER_FIFO || S->cf->order == TTS_ORDER_SJF;
 }
 
-/* ---- evicted jobs under srtf and las: sorted by (GPUs, key, index) ----
- * A key does not move while its job waits: work and time held change only
- * when a segment ends. */
+/* Fresh jobs wait in the tree but under ftf, whose keys are known only
+ * at arrival: there they wait in the sorted array below. */
+TTS_FN int tts_fresh_in_tree(const tts_state *S) { return S->cf->order != TTS_ORDER_FTF; }
+
+/* ---- the sorted array: evicted jobs under srtf, las, dlas and gittins,
+ * and every waiting job under ftf ----
+ * One segment per job class (TTS_C0 .. TTS_C2S, what the job may do now),
+ * each sorted by (GPUs, queue order), so a pass skips the jobs whose class
+ * cannot start one of their size. Evicted jobs are TTS_C2I or, sensitive
+ * (evicted by priority), TTS_C2S; under ftf a fresh job moves to its next
+ * class when a timer crosses. */
+
+TTS_FN int64_t tts_vict_begin(const tts_state *S, int c)
+{
+    int64_t b = 0;
+    for (int k = 0; k < c; k++)
+        b += S->vcnt[k];
+    return b;
+}
 
 TTS_FN int tts_vict_less(const tts_state *S, int32_t a, int32_t b)
 {
     int32_t ga = S->tr->gpus[a], gb = S->tr->gpus[b];
     if (ga != gb)
         return ga < gb;
-    return tts_after(tts_key(S, b), b, tts_key(S, a), a);
+    return tts_job_after(S, b, a);
 }
 
-/* The first position whose job is not less than j. */
-TTS_FN int64_t tts_vict_lower(const tts_state *S, int32_t j)
+/* The first position of segment c whose job is not less than j. */
+TTS_FN int64_t tts_vict_lower(const tts_state *S, int c, int32_t j)
 {
-    int64_t lo = 0, hi = S->nvict;
+    int64_t lo = tts_vict_begin(S, c), hi = lo + S->vcnt[c];
     while (lo < hi) {
         int64_t mid = lo + (hi - lo) / 2;
         if (tts_vict_less(S, S->vict[mid], j))
@@ -270,58 +289,70 @@ TTS_FN int64_t tts_vict_lower(const tts_state *S, int32_t j)
     return lo;
 }
 
-TTS_FN void tts_vict_insert(tts_state *S, int32_t j)
+/* Job j joins segment c. */
+TTS_FN void tts_vict_insert(tts_state *S, int c, int32_t j)
 {
-    int64_t p = tts_vict_lower(S, j);
+    int64_t p = tts_vict_lower(S, c, j);
     for (int64_t q = S->nvict; q > p; q--)
         S->vict[q] = S->vict[q - 1];
     S->vict[p] = j;
     S->nvict++;
+    S->vcnt[c]++;
 }
 
+/* Job j leaves the array, from whichever segment holds it (its key is
+ * still the one it was inserted with). */
 TTS_FN void tts_vict_remove(tts_state *S, int32_t j)
 {
-    int64_t p = tts_vict_lower(S, j);
-    S->nvict--;
-    for (int64_t q = p; q < S->nvict; q++)
-        S->vict[q] = S->vict[q + 1];
+    for (int c = 0; c < TTS_NCLASS; c++) {
+        int64_t p = tts_vict_lower(S, c, j);
+        if (p < tts_vict_begin(S, c) + S->vcnt[c] && S->vict[p] == j) {
+            S->nvict--;
+            S->vcnt[c]--;
+            for (int64_t q = p; q < S->nvict; q++)
+                S->vict[q] = S->vict[q + 1];
+            return;
+        }
+    }
 }
 
-/* The evicted job first in queue order after (ckey, cidx) (anywhere when
- * !have_cur) among those of at most thr GPUs, or -1: per GPU count, a
- * binary search for the first after the cursor. */
-TTS_FN int64_t tts_vict_next(const tts_state *S, int32_t thr, int have_cur, int64_t ckey,
-                             int64_t cidx)
+/* The job of the array first in queue order after job cur (anywhere when
+ * cur < 0) among those of at most thr[c] GPUs in segment c, or -1: per
+ * segment and GPU count, a binary search for the first after the cursor. */
+TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, int64_t cur)
 {
-    int64_t pos = 0, best = -1;
-    while (pos < S->nvict) {
-        int32_t g = S->tr->gpus[S->vict[pos]];
-        if (g > thr)
-            break;
-        int64_t lo = pos, hi = S->nvict, end;
-        while (lo < hi) { /* end of this GPU count's run */
-            int64_t mid = lo + (hi - lo) / 2;
-            if (S->tr->gpus[S->vict[mid]] <= g)
-                lo = mid + 1;
-            else
-                hi = mid;
+    int64_t best = -1;
+    for (int c = 0; c < TTS_NCLASS; c++) {
+        int64_t pos = tts_vict_begin(S, c), stop = pos + S->vcnt[c];
+        while (pos < stop) {
+            int32_t g = S->tr->gpus[S->vict[pos]];
+            if (g > thr[c])
+                break;
+            int64_t lo = pos, hi = stop, end;
+            while (lo < hi) { /* end of this GPU count's run */
+                int64_t mid = lo + (hi - lo) / 2;
+                if (S->tr->gpus[S->vict[mid]] <= g)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            end = lo;
+            lo = pos;
+            hi = end;
+            while (cur >= 0 && lo < hi) { /* first after the cursor */
+                int64_t mid = lo + (hi - lo) / 2;
+                if (tts_job_after(S, S->vict[mid], cur))
+                    hi = mid;
+                else
+                    lo = mid + 1;
+            }
+            if (lo < end) {
+                int64_t j = S->vict[lo];
+                if (best < 0 || tts_job_after(S, best, j))
+                    best = j;
+            }
+            pos = end;
         }
-        end = lo;
-        lo = pos;
-        hi = end;
-        while (have_cur && lo < hi) { /* first after the cursor */
-            int64_t mid = lo + (hi - lo) / 2, j = S->vict[mid];
-            if (tts_after(tts_key(S, j), j, ckey, cidx))
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        if (lo < end) {
-            int64_t j = S->vict[lo];
-            if (best < 0 || tts_after(tts_key(S, best), best, tts_key(S, j), j))
-                best = j;
-        }
-        pos = end;
     }
     return best;
 }

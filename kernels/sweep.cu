@@ -265,6 +265,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     int64_t n = tr->n;
     tts_trace h = *tr;
     int64_t *d_submit, *d_duration, *d_l1, *d_l2;
+    tts_gittins *d_git;
     int32_t *d_gpus, *d_cls, *d_rank_job, *d_job_rank;
     if ((e = upload(m, &d_submit, tr->submit, n)) != cudaSuccess ||
         (e = upload(m, &d_duration, tr->duration, n)) != cudaSuccess ||
@@ -273,7 +274,8 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         (e = upload(m, &d_rank_job, tr->rank_job, n)) != cudaSuccess ||
         (e = upload(m, &d_job_rank, tr->job_rank, n)) != cudaSuccess ||
         (e = upload(m, &d_l1, tr->slow_l1, tr->nclasses)) != cudaSuccess ||
-        (e = upload(m, &d_l2, tr->slow_l2, tr->nclasses)) != cudaSuccess)
+        (e = upload(m, &d_l2, tr->slow_l2, tr->nclasses)) != cudaSuccess ||
+        (e = upload(m, &d_git, tr->git, tr->ngit)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
     h.submit = d_submit;
     h.duration = d_duration;
@@ -283,6 +285,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     h.job_rank = d_job_rank;
     h.slow_l1 = d_l1;
     h.slow_l2 = d_l2;
+    h.git = d_git;
     tts_trace *d_tr;
     if ((e = upload(m, &d_tr, &h, 1)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);

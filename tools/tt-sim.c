@@ -83,7 +83,7 @@ static void field(int64_t v, int absent, char sep)
 static void print_jobs(const tt_sim_jobs *j, const tt_models *models, const tt_job_result *r)
 {
     printf("job\tsubmit\tduration\tgpus\tmodel\tstart\tend\tjct\tqueue\tlevel\tslow\t"
-           "preemptions\tstarts_l0\tstarts_l1\tstarts_l2\tgpu_s\n");
+           "preemptions\tstarts_l0\tstarts_l1\tstarts_l2\tgpu_s\trho\n");
     for (int64_t i = 0; i < j->n; i++) {
         const tt_job_result *o = &r[i];
         const char *model = tt_models_name(models, o->cls);
@@ -96,8 +96,9 @@ static void print_jobs(const tt_sim_jobs *j, const tt_models *models, const tt_j
         field(o->queue, rej, '\t');
         field(o->level, rej, '\t');
         field(o->slow, rej, '\t');
-        printf("%d\t%d\t%d\t%d\t%lld\n", o->preemptions, o->starts[0], o->starts[1],
+        printf("%d\t%d\t%d\t%d\t%lld\t", o->preemptions, o->starts[0], o->starts[1],
                o->starts[2], (long long)o->gpu_s);
+        field(o->rho, o->rho == TT_METRIC_NONE, '\n');
     }
 }
 

@@ -149,9 +149,12 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
     int finite = canon_timers(k, occ, p, &q);
     /* eviction needs a sensitive job that has waited its w0 (a finite one:
      * an evicted job is never sensitive) and a victim: a job of a class
-     * that is not sensitive, with max_preempt > 0 */
+     * that is not sensitive, with max_preempt > 0; under dlas and gittins
+     * with priority preemption a victim alone (max_preempt > 0): a
+     * priority victim may be sensitive, and waits as one that has waited */
     int64_t theta = TT_INF;
-    int evicts = 0, victims = 0;
+    int evicts = 0, victims = 0, mlfq = p->order == TT_ORDER_DLAS || p->order == TT_ORDER_GITTINS;
+    int prio = mlfq && p->prio_preempt && p->max_preempt > 0;
     for (int c = 0; c < k->nclasses; c++) {
         if (!(occ >> c & 1))
             continue;
@@ -163,21 +166,41 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
             theta = k->slow_l2[c];
         evicts |= (q.class_w0[c] == TT_TIMER_GLOBAL ? q.w0 : q.class_w0[c]) != TT_INF;
     }
-    if (evicts && victims && p->max_preempt > 0) {
+    if ((evicts && victims && p->max_preempt > 0) || prio) {
         q.theta = theta;
         q.restart = p->restart;
         q.min_run = p->min_run;
         q.max_preempt = p->max_preempt;
     }
+    /* SPEC 11's parameters, under the orders that read them */
+    if (mlfq) {
+        q.nmlfq = p->nmlfq;
+        memcpy(q.mlfq, p->mlfq, sizeof q.mlfq);
+        q.promote = p->promote;
+        q.prio_preempt = prio; /* with max_preempt = 0 no job is a victim */
+    }
+    if (p->order == TT_ORDER_GITTINS) {
+        q.gittins_delta = p->gittins_delta;
+        memcpy(q.gittins_dist, p->gittins_dist, sizeof q.gittins_dist);
+    }
     /* above L0 only after a w0, after an eviction (which needs a finite
-     * w0), or for a job larger than a rack */
-    q.congestion = finite || k->beyond_rack ? least_congestion(k, occ, p->congestion) : 0;
+     * w0, or is a priority eviction), or for a job larger than a rack */
+    q.congestion = finite || prio || k->beyond_rack ? least_congestion(k, occ, p->congestion) : 0;
     *out = q;
 }
 
 /* The fields of a form, in one array for the comparison and the hash (a
- * struct's padding is not compared). */
-#define FORM_WORDS (12 + 3 * TT_MAX_CLASSES)
+ * struct's padding is not compared); gittins_dist as a hash of its text,
+ * the text itself compared apart. */
+#define FORM_WORDS (12 + 3 * TT_MAX_CLASSES + 5 + TT_MAX_MLFQ)
+
+static uint64_t text_hash(const char *t)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (; *t; t++)
+        h = (h ^ (unsigned char)*t) * 0x100000001b3ULL;
+    return h;
+}
 
 static void form_words(const tt_params *q, uint64_t *w)
 {
@@ -198,6 +221,14 @@ static void form_words(const tt_params *q, uint64_t *w)
         w[12 + TT_MAX_CLASSES + c] = (uint64_t)q->class_w0[c];
         w[12 + 2 * TT_MAX_CLASSES + c] = (uint64_t)q->class_w1[c];
     }
+    uint64_t *x = w + 12 + 3 * TT_MAX_CLASSES;
+    x[0] = (uint64_t)q->nmlfq;
+    x[1] = (uint64_t)q->promote;
+    x[2] = (uint64_t)q->prio_preempt;
+    x[3] = (uint64_t)q->gittins_delta;
+    x[4] = text_hash(q->gittins_dist);
+    for (int m = 0; m < TT_MAX_MLFQ; m++)
+        x[5 + m] = (uint64_t)(m < q->nmlfq ? q->mlfq[m] : 0);
 }
 
 int tt_canon_equal(const tt_params *a, const tt_params *b)
@@ -205,7 +236,7 @@ int tt_canon_equal(const tt_params *a, const tt_params *b)
     uint64_t wa[FORM_WORDS], wb[FORM_WORDS];
     form_words(a, wa);
     form_words(b, wb);
-    return memcmp(wa, wb, sizeof wa) == 0;
+    return memcmp(wa, wb, sizeof wa) == 0 && strcmp(a->gittins_dist, b->gittins_dist) == 0;
 }
 
 static uint64_t mix64(uint64_t z)

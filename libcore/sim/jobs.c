@@ -113,7 +113,8 @@ void tt_sim_jobs_free(tt_sim_jobs *j)
 const char *const tt_metric_names[TT_NMETRICS] = {
     "makespan",   "jct_mean",      "jct_p50",     "jct_p90",   "jct_p99",   "queue_mean",
     "queue_p99",  "comm_gpu_s",    "comm_share",  "restart_gpu_s", "preemptions",
-    "placed_l0",  "placed_l1",     "placed_l2",   "util",      "rejected"};
+    "placed_l0",  "placed_l1",     "placed_l2",   "util",      "rejected",
+    "demotions",  "promotions",    "preempt_prio", "ftf_mean", "ftf_max",   "ftf_unfair"};
 
 /* Where each metric lives and how it prints: decimals for a double,
  * -1 for an int64. */
@@ -129,6 +130,9 @@ static const struct {
     {offsetof(tt_metrics, preemptions), -1},   {offsetof(tt_metrics, placed_l0), -1},
     {offsetof(tt_metrics, placed_l1), -1},     {offsetof(tt_metrics, placed_l2), -1},
     {offsetof(tt_metrics, util), 6},           {offsetof(tt_metrics, rejected), -1},
+    {offsetof(tt_metrics, demotions), -1},     {offsetof(tt_metrics, promotions), -1},
+    {offsetof(tt_metrics, preempt_prio), -1},  {offsetof(tt_metrics, ftf_mean), 6},
+    {offsetof(tt_metrics, ftf_max), -1},       {offsetof(tt_metrics, ftf_unfair), -1},
 };
 
 double tt_metric_value(const tt_metrics *m, int i)
@@ -147,9 +151,13 @@ int tt_metric_defined(const tt_metrics *m, int i) { return !isnan(tt_metric_valu
 const char *tt_metrics_why_undefined(const tt_metrics *m)
 {
     for (int i = 0; i < TT_NMETRICS; i++)
-        if (!tt_metric_defined(m, i))
-            return tt_metric_defined(m, 0) ? "no GPU time was used"
-                                           : "every job is larger than the cluster";
+        if (!tt_metric_defined(m, i)) {
+            if (!tt_metric_defined(m, 0))
+                return "every job is larger than the cluster";
+            /* only the fairness ones: rho needs a duration */
+            return isnan(m->comm_share) ? "no GPU time was used"
+                                        : "no job has a duration above 0";
+        }
     return NULL;
 }
 

@@ -1,6 +1,7 @@
 /* A simulation's parameter set: its defaults, the grammar tt_params_set
- * reads (numbers, inf, the queue order, the mix, the per-class timers)
- * and the text tt_params_format writes back. */
+ * reads (numbers, inf, the queue order, the mix, the per-class timers,
+ * SPEC 11's thresholds and distribution) and the text tt_params_format
+ * writes back. The presets are presets.c's. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,14 +15,17 @@
 
 enum {
     P_ORDER, P_W0, P_W1, P_THETA, P_RESTART, P_CONGESTION, P_MIN_RUN, P_MAX_PREEMPT,
-    P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS
+    P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS, P_MLFQ, P_PROMOTE, P_PRIO_PREEMPT,
+    P_GITTINS_DELTA, P_GITTINS_DIST
 };
 
 const char *const tt_param_names[TT_NPARAMS] = {
     "order",      "w0",      "w1",          "theta",    "restart", "congestion",
-    "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers"};
+    "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers",
+    "mlfq",       "promote", "prio_preempt", "gittins_delta", "gittins_dist"};
 
-static const char *const order_names[] = {"fifo", "sjf", "srtf", "las"};
+static const char *const order_names[TT_NORDERS] = {"fifo", "sjf",     "srtf", "las",
+                                                    "dlas", "gittins", "ftf"};
 
 /* The int64 parameters: where they live, their range, whether "inf"
  * (TT_INF) is allowed, and the words of the message. */
@@ -42,7 +46,13 @@ static const num_param nums[TT_NPARAMS] = {
     [P_MIN_RUN] = NUM(min_run, 0, INT64_MAX, 0, "seconds >= 0"),
     [P_MAX_PREEMPT] = NUM(max_preempt, 0, INT64_MAX, 0, "a count >= 0"),
     [P_LOAD] = NUM(load, 1, 1000000, 0, "permille 1 .. 1000000"),
+    [P_PROMOTE] = NUM(promote, 0, 1000000, 0, "permille 0 .. 1000000 (0: off)"),
+    [P_GITTINS_DELTA] = NUM(gittins_delta, 1, INT64_C(1099511627776), 0,
+                            "GPU-seconds 1 .. 1099511627776"),
 };
+
+/* SPEC 11.5's defaults: Tiresias's queue_limit and gittins_delta */
+static const int64_t default_mlfq[] = {3250, 7200};
 
 void tt_params_default(tt_params *p)
 {
@@ -61,6 +71,12 @@ void tt_params_default(tt_params *p)
         p->class_w0[c] = p->class_w1[c] = TT_TIMER_GLOBAL;
     }
     p->mix_set = 0;
+    p->nmlfq = 2;
+    memcpy(p->mlfq, default_mlfq, sizeof default_mlfq);
+    p->promote = 0;
+    p->prio_preempt = 1;
+    p->gittins_delta = 3250;
+    snprintf(p->gittins_dist, sizeof p->gittins_dist, "trace");
 }
 
 static int bad_value(tt_ctx *ctx, const char *name, const char *want, const char *value)
@@ -142,6 +158,46 @@ static int set_mix(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *va
                       "'%s'", shown(value, buf, sizeof buf));
     memcpy(p->mix, mix, sizeof mix);
     p->mix_set = 1;
+    return 0;
+}
+
+/* ---- SPEC 11 ---- */
+
+/* mlfq: 1 .. TT_MAX_MLFQ thresholds >= 1, strictly ascending, separated by
+ * ',' or '/' (the second needs no quoting in a sweep's ';' list). */
+static int set_mlfq(tt_ctx *ctx, tt_params *p, const char *value)
+{
+    static const char want[] = "1 to 7 ascending GPU-second thresholds >= 1 separated by ','"
+                               " or '/'";
+    int64_t v[TT_MAX_MLFQ];
+    int n = 0;
+    const char *item = value;
+    for (;;) {
+        size_t len = strcspn(item, ",/");
+        char num[32];
+        if (len == 0 || len >= sizeof num || n == TT_MAX_MLFQ)
+            return bad_value(ctx, "mlfq", want, value);
+        memcpy(num, item, len);
+        num[len] = '\0';
+        if (tt_parse_i64(num, &v[n]) || v[n] < 1 || (n > 0 && v[n] <= v[n - 1]))
+            return bad_value(ctx, "mlfq", want, value);
+        n++;
+        if (!item[len])
+            break;
+        item += len + 1;
+    }
+    p->nmlfq = n;
+    memcpy(p->mlfq, v, (size_t)n * sizeof *v);
+    return 0;
+}
+
+/* gittins_dist: "trace" or a path (read when a run needs it). */
+static int set_gittins_dist(tt_ctx *ctx, tt_params *p, const char *value)
+{
+    if (!*value || strlen(value) >= sizeof p->gittins_dist)
+        return bad_value(ctx, "gittins_dist", "'trace' or a file's path (at most 511 bytes)",
+                         value);
+    snprintf(p->gittins_dist, sizeof p->gittins_dist, "%s", value);
     return 0;
 }
 
@@ -280,30 +336,36 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
 {
     int i = param_index(name);
     if (i < 0) {
+        if (strcmp(name, "preset") == 0)
+            return tt_params_preset(ctx, p, value);
         int rc = set_class_timer(ctx, p, models, name, value);
         if (rc <= 0)
             return rc;
-        char buf[64], known[256] = "";
+        char buf[64], known[320] = "";
         size_t k = 0;
         for (int j = 0; j < TT_NPARAMS; j++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", j ? " " : "",
                                   tt_param_names[j]);
-        return tt_err(ctx, TT_EINVAL, "unknown parameter '%s' (known: %s w0.CLASS w1.CLASS)",
+        return tt_err(ctx, TT_EINVAL,
+                      "unknown parameter '%s' (known: %s w0.CLASS w1.CLASS preset)",
                       shown(name, buf, sizeof buf), known);
     }
     switch (i) {
     case P_ORDER:
-        for (int o = 0; o < 4; o++)
+        for (int o = 0; o < TT_NORDERS; o++)
             if (strcmp(value, order_names[o]) == 0) {
                 p->order = o;
                 return 0;
             }
-        return bad_value(ctx, name, "fifo, sjf, srtf or las", value);
+        return bad_value(ctx, name, "fifo, sjf, srtf, las, dlas, gittins or ftf", value);
     case P_BACKFILL:
+    case P_PRIO_PREEMPT:
         if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
             return bad_value(ctx, name, "0 or 1", value);
-        p->backfill = value[0] - '0';
+        *(i == P_BACKFILL ? &p->backfill : &p->prio_preempt) = value[0] - '0';
         return 0;
+    case P_MLFQ: return set_mlfq(ctx, p, value);
+    case P_GITTINS_DIST: return set_gittins_dist(ctx, p, value);
     case P_SEED: {
         uint64_t s;
         if (parse_u64(value, &s))
@@ -346,9 +408,23 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
     switch (i) {
     case P_ORDER:
         n = snprintf(buf, size, "%s",
-                     p->order >= 0 && p->order < 4 ? order_names[p->order] : "?");
+                     p->order >= 0 && p->order < TT_NORDERS ? order_names[p->order] : "?");
         break;
     case P_BACKFILL: n = snprintf(buf, size, "%d", p->backfill); break;
+    case P_PRIO_PREEMPT: n = snprintf(buf, size, "%d", p->prio_preempt); break;
+    case P_GITTINS_DIST: n = snprintf(buf, size, "%s", p->gittins_dist); break;
+    case P_MLFQ: {
+        size_t k = 0;
+        for (int q = 0; q < p->nmlfq && q < TT_MAX_MLFQ; q++) {
+            n = snprintf(buf + k, size - k, "%s%lld", q ? "," : "", (long long)p->mlfq[q]);
+            if (n < 0 || (size_t)n >= size - k) {
+                buf[0] = '\0';
+                return TT_EINVAL;
+            }
+            k += (size_t)n;
+        }
+        return 0;
+    }
     case P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
     case P_MIX: {
         if (!models)

@@ -220,6 +220,7 @@ static int run_cpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int6
 
 typedef struct {
     const cfg_src *src;
+    const tt_simprep *prep;
     const tt_run_opts *opts;
     tt_ctx *ctx;
 } gpu_arg;
@@ -228,9 +229,8 @@ static int gpu_config(void *arg, int64_t i, tts_config *cf)
 {
     gpu_arg *g = (gpu_arg *)arg;
     tt_params p;
-    if (src_params(g->ctx, g->src, i, &p))
+    if (src_params(g->ctx, g->src, i, &p) || tt_simprep_config(g->ctx, g->prep, &p, cf))
         return -1;
-    tt_simrun_config(&p, g->src->nclasses, cf);
     return 0;
 }
 
@@ -249,7 +249,7 @@ static int run_gpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int6
     tts_summary *sum = (tts_summary *)malloc((size_t)(count ? count : 1) * sizeof *sum);
     if (!sum)
         return tt_err(ctx, TT_ENOMEM, "out of memory for %lld configurations", (long long)count);
-    gpu_arg g = {src, opts, ctx};
+    gpu_arg g = {src, prep, opts, ctx};
     tt_kern_sweep_opts ko = {gpu_config, gpu_stop, gpu_progress, &g,
                              opts ? opts->gpu_batch : 0, prep->with};
     char used[256], msg[512];
@@ -302,6 +302,24 @@ static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *needs,
         *needs |= tt_simprep_needs(&p, 0);
         if (p.congestion > *cmax)
             *cmax = p.congestion;
+    }
+    return 0;
+}
+
+/* The Gittins distributions the configurations name, each read once. */
+static int load_dists(tt_ctx *ctx, const cfg_src *src, tt_simprep *prep, int64_t count)
+{
+    for (int64_t i = 0; i < count; i++) {
+        tt_params p;
+        int rc = src_params(ctx, src, i, &p);
+        if (!rc && p.order == TT_ORDER_GITTINS)
+            rc = tt_simprep_gittins(ctx, prep, p.gittins_dist);
+        if (rc) {
+            char msg[1024], label[512];
+            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
+            src_label(src, i, label, sizeof label);
+            return tt_err(ctx, rc, "%s: %s", label, msg);
+        }
     }
     return 0;
 }
@@ -437,6 +455,8 @@ static int run_src(tt_ctx *ctx, const cfg_src *src, const tt_models *models,
     rc = tt_simprep_init(ctx, &prep, c, models, j, needs);
     if (!rc)
         rc = check_bound(ctx, src, &prep, count, cmax);
+    if (!rc && (needs & TT_NEED_GITTINS))
+        rc = load_dists(ctx, src, &prep, count);
     int all = opts && opts->no_dedup;
     if (!rc && !all)
         rc = tt_canon_init(ctx, &k, c, models, j);

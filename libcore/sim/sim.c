@@ -27,8 +27,8 @@ static int bad_param(tt_ctx *ctx, const char *name, int64_t v, const char *want)
 
 int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
 {
-    if (p->order < TT_ORDER_FIFO || p->order > TT_ORDER_LAS)
-        return bad_param(ctx, "order", p->order, "fifo sjf srtf las");
+    if (p->order < TT_ORDER_FIFO || p->order > TT_ORDER_FTF)
+        return bad_param(ctx, "order", p->order, "fifo sjf srtf las dlas gittins ftf");
     if (p->w0 < 0)
         return bad_param(ctx, "w0", p->w0, ">= 0 or inf");
     if (p->w1 < 0)
@@ -47,6 +47,19 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
         return bad_param(ctx, "backfill", p->backfill, "0 or 1");
     if (p->load < 1 || p->load > 1000000)
         return bad_param(ctx, "load", p->load, "1 .. 1000000");
+    if (p->nmlfq < 1 || p->nmlfq > TT_MAX_MLFQ)
+        return bad_param(ctx, "mlfq", p->nmlfq, "1 .. 7 thresholds");
+    for (int q = 0; q < p->nmlfq; q++)
+        if (p->mlfq[q] < 1 || (q > 0 && p->mlfq[q] <= p->mlfq[q - 1]))
+            return bad_param(ctx, "mlfq", p->mlfq[q], "ascending thresholds >= 1");
+    if (p->promote < 0 || p->promote > 1000000)
+        return bad_param(ctx, "promote", p->promote, "0 .. 1000000");
+    if (p->prio_preempt != 0 && p->prio_preempt != 1)
+        return bad_param(ctx, "prio_preempt", p->prio_preempt, "0 or 1");
+    if (p->gittins_delta < 1 || p->gittins_delta > INT64_C(1099511627776))
+        return bad_param(ctx, "gittins_delta", p->gittins_delta, "1 .. 2^40");
+    if (!memchr(p->gittins_dist, '\0', sizeof p->gittins_dist) || !p->gittins_dist[0])
+        return tt_err(ctx, TT_EINVAL, "parameter 'gittins_dist': empty or not terminated");
     if (p->mix_set) {
         uint64_t total = 0;
         for (int c = 0; c < nclasses; c++)
@@ -71,6 +84,13 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
     cf->max_preempt = p->max_preempt;
     cf->load = p->load;
     cf->seed = p->seed;
+    cf->nq = p->nmlfq + 1;
+    for (int q = 0; q < p->nmlfq && q < TTS_MAX_MLFQ; q++)
+        cf->mlfq[q] = p->mlfq[q];
+    cf->promote = p->promote;
+    cf->prio_preempt = p->prio_preempt;
+    cf->gittins_delta = p->gittins_delta;
+    cf->git = -1;
     uint64_t sum = 0;
     for (int c = 0; c < TTS_MAX_CLASSES; c++) {
         if (c < nclasses)
@@ -84,6 +104,48 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
         cf->w1c[c] = w1 == TT_TIMER_GLOBAL ? p->w1 : w1;
         cf->class_timers |= cf->w0c[c] != p->w0 || cf->w1c[c] != p->w1;
     }
+}
+
+int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, tts_config *cf)
+{
+    tt_simrun_config(p, prep->nclasses, cf);
+    if (p->order != TT_ORDER_GITTINS)
+        return 0;
+    for (int32_t g = 0; g < prep->ngit; g++)
+        if (strcmp(prep->git_name[g], p->gittins_dist) == 0) {
+            cf->git = g;
+            return 0;
+        }
+    return tt_err(ctx, TT_EINVAL, "internal error: gittins_dist '%s' not loaded",
+                  p->gittins_dist);
+}
+
+int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const char *dist)
+{
+    for (int32_t g = 0; g < prep->ngit; g++)
+        if (strcmp(prep->git_name[g], dist) == 0)
+            return 0;
+    size_t k = (size_t)prep->ngit + 1;
+    tts_gittins *git = (tts_gittins *)realloc(prep->git, k * sizeof *git);
+    if (git)
+        prep->git = git;
+    char(*names)[TT_GITTINS_DIST_MAX] =
+        (char(*)[TT_GITTINS_DIST_MAX])realloc(prep->git_name, k * sizeof *names);
+    if (names)
+        prep->git_name = names;
+    if (!git || !names)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    tts_gittins *g = &prep->git[prep->ngit];
+    int64_t gpus = (int64_t)prep->tc.racks * prep->tc.nodes_per_rack * prep->tc.gpus_per_node;
+    int rc = strcmp(dist, "trace") == 0 ? tt_gittins_from_jobs(ctx, prep->j, gpus, g)
+                                        : tt_gittins_load(ctx, dist, g);
+    if (rc)
+        return rc;
+    snprintf(prep->git_name[prep->ngit], TT_GITTINS_DIST_MAX, "%s", dist);
+    prep->ngit++;
+    prep->tr.git = prep->git; /* it may have moved */
+    prep->tr.ngit = prep->ngit;
+    return 0;
 }
 
 int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p, int64_t i)
@@ -193,9 +255,12 @@ static int dur_ranks(const tt_sim_jobs *j, int32_t **rank_job, int32_t **job_ran
 int tt_simprep_needs(const tt_params *p, int jobs)
 {
     int o = p->order;
+    int mlfq = o == TT_ORDER_DLAS || o == TT_ORDER_GITTINS;
     return (o == TT_ORDER_SJF || o == TT_ORDER_SRTF ? TT_NEED_RANKS : 0) |
-           (o == TT_ORDER_SRTF || o == TT_ORDER_LAS ? TT_NEED_VICT : 0) |
-           (jobs ? TT_NEED_JOBS : 0);
+           (o == TT_ORDER_SRTF || o == TT_ORDER_LAS || mlfq || o == TT_ORDER_FTF ? TT_NEED_VICT
+                                                                                : 0) |
+           (jobs ? TT_NEED_JOBS : 0) | (mlfq ? TT_NEED_MLFQ : 0) |
+           (o == TT_ORDER_FTF ? TT_NEED_FTF : 0) | (o == TT_ORDER_GITTINS ? TT_NEED_GITTINS : 0);
 }
 
 /* ---- submit' per load value ----
@@ -319,7 +384,8 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     pthread_mutex_init(&prep->subs->lock, NULL);
     prep->with = (needs & TT_NEED_VICT ? TTS_WITH_VICT : 0) |
-                 (needs & TT_NEED_JOBS ? TTS_WITH_JOBS : 0);
+                 (needs & TT_NEED_JOBS ? TTS_WITH_JOBS : 0) |
+                 (needs & TT_NEED_MLFQ ? TTS_WITH_MLFQ : 0) | (needs & TT_NEED_FTF ? TTS_WITH_FTF : 0);
     prep->state_bytes = tts_state_bytes(j->n, &prep->tc, prep->with);
     return 0;
 }
@@ -331,6 +397,11 @@ void tt_simprep_free(tt_simprep *prep)
     subcache_free(prep->subs);
     prep->rank_job = prep->job_rank = NULL;
     prep->subs = NULL;
+    free(prep->git);
+    free(prep->git_name);
+    prep->git = NULL;
+    prep->git_name = NULL;
+    prep->ngit = 0;
 }
 
 int tt_simwork_init(tt_ctx *ctx, tt_simwork *w, const tt_simprep *prep)
@@ -380,6 +451,12 @@ void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
     m->placed_l2 = sm->placed[2];
     int64_t cap = sm->accepted > 0 ? sm->cluster_gpus * m->makespan : 0;
     m->util = cap > 0 ? (double)sm->used / (double)cap : NAN;
+    m->demotions = sm->demotions;
+    m->promotions = sm->promotions;
+    m->preempt_prio = sm->preempt_prio;
+    m->ftf_mean = sm->rho_n > 0 ? (double)sm->rho_sum / (double)sm->rho_n : NAN;
+    m->ftf_max = sm->rho_n > 0 ? sm->rho_max : TT_METRIC_NONE;
+    m->ftf_unfair = sm->rho_unfair;
 }
 
 /* The percentiles come from the spent state: tts_summarize writes the
@@ -404,6 +481,7 @@ static void fill_results(const tts_state *S, tt_job_result *out)
             o->rejected = 1;
             o->start = o->end = TT_TIME_NONE;
             o->level = -1;
+            o->rho = TT_METRIC_NONE;
             continue;
         }
         int32_t lv = tts_level(S, i);
@@ -416,6 +494,7 @@ static void fill_results(const tts_state *S, tt_job_result *out)
         o->preemptions = S->evict[i];
         for (int l = 0; l < 3; l++)
             o->starts[l] = S->starts[3 * i + l];
+        o->rho = S->asub[i] >= 0 ? S->asub[i] : TT_METRIC_NONE;
     }
 }
 
@@ -447,17 +526,18 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
         return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for %s",
                       need & ~prep->needs & TT_NEED_JOBS ? "per-job results"
                                                          : "its queue order");
+    tts_config cf;
+    int rc = tt_simprep_config(ctx, prep, p, &cf);
+    if (rc)
+        return rc;
     const int64_t *sub;
     if (sub_acquire(prep, p->load, &sub))
         return tt_err(ctx, TT_ENOMEM, "out of memory for the submit times of load %lld",
                       (long long)p->load);
-    tts_config cf;
-    tt_simrun_config(p, prep->nclasses, &cf);
     tts_state *S = &w->S;
     tts_init(S, &prep->tr, &prep->tc, &cf, sub, log);
     if (tl)
         tl->n = 0;
-    int rc = 0;
     while (!rc && tts_step(S))
         if (tl && timeline_add(tl, S))
             rc = tt_err(ctx, TT_ENOMEM, "out of memory for the timeline");
@@ -489,6 +569,8 @@ int tt_simulate_log(tt_ctx *ctx, const tt_cluster *c, const tt_params *p,
     rc = tt_simprep_init(ctx, &prep, c, models, j, tt_simprep_needs(p, out != NULL));
     if (rc == 0)
         rc = tt_simprep_check_bound(ctx, &prep, p);
+    if (rc == 0 && p->order == TT_ORDER_GITTINS)
+        rc = tt_simprep_gittins(ctx, &prep, p->gittins_dist);
     if (rc == 0)
         rc = tt_simwork_init(ctx, &w, &prep);
     if (rc == 0)

@@ -16,6 +16,11 @@ const sd_param tt_sd_params[TT_NPARAMS] = {
     PAR(SD_I32, backfill, "0 or 1", 0), PAR(SD_I64, load, "permille", 0),
     PAR(SD_U64, seed, NULL, 0),         PAR(SD_TEXT, mix, NULL, 0),
     PAR(SD_TEXT, class_w0, NULL, 0), /* timers: text, as tt_params_format writes it */
+    PAR(SD_TEXT, mlfq, NULL, 0),     /* thresholds, GPU-s, as tt_params_format writes */
+    PAR(SD_I64, promote, "permille", 0),
+    PAR(SD_I32, prio_preempt, "0 or 1", 0),
+    PAR(SD_I64, gittins_delta, "GPU-s", 0),
+    PAR(SD_TEXT, gittins_dist, NULL, 0),
 };
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
@@ -36,6 +41,12 @@ const sd_metric tt_sd_metrics[TT_NMETRICS] = {
     MET(placed_l2, 0, "starts"),
     MET(util, 1, "fraction of cluster GPU-s"),
     MET(rejected, 0, "jobs"),
+    MET(demotions, 0, "events"),
+    MET(promotions, 0, "events"),
+    MET(preempt_prio, 0, "evictions"),
+    MET(ftf_mean, 1, "permille"),
+    MET(ftf_max, 0, "permille"),
+    MET(ftf_unfair, 0, "jobs"),
 };
 
 /* The integer attribute attr = v on the dataset name of grp. */

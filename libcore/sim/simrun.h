@@ -10,9 +10,13 @@
 #include "tt/sim.h"
 
 /* What a preparation is made for (tt_simprep_needs): the duration ranks
- * of sjf and srtf, the evicted jobs' array of srtf and las, per-job
- * results. */
-enum { TT_NEED_RANKS = 1, TT_NEED_VICT = 2, TT_NEED_JOBS = 4 };
+ * of sjf and srtf, the sorted array of waiting jobs (evicted ones under
+ * srtf, las, dlas and gittins, all under ftf), per-job results, the state
+ * of dlas and gittins, ftf's keys, a Gittins distribution. */
+enum {
+    TT_NEED_RANKS = 1, TT_NEED_VICT = 2, TT_NEED_JOBS = 4, TT_NEED_MLFQ = 8, TT_NEED_FTF = 16,
+    TT_NEED_GITTINS = 32 /* a distribution to load (tt_simprep_gittins) */
+};
 
 /* The submit' arrays of the loads in flight (sim.c). */
 typedef struct tt_subcache tt_subcache;
@@ -34,6 +38,10 @@ typedef struct {
     int32_t with;                 /* the engine state's optional parts (TTS_WITH_*) */
     int64_t state_bytes;
     tt_subcache *subs;
+    /* the Gittins distributions loaded (tt_simprep_gittins), by name */
+    tts_gittins *git;
+    char (*git_name)[TT_GITTINS_DIST_MAX];
+    int32_t ngit;
 } tt_simprep;
 
 /* What a run of p needs prepared; jobs: per-job results are asked for. */
@@ -49,6 +57,10 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses);
  * TT_EINVAL, TT_ERANGE, TT_ENOMEM; free with tt_simprep_free either way. */
 int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt_models *m,
                     const tt_sim_jobs *j, int needs);
+/* Loads the distribution gittins_dist names ("trace" or a file) unless
+ * prep holds it already. 0, or TT_EIO / TT_EPARSE / TT_ENOMEM naming the
+ * file and line. */
+int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const char *dist);
 void tt_simprep_free(tt_simprep *prep);
 /* The bound that depends on the configuration: no job's work may pass
  * 2^50 at the slowdown congestion gives. TT_ERANGE naming the job. */
@@ -73,8 +85,21 @@ void tt_simwork_free(tt_simwork *w);
 int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_params *p,
               tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log);
 
-/* The engine's configuration for p (the mix as running sums). */
+/* The engine's configuration for p (the mix as running sums; no Gittins
+ * distribution: git = -1). */
 void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf);
+/* tt_simrun_config, with p's Gittins distribution found in prep (loaded by
+ * tt_simprep_gittins). 0, or TT_EINVAL when it was not loaded. */
+int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, tts_config *cf);
+
+/* ---- the Gittins distributions (gittins.c) ---- */
+
+/* gpus x duration of the jobs of j that fit cluster_gpus. 0 or TT_ENOMEM. */
+int tt_gittins_from_jobs(tt_ctx *ctx, const tt_sim_jobs *j, int64_t cluster_gpus,
+                         tts_gittins *g);
+/* A file of integers (GPU-s, one a line, an optional header line). 0, or
+ * TT_EIO / TT_EPARSE naming the file and line, TT_ENOMEM. */
+int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g);
 
 /* SPEC 7's metrics from a run's summary (percentiles filled): the one
  * conversion every backend's results go through. */

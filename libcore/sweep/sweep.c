@@ -25,10 +25,17 @@ static const char *const use_words[] = {"", "fixed with -p", "in a grid",
 
 /* What a sweep may set: the parameters (slots 0 .. TT_NPARAMS - 1), then
  * each class's own w0 and w1 (slot TT_NPARAMS + 2 * class + (0 w0, 1 w1)),
- * named w0.CLASS and w1.CLASS. */
-#define NSLOTS (TT_NPARAMS + 2 * TT_MAX_CLASSES)
+ * named w0.CLASS and w1.CLASS, then "preset", which sets several
+ * parameters at once and is applied before every other slot, so what -p,
+ * -g or the file give explicitly wins over it. */
+#define PRESET_SLOT (TT_NPARAMS + 2 * TT_MAX_CLASSES)
+#define NSLOTS (PRESET_SLOT + 1)
 #define MIX_SLOT 11    /* "mix" */
 #define TIMERS_SLOT 12 /* "timers": all the class timers as one text */
+#define MLFQ_SLOT 13   /* "mlfq": thresholds separated by ',' */
+#define DIST_SLOT 17   /* "gittins_dist": a path may hold ',' and ':' */
+
+static int is_class_slot(int i) { return i >= TT_NPARAMS && i < PRESET_SLOT; }
 
 /* One axis of the product: nnames parameters, nvals rows of values
  * (vals[row * nnames + k] is the value of names[k]); or a range of one
@@ -64,11 +71,13 @@ static int slot_index(const tt_sweep *s, const char *name)
     int which, c;
     if (tt_params_class_timer_name(s->models, name, &which, &c) == 1)
         return TT_NPARAMS + 2 * c + which;
-    return -1;
+    return strcmp(name, "preset") == 0 ? PRESET_SLOT : -1;
 }
 
 static const char *slot_name(const tt_sweep *s, int i)
 {
+    if (i == PRESET_SLOT)
+        return "preset";
     return i < TT_NPARAMS ? tt_param_names[i] : s->class_names[i - TT_NPARAMS];
 }
 
@@ -78,10 +87,10 @@ static int timers_clash(tt_ctx *ctx, const tt_sweep *s, int i, const char *what)
 {
     int other = -1;
     if (i == TIMERS_SLOT) {
-        for (int k = TT_NPARAMS; k < NSLOTS && other < 0; k++)
+        for (int k = TT_NPARAMS; k < PRESET_SLOT && other < 0; k++)
             if (s->use[k] != USE_NONE)
                 other = k;
-    } else if (i >= TT_NPARAMS && s->use[TIMERS_SLOT] != USE_NONE) {
+    } else if (is_class_slot(i) && s->use[TIMERS_SLOT] != USE_NONE) {
         other = TIMERS_SLOT;
     }
     if (other < 0)
@@ -319,10 +328,12 @@ static int grid_parse(tt_ctx *ctx, axis *a, int i, const char *spec, const char 
 {
     if (!*spec)
         return tt_err(ctx, TT_EINVAL, "grid '%s': no values", label);
-    /* mix and timers values hold ',' and ':', so their grids are lists
-     * separated by ';' */
-    if (i == MIX_SLOT || i == TIMERS_SLOT)
+    /* mix, timers and mlfq values hold ',' (and ':'), and so may a path:
+     * their grids are lists separated by ';' */
+    if (i == MIX_SLOT || i == TIMERS_SLOT || i == MLFQ_SLOT || i == DIST_SLOT)
         return list_values(ctx, a, label, spec, ';');
+    if (i == PRESET_SLOT)
+        return list_values(ctx, a, label, spec, ',');
     if (!strchr(spec, ':'))
         return list_values(ctx, a, label, spec, ',');
     /* a range may end in ",inf": the timers' and theta's "never" beside
@@ -494,8 +505,8 @@ static int read_configs(tt_ctx *ctx, tt_sweep *s, tt_src *src, axis *a)
         char what[600];
         snprintf(what, sizeof what, "%s:%lld: field '%s': ", file, line, f[k]);
         for (int q = 0; q < a->nnames; q++)
-            if ((i == TIMERS_SLOT && a->names[q] >= TT_NPARAMS) ||
-                (i >= TT_NPARAMS && a->names[q] == TIMERS_SLOT))
+            if ((i == TIMERS_SLOT && is_class_slot(a->names[q])) ||
+                (is_class_slot(i) && a->names[q] == TIMERS_SLOT))
                 return tt_err(ctx, TT_EPARSE, "%s'%s' and '%s' both set class timers: use one "
                               "or the other", what, f[k], slot_name(s, a->names[q]));
         if (timers_clash(ctx, s, i, what))
@@ -571,10 +582,14 @@ static int64_t decode(const tt_sweep *s, int64_t k, int64_t *rows)
     return s->file.nvals ? k : -1;
 }
 
-static int apply(tt_ctx *ctx, const tt_sweep *s, const axis *a, int64_t row, tt_params *p)
+/* Row row of axis a into p: its preset (presets = 1) or everything else. */
+static int apply(tt_ctx *ctx, const tt_sweep *s, const axis *a, int64_t row, tt_params *p,
+                 int presets)
 {
     for (int k = 0; k < a->nnames; k++) {
         char text[32];
+        if ((a->names[k] == PRESET_SLOT) != presets)
+            continue;
         int rc = tt_params_set(ctx, p, s->models, slot_name(s, a->names[k]),
                                axis_text(a, row, k, text, sizeof text));
         if (rc)
@@ -592,13 +607,16 @@ int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p)
     int64_t frow = decode(s, k, rows);
     tt_params_default(p);
     int rc = 0;
-    for (int i = 0; i < NSLOTS && !rc; i++)
-        if (s->fixed[i])
-            rc = tt_params_set(ctx, p, s->models, slot_name(s, i), s->fixed[i]);
-    if (!rc && frow >= 0)
-        rc = apply(ctx, s, &s->file, frow, p);
-    for (int g = 0; g < s->ngrids && !rc; g++)
-        rc = apply(ctx, s, &s->grid[g], rows[g], p);
+    /* the preset first, wherever it comes from; then the rest */
+    for (int presets = 1; presets >= 0 && !rc; presets--) {
+        for (int i = 0; i < NSLOTS && !rc; i++)
+            if (s->fixed[i] && (i == PRESET_SLOT) == presets)
+                rc = tt_params_set(ctx, p, s->models, slot_name(s, i), s->fixed[i]);
+        if (!rc && frow >= 0)
+            rc = apply(ctx, s, &s->file, frow, p, presets);
+        for (int g = 0; g < s->ngrids && !rc; g++)
+            rc = apply(ctx, s, &s->grid[g], rows[g], p, presets);
+    }
     return rc;
 }
 
@@ -613,12 +631,20 @@ void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size)
         snprintf(buf, size, "configuration %lld", (long long)k);
 }
 
+/* The parameters a digest always hashes, one tab-separated line a
+ * configuration; those after them (SPEC 11's) are hashed as "\tNAME=VALUE"
+ * before the newline only where they differ from the default, so a sweep
+ * that leaves them at their defaults keeps the digest it always had. */
+#define DIGEST_PARAMS 13
+
 int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65])
 {
     tt_sha256 h;
     tt_sha256_init(&h);
     int64_t n = tt_sweep_count(s);
-    char one[TT_PARAM_TEXT_MAX];
+    char one[TT_PARAM_TEXT_MAX], def[TT_PARAM_TEXT_MAX];
+    tt_params d;
+    tt_params_default(&d);
     for (int64_t k = 0; k < n; k++) {
         tt_params p;
         int rc = tt_sweep_params(ctx, s, k, &p);
@@ -626,9 +652,21 @@ int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65])
             return rc;
         for (int i = 0; i < TT_NPARAMS; i++) {
             tt_params_format(&p, s->models, i, one, sizeof one);
+            if (i < DIGEST_PARAMS) {
+                tt_sha256_update(&h, one, strlen(one));
+                if (i + 1 < DIGEST_PARAMS)
+                    tt_sha256_update(&h, "\t", 1);
+                continue;
+            }
+            tt_params_format(&d, s->models, i, def, sizeof def);
+            if (strcmp(one, def) == 0)
+                continue;
+            tt_sha256_update(&h, "\t", 1);
+            tt_sha256_update(&h, tt_param_names[i], strlen(tt_param_names[i]));
+            tt_sha256_update(&h, "=", 1);
             tt_sha256_update(&h, one, strlen(one));
-            tt_sha256_update(&h, i + 1 < TT_NPARAMS ? "\t" : "\n", 1);
         }
+        tt_sha256_update(&h, "\n", 1);
     }
     tt_sha256_hex(&h, hex);
     return 0;

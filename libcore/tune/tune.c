@@ -49,6 +49,9 @@ static void param_put(tt_params *p, int i, int64_t v)
     case 7: p->max_preempt = v; break;
     case 8: p->backfill = (int32_t)v; break;
     case 9: p->load = v; break;
+    case 14: p->promote = v; break;
+    case 15: p->prio_preempt = (int32_t)v; break;
+    case 16: p->gittins_delta = v; break;
     default: break;
     }
 }
@@ -73,12 +76,14 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         cls = -1;
     if (ct < 0)
         return tt_err(ctx, TT_EINVAL, "range '%s': unknown model class '%s'", label, name + 3);
-    if (i < 0 || i == 0 || i >= 10)
+    if (i < 0 || !tt_tune_searchable(i))
         return tt_err(ctx, TT_EINVAL, "range '%s': %s", label,
                       i < 0 ? "unknown parameter (searchable: w0 w1 theta restart congestion "
-                              "min_run max_preempt backfill load w0.CLASS w1.CLASS)"
+                              "min_run max_preempt backfill load promote prio_preempt "
+                              "gittins_delta w0.CLASS w1.CLASS)"
                             : "only integer parameters can be searched (w0 w1 theta restart "
-                              "congestion min_run max_preempt backfill load w0.CLASS w1.CLASS)");
+                              "congestion min_run max_preempt backfill load promote "
+                              "prio_preempt gittins_delta w0.CLASS w1.CLASS)");
     /* the grid grammar takes a range ending in ",inf" (the tune's "never"
      * column); said here in the tuner's words for the other parameters */
     size_t len = strlen(spec);

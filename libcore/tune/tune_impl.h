@@ -93,9 +93,15 @@ static inline int64_t tt_tune_param_get(const tt_params *p, int i)
     case 7: return p->max_preempt;
     case 8: return p->backfill;
     case 9: return p->load;
+    case 14: return p->promote;
+    case 15: return p->prio_preempt;
+    case 16: return p->gittins_delta;
     default: return 0;
     }
 }
+
+/* 1 for an integer parameter the tuner may search (by index). */
+static inline int tt_tune_searchable(int i) { return (i >= 1 && i <= 9) || (i >= 14 && i <= 16); }
 
 /* The value of dimension d in p: a parameter, or a class's own timer. */
 static inline int64_t tt_tune_dim_get(const tt_params *p, const tt_tune_dim *d)

@@ -32,12 +32,15 @@ __all__ = ["read_trace", "read_sim", "read_sim_jobs", "read_sim_timeline", "read
 TRACE_COLUMNS = ("submit", "duration", "gpus", "gpu_milli", "start", "end", "nodes",
                  "name", "user", "vc", "model", "status")
 PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
-          "backfill", "load", "seed", "mix", "timers")
+          "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
+          "gittins_delta", "gittins_dist")
 METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
-           "placed_l2", "util", "rejected")
+           "placed_l2", "util", "rejected", "demotions", "promotions", "preempt_prio",
+           "ftf_mean", "ftf_max", "ftf_unfair")
 SIM_JOB_COLUMNS = ("job", "submit", "duration", "gpus", "model", "start", "end", "jct", "queue",
-                   "level", "slow", "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s")
+                   "level", "slow", "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s",
+                   "rho")
 TIMELINE_COLUMNS = ("t", "waiting", "running", "busy_gpus", "running_l0", "running_l1",
                     "running_l2")
 HISTORY_COLUMNS = ("part", "phase", "round", "sim_row", "objective", "feasible", "predicted")
@@ -127,8 +130,9 @@ def read_trace(path):
 
 
 def read_sim(path):
-    """The simulation of a tt-sim -o file as one row: its 13 parameters and
-    16 metrics, as tt-sim prints them."""
+    """The simulation of a tt-sim -o file as one row: its 18 parameters and
+    22 metrics, as tt-sim prints them (a file written before SPEC 11's
+    columns has 13 and 16)."""
     with h5py.File(path, "r") as f:
         g = _group(f, path, "sim", "sim/1")
         s = g["summary"]
@@ -137,7 +141,8 @@ def read_sim(path):
 
 def read_sim_jobs(path):
     """Per-job results of a tt-sim -o file, as tt-sim --jobs prints them: a
-    rejected job's start, end, jct, queue, level and slow are NA."""
+    rejected job's start, end, jct, queue, level and slow are NA, as is the
+    rho of a job of duration 0 (or of a file written before rho)."""
     with h5py.File(path, "r") as f:
         g = _group(f, path, "sim", "sim/1")
         j = g["jobs"]
@@ -147,9 +152,14 @@ def read_sim_jobs(path):
         raw["model"] = names[raw["cls"]]
         raw["jct"] = np.where(rejected, 0, raw["end"] - raw["submit"])
         cols = {}
+        if "rho" not in raw:
+            raw["rho"] = np.full(len(rejected), np.iinfo(np.int64).min)
         for c in SIM_JOB_COLUMNS:
             na = c in ("start", "end", "jct", "queue", "level", "slow")
-            cols[c] = (raw[c], rejected if na and raw[c].dtype != object else None)
+            absent = rejected if na and raw[c].dtype != object else None
+            if c == "rho":
+                absent = raw[c] == np.iinfo(np.int64).min
+            cols[c] = (raw[c], absent)
         return _frame(cols, _attrs(g))
 
 
@@ -187,9 +197,9 @@ def read_tune(path):
     configurations, 3 hindsight search), round, sim_row (the row whose
     simulation gave its metrics: itself, or one of the same canonical form;
     absent from files written before it), objective, feasible, predicted
-    (NaN where the surrogate did not propose the point), the 13 parameters,
+    (NaN where the surrogate did not propose the point), the 18 parameters,
     a searched class timer's own column (w0.CLASS; NaN where a row uses the
-    global timer), the 16 metrics. attrs: the /tune attributes, "space" (each searched
+    global timer), the 22 metrics. attrs: the /tune attributes, "space" (each searched
     dimension's values, in -s order) and "roles" ({role: {"train_row": i,
     "test_row": j or None}}, rows of this frame)."""
     with h5py.File(path, "r") as f:

@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# tests/compare/run.sh OLD_BIN NEW_BIN: runs a fixed set of tool runs with
-# two builds of the tools and compares every output byte for byte (stdout,
-# stderr, exit status, and the HDF5 files through h5dump, whose digests and
-# attributes then must agree too). For refactors that must change no number.
+# tests/compare/run.sh [--drop NAME,...] OLD_BIN NEW_BIN: runs a fixed set of
+# tool runs with two builds of the tools and compares every output byte for
+# byte (stdout, stderr, exit status, and the HDF5 files through h5dump, whose
+# digests and attributes then must agree too). For refactors that must change
+# no number.
+# --drop names columns a change adds on purpose: they are removed from the
+# new side first (TSV columns by header name, also as train_NAME and
+# test_NAME; HDF5 datasets and attributes by name), so what is left must be
+# the old output byte for byte.
 # Exit 0 when all agree, 1 when any differs (the differences on stderr).
 set -u
+drop=
+if [ "${1:-}" = --drop ]; then drop=${2:?--drop NAME,...}; shift 2; fi
 old=$(cd "${1:?OLD_BIN}" && pwd) new=$(cd "${2:?NEW_BIN}" && pwd)
 here=$(cd "$(dirname "$0")/../.." && pwd)
 shared=${TT_SHARED:-$here/../shared}
@@ -61,10 +68,31 @@ for side in old new; do
     grep -L "^0$" ./*.rc | sed "s/^/non-zero: /" >&2
     rm -f ./*.h5 ./*.svg)
 done
+# the columns added on purpose leave the new side
+if [ -n "$drop" ]; then
+    for f in "$work"/new/*.out; do
+        awk -F'\t' -v OFS='\t' -v drop="$drop" '
+            NR == 1 { n = split(drop, d, ","); for (i = 1; i <= n; i++) {
+                          gone[d[i]] = 1; gone["train_" d[i]] = 1; gone["test_" d[i]] = 1 }
+                      tsv = NF > 1; for (i = 1; i <= NF; i++) keep[i] = !($i in gone) }
+            !tsv { print; next }
+            { line = ""; sep = ""; for (i = 1; i <= NF; i++) if (keep[i]) { line = line sep $i; sep = OFS }
+              print line }' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+    done
+    for f in "$work"/new/*.dump; do
+        awk -v drop="$drop" '
+            BEGIN { n = split(drop, d, ","); for (i = 1; i <= n; i++) gone[d[i]] = 1 }
+            !skip && match($0, /^ *(DATASET|ATTRIBUTE) "[^"]*" \{$/) {
+                name = $0; sub(/^[^"]*"/, "", name); sub(/".*$/, "", name)
+                if (name in gone) { skip = 1; ind = index($0, substr($1, 1, 1)); next } }
+            skip && /^ *}$/ && index($0, "}") == ind { skip = 0; next }
+            !skip' "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+    done
+fi
 for f in "$work"/old/*; do
     b=$(basename "$f")
     cmp -s "$f" "$work/new/$b" || { echo "differs: $b" >&2; diff "$f" "$work/new/$b" | head -5 >&2; status=1; }
 done
 n=$(ls "$work/old" | wc -l)
-[ $status = 0 ] && echo "compare: $n outputs byte-identical"
+[ $status = 0 ] && echo "compare: $n outputs byte-identical${drop:+ (less the columns $drop)}"
 exit $status

@@ -18,17 +18,25 @@ T=$(printf '\t')
 # p50 = 2nd = 30, p90 = p99 = 4th = 140); queue 0 90 0 10 (mean 25, p99 90);
 # makespan 150 - 0; used GPU-s 2x100 + 4x50 + 2x30 + 1x10 = 470, util
 # 470 / (4 x 150) = 0.783333; no communication or restart cost.
+# Fairness (SPEC 11.6): active jobs N = 1 2 3 4 3 2 1 over [0,10) [10,20)
+# [20,40) [40,50) [50,60) [60,100) [100,150). A over each job's [submit, end]
+# 240 280 100 70; N_bar = A x 1000 / JCT 2400 2000 3333 3500; f_bar = max(1000,
+# k x N_bar / 4) 1200 2000 1666 1000; rho = JCT x 10^6 / (duration x f_bar)
+# 833 1400 600 2000: mean 1208.25, max 2000, 2 above 1000.
 expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim/sim_small.tsv"
 P="order${T}w0${T}w1${T}theta${T}restart${T}congestion${T}min_run${T}max_preempt${T}backfill"
-P="$P${T}load${T}seed${T}mix${T}timers"
+P="$P${T}load${T}seed${T}mix${T}timers${T}mlfq${T}promote${T}prio_preempt${T}gittins_delta"
+P="$P${T}gittins_dist"
 M="makespan${T}jct_mean${T}jct_p50${T}jct_p90${T}jct_p99${T}queue_mean${T}queue_p99"
 M="$M${T}comm_gpu_s${T}comm_share${T}restart_gpu_s${T}preemptions${T}placed_l0${T}placed_l1"
-M="$M${T}placed_l2${T}util${T}rejected"
+M="$M${T}placed_l2${T}util${T}rejected${T}demotions${T}promotions${T}preempt_prio${T}ftf_mean"
+M="$M${T}ftf_max${T}ftf_unfair"
+SPEC11="3250,7200${T}0${T}1${T}3250${T}trace"
 DEF="fifo${T}inf${T}inf${T}inf${T}30${T}0${T}300${T}3"
 MIX="bert:1,ncf:1,yolov3:1,resnet18:1,deepspeech2:1,resnet50:1"
 cat >want.tsv <<EOF
 $P${T}$M
-$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}150${T}72.500000${T}30${T}140${T}140${T}25.000000${T}90${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.783333${T}1
+$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}150${T}72.500000${T}30${T}140${T}140${T}25.000000${T}90${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.783333${T}1${T}0${T}0${T}0${T}1208.250000${T}2000${T}2
 EOF
 expect_exit 0 tt-sim -c 1x1x4 small.h5
 cmp -s out.txt want.tsv || fail "summary: $(diff out.txt want.tsv)"
@@ -47,11 +55,11 @@ printf 'submit\tduration\tgpus\n0\t100\t2\n10\t50\t4\n' >big.tsv
 expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
 cat >want_big.tsv <<EOF
 $P${T}$M
-$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}${T}${T}${T}${T}${T}${T}${T}0.000${T}${T}0${T}0${T}0${T}0${T}0${T}${T}2
+$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}${T}${T}${T}${T}${T}${T}${T}0.000${T}${T}0${T}0${T}0${T}0${T}0${T}${T}2${T}0${T}0${T}0${T}${T}${T}0
 EOF
 expect_exit 0 tt-sim -c 1x1x1 -o big_res.h5 big.h5
 cmp -s out.txt want_big.tsv || fail "all rejected: $(diff out.txt want_big.tsv)"
-expect_err "tt-sim: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util cannot be computed (every job is larger than the cluster): left empty"
+expect_err "tt-sim: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util, ftf_mean, ftf_max cannot be computed (every job is larger than the cluster): left empty"
 h5dump -d /sim/summary/makespan -d /sim/summary/jct_mean -d /sim/summary/rejected \
     -d /sim/summary/comm_gpu_s big_res.h5 | tr -d ' \n' >big_dump.txt
 for want in 'DATA{(0):-9223372036854775808}ATTRIBUTE"missing"{DATATYPEH5T_STD_I64LEDATASPACESCALARDATA{(0):-9223372036854775808}' \
@@ -65,16 +73,16 @@ expect_exit 0 tt-sim -c 1x1x4 -o plain_res.h5 small.h5
 h5dump -a /sim/summary/makespan/missing plain_res.h5 >/dev/null 2>&1 && fail "a makespan with a value is marked missing"
 
 # per job, with the mix naming one class so that the drawn classes are known;
-# the rejected job's times, queue, level and slow are empty
+# the rejected job's times, queue, level, slow and rho are empty
 H="job${T}submit${T}duration${T}gpus${T}model${T}start${T}end${T}jct${T}queue${T}level${T}slow"
-H="$H${T}preemptions${T}starts_l0${T}starts_l1${T}starts_l2${T}gpu_s"
+H="$H${T}preemptions${T}starts_l0${T}starts_l1${T}starts_l2${T}gpu_s${T}rho"
 cat >want_jobs.tsv <<EOF
 $H
-0${T}0${T}100${T}2${T}bert${T}0${T}100${T}100${T}0${T}0${T}1000${T}0${T}1${T}0${T}0${T}200
-1${T}10${T}50${T}4${T}resnet50${T}100${T}150${T}140${T}90${T}0${T}1000${T}0${T}1${T}0${T}0${T}200
-2${T}20${T}30${T}2${T}ncf${T}20${T}50${T}30${T}0${T}0${T}1000${T}0${T}1${T}0${T}0${T}60
-3${T}30${T}40${T}8${T}bert${T}${T}${T}${T}${T}${T}${T}0${T}0${T}0${T}0${T}0
-4${T}40${T}10${T}1${T}ncf${T}50${T}60${T}20${T}10${T}0${T}1000${T}0${T}1${T}0${T}0${T}10
+0${T}0${T}100${T}2${T}bert${T}0${T}100${T}100${T}0${T}0${T}1000${T}0${T}1${T}0${T}0${T}200${T}833
+1${T}10${T}50${T}4${T}resnet50${T}100${T}150${T}140${T}90${T}0${T}1000${T}0${T}1${T}0${T}0${T}200${T}1400
+2${T}20${T}30${T}2${T}ncf${T}20${T}50${T}30${T}0${T}0${T}1000${T}0${T}1${T}0${T}0${T}60${T}600
+3${T}30${T}40${T}8${T}bert${T}${T}${T}${T}${T}${T}${T}0${T}0${T}0${T}0${T}0${T}
+4${T}40${T}10${T}1${T}ncf${T}50${T}60${T}20${T}10${T}0${T}1000${T}0${T}1${T}0${T}0${T}10${T}2000
 EOF
 expect_exit 0 tt-sim -c 1x1x4 -p mix=ncf:1 --jobs small.h5
 cmp -s out.txt want_jobs.tsv || fail "--jobs: $(diff out.txt want_jobs.tsv)"
@@ -101,7 +109,7 @@ cmp -s out.txt want_tl.tsv || fail "--timeline: $(diff out.txt want_tl.tsv)"
 # JCT 100 140 160 120 (mean 130; sorted 100 120 140 160: p50 120, p90 160);
 # queue 0 90 130 110 (mean 82.5, p99 130); makespan 180; util 470/720.
 expect_exit 0 tt-sim -c 1x1x4 -p backfill=0 small.h5
-[ "$(sed -n 2p out.txt | cut -f9,14-29)" = \
+[ "$(sed -n 2p out.txt | cut -f9,19-34)" = \
   "0${T}180${T}130.000000${T}120${T}160${T}160${T}82.500000${T}130${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.652778${T}1" ] ||
     fail "backfill=0: $(sed -n 2p out.txt)"
 # load=2000 halves the gaps: submits 0 5 10 15 20. Job 2 runs 10-40, job 4
@@ -112,7 +120,7 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=500 -p load=2000 --jobs small.h5
   "0,0,100,100,0;5,100,150,145,95;10,10,40,30,0;15,,,,;20,40,50,30,20;" ] ||
     fail "load=2000: $(cat out.txt)"
 expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
-[ "$(sed -n 2p out.txt | cut -f10,14,15,19)" = "2000${T}150${T}76.250000${T}28.750000" ] ||
+[ "$(sed -n 2p out.txt | cut -f10,19,20,24)" = "2000${T}150${T}76.250000${T}28.750000" ] ||
     fail "load=2000 summary: $(sed -n 2p out.txt)"
 
 # ---- a rack placement with a model table of its own (sim_models.tsv:
@@ -126,12 +134,12 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
 # default (w0=inf): job 2 waits for a packed node until 1000: 1000-1100.
 expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim/sim_rack.tsv"
 expect_exit 0 tt-sim -c "$FIX/sim/sim_cluster.tsv" --models "$FIX/sim/sim_models.tsv" -p w0=0 rack.h5
-[ "$(sed -n 2p out.txt | cut -f2,12-)" = \
+[ "$(sed -n 2p out.txt | cut -f2,12,13,19-34)" = \
   "0${T}fast:1,slow:1${T}-${T}1000${T}733.333333${T}1000${T}1000${T}1000${T}0.000000${T}0${T}200.000${T}0.031250${T}0${T}0${T}2${T}1${T}0${T}0.800000${T}0" ] ||
     fail "w0=0: $(sed -n 2p out.txt)"
 [ ! -s err.txt ] || fail "stderr for a run with every model known: $(cat err.txt)"
 expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 --jobs rack.h5
-[ "$(sed -n 4p out.txt)" = "2${T}0${T}100${T}2${T}slow${T}0${T}200${T}200${T}0${T}1${T}2000${T}0${T}0${T}1${T}0${T}400" ] ||
+[ "$(sed -n 4p out.txt | cut -f1-16)" = "2${T}0${T}100${T}2${T}slow${T}0${T}200${T}200${T}0${T}1${T}2000${T}0${T}0${T}1${T}0${T}400" ] ||
     fail "w0=0 job 2: $(sed -n 4p out.txt)"
 expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" --jobs rack.h5
 [ "$(sed -n 4p out.txt | cut -f6-11)" = "1000${T}1100${T}1100${T}1000${T}0${T}1000" ] ||
@@ -150,7 +158,7 @@ expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 -p time
 cmp -s out.txt strict_jobs.tsv || fail "timers=slow:inf:-: $(diff out.txt strict_jobs.tsv)"
 # fast's own timers change nothing here; the summary names them
 expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.fast=0 -p w1.fast=inf rack.h5
-[ "$(sed -n 2p out.txt | cut -f13-15)" = "fast:0:inf${T}1100${T}1033.333333" ] ||
+[ "$(sed -n 2p out.txt | cut -f13,19,20)" = "fast:0:inf${T}1100${T}1033.333333" ] ||
     fail "w0.fast=0: $(sed -n 2p out.txt)"
 expect_exit 2 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.medium=0 rack.h5
 expect_err "tt-sim: parameter 'w0.medium': unknown class 'medium' (classes: fast slow)"
@@ -169,7 +177,7 @@ expect_exit 2 tt-sim -c 1x1x4 -p w0=-5 small.h5
 expect_exit 2 tt-sim -c 1x1x4 -p theta=abc small.h5
 expect_err "tt-sim: parameter 'theta': expected permille >= 0 or inf, got 'abc'"
 expect_exit 2 tt-sim -c 1x1x4 -p nosuch=1 small.h5
-expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)"
+expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers mlfq promote prio_preempt gittins_delta gittins_dist w0.CLASS w1.CLASS preset)"
 expect_exit 2 tt-sim -c 1x1x4 -p w0 small.h5
 expect_err "option -p: expected NAME=VALUE, got 'w0'"
 expect_exit 2 tt-sim -c 1x1x4 -p mix=gpt:1 small.h5
@@ -248,13 +256,13 @@ assert s.attrs["tracetune_layout"] == "sim/1"
 assert s.attrs["cluster"] == sys.argv[3], s.attrs["cluster"]
 j, names = s["jobs"], s["models/name"].asstr()[()]
 cols = ["job", "submit", "duration", "gpus", "cls", "start", "end", "queue", "level", "slow",
-        "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s", "rejected"]
+        "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s", "rejected", "rho"]
 assert sorted(j.keys()) == sorted(cols), sorted(j.keys())
 assert j["start"].attrs["missing"] == -2**63 and j["start"].attrs["units"] == "s"
 c = {k: j[k][()] for k in cols}
 if sys.argv[2] == "jobs":
     print("job\tsubmit\tduration\tgpus\tmodel\tstart\tend\tjct\tqueue\tlevel\tslow\t"
-          "preemptions\tstarts_l0\tstarts_l1\tstarts_l2\tgpu_s")
+          "preemptions\tstarts_l0\tstarts_l1\tstarts_l2\tgpu_s\trho")
     for i in range(len(c["job"])):
         rej = c["rejected"][i] == 1
         gone = lambda v: "" if rej else str(v)
@@ -262,7 +270,7 @@ if sys.argv[2] == "jobs":
                          str(c["gpus"][i]), names[c["cls"][i]], gone(c["start"][i]),
                          gone(c["end"][i]), gone(int(c["end"][i]) - int(c["submit"][i])),
                          gone(c["queue"][i]), gone(c["level"][i]), gone(c["slow"][i])] +
-                        [str(c[k][i]) for k in cols[10:15]]))
+                        [str(c[k][i]) for k in cols[10:15]] + [gone(c["rho"][i])]))
 elif sys.argv[2] == "timeline":
     tl = s["timeline"]
     tc = ["t", "waiting", "running", "busy_gpus", "running_l0", "running_l1", "running_l2"]
@@ -273,10 +281,12 @@ elif sys.argv[2] == "timeline":
 else:
     sm = s["summary"]
     params = ["order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
-              "backfill", "load", "seed", "mix", "timers"]
+              "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
+              "gittins_delta", "gittins_dist"]
     metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean",
                "queue_p99", "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions",
-               "placed_l0", "placed_l1", "placed_l2", "util", "rejected"]
+               "placed_l0", "placed_l1", "placed_l2", "util", "rejected", "demotions",
+               "promotions", "preempt_prio", "ftf_mean", "ftf_max", "ftf_unfair"]
     assert sorted(sm.keys()) == sorted(params + metrics)
     row = []
     for k in params:
@@ -289,7 +299,8 @@ else:
             row.append(str(d[()]))
     for k in metrics:
         v = sm[k][()]
-        dec = {"comm_gpu_s": 3, "jct_mean": 6, "queue_mean": 6, "comm_share": 6, "util": 6}
+        dec = {"comm_gpu_s": 3, "jct_mean": 6, "queue_mean": 6, "comm_share": 6, "util": 6,
+               "ftf_mean": 6}
         row.append("%.*f" % (dec[k], v) if k in dec else str(v))
     print("\t".join(params + metrics))
     print("\t".join(row))

@@ -86,51 +86,13 @@
  *     likewise. At one time, arrivals queue in index order; completions free
  *     in index order.
  */
-#include "refsim.h"
-
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Input bounds that keep every product below 2^63 on the traces this is
- * for; ref_simulate returns -1 beyond them. */
-#define REF_MAX_GPUS 65536                /* cluster GPUs */
-#define REF_MAX_TIME ((int64_t)1 << 40)   /* |submit| */
-#define REF_MAX_DUR ((int64_t)1 << 32)    /* duration, restart */
-#define REF_MAX_SLOW 1000000              /* permille: 1000x */
-#define REF_MAX_WORK_S ((int64_t)1 << 50) /* w * s_eff of one job */
+#include "refsim_impl.h"
 
-enum { RS_FUTURE, RS_WAIT, RS_RUN, RS_DONE, RS_REJECTED };
-
-typedef struct {
-    int state;
-    int64_t submit;   /* scaled by load */
-    int64_t w;        /* remaining work, milli-ideal-seconds */
-    int64_t enq;      /* when it last entered the queue */
-    int victim;       /* evicted: timers count as expired */
-    int64_t started;  /* starts so far */
-    int64_t evictions;
-    int64_t attained; /* gpus x held over finished segments */
-    /* the current segment */
-    int64_t t0, r, s, end, w_before;
-    int32_t level;
-} rjob;
-
-typedef struct {
-    int32_t R, N, G, nodes;
-    ref_params p;
-    const ref_model *models;
-    const ref_job *jobs;
-    int64_t n;
-    rjob *j;
-    int32_t *on;    /* n x nodes: GPUs job i holds on node x now */
-    int32_t *freeg; /* free GPUs per node */
-    ref_job_result *out;
-    ref_log *log;
-    int64_t used, comm_milli, restart_gs, preempt, placed[3];
-} sim;
 
 void ref_params_default(ref_params *p)
 {
@@ -145,6 +107,14 @@ void ref_params_default(ref_params *p)
     p->backfill = 1;
     p->load = 1000;
     p->w0c = p->w1c = NULL;
+    p->nmlfq = 2;
+    p->mlfq[0] = 3250;
+    p->mlfq[1] = 7200;
+    p->promote = 0;
+    p->prio_preempt = 1;
+    p->gittins_delta = 3250;
+    p->git = NULL;
+    p->ngit = 0;
 }
 
 void ref_log_free(ref_log *log)
@@ -156,58 +126,7 @@ void ref_log_free(ref_log *log)
     memset(log, 0, sizeof *log);
 }
 
-static int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
-
-/* a + b, or REF_INF when either is infinite or the sum would overflow. */
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (a == REF_INF || b == REF_INF || a > REF_INF - b)
-        return REF_INF;
-    return a + b;
-}
-
-static int64_t slow_eff(int64_t s, int64_t c) { return 1000 + (s - 1000) * 1000 / (1000 - c); }
-
-static int64_t level_slow(const ref_params *p, const ref_model *md, int level)
-{
-    if (level == 0)
-        return 1000;
-    return slow_eff(level == 1 ? md->slow_l1 : md->slow_l2, p->congestion);
-}
-
-static int is_sensitive(const ref_params *p, const ref_model *md)
-{
-    return p->theta != REF_INF && md->slow_l2 >= p->theta;
-}
-
-static int64_t scaled_submit(const ref_job *jobs, int64_t i, int64_t load)
-{
-    return jobs[0].submit + (jobs[i].submit - jobs[0].submit) * 1000 / load;
-}
-
-/* Lowest level whose condition the placement pl (GPUs per node) meets. */
-static int classify(int32_t N, int32_t G, int32_t nodes, const int32_t *pl, int32_t k)
-{
-    int32_t used = 0, rack = -1, racks = 0;
-    for (int32_t x = 0; x < nodes; x++) {
-        if (!pl[x])
-            continue;
-        used++;
-        if (x / N != rack) {
-            racks++;
-            rack = x / N;
-        }
-    }
-    if (racks == 1 && used == (k + G - 1) / G)
-        return 0;
-    return racks == 1 ? 1 : 2;
-}
-
-/* The delay timers of a job of class c. */
-static int64_t timer_w0(const ref_params *p, int32_t c) { return p->w0c ? p->w0c[c] : p->w0; }
-static int64_t timer_w1(const ref_params *p, int32_t c) { return p->w1c ? p->w1c[c] : p->w1; }
-
-static int allowed_level(const sim *S, int64_t i, int64_t t)
+int rs_allowed_level(const sim *S, int64_t i, int64_t t)
 {
     const rjob *j = &S->j[i];
     if (j->victim || S->jobs[i].gpus > S->N * S->G)
@@ -242,7 +161,7 @@ static int32_t rack_free(const sim *S, int32_t r)
     return f;
 }
 
-static int find_l0(const sim *S, int32_t k, int32_t *pl)
+int rs_find_l0(const sim *S, int32_t k, int32_t *pl)
 {
     memset(pl, 0, (size_t)S->nodes * sizeof *pl);
     if (k <= S->G) {
@@ -303,7 +222,7 @@ static void take_most_free(const sim *S, int32_t lo, int32_t hi, int32_t *k, int
     }
 }
 
-static int find_l1(const sim *S, int32_t k, int32_t *pl)
+int rs_find_l1(const sim *S, int32_t k, int32_t *pl)
 {
     memset(pl, 0, (size_t)S->nodes * sizeof *pl);
     int32_t best = -1, bestf = 0;
@@ -320,7 +239,7 @@ static int find_l1(const sim *S, int32_t k, int32_t *pl)
     return 1;
 }
 
-static int find_l2(const sim *S, int32_t k, int32_t *pl)
+int rs_find_l2(const sim *S, int32_t k, int32_t *pl)
 {
     memset(pl, 0, (size_t)S->nodes * sizeof *pl);
     int32_t total = 0;
@@ -349,9 +268,12 @@ static int find_l2(const sim *S, int32_t k, int32_t *pl)
 
 /* ---- preemption (section 6, "Choosing victims, exactly") ---- */
 
+/* SPEC 6's rule, or under a priority eviction (victim_q >= 0) SPEC 11's. */
 static int evictable(const sim *S, int64_t i, int64_t t)
 {
     const rjob *j = &S->j[i];
+    if (S->victim_q >= 0)
+        return rs_prio_evictable(S, i, t, S->victim_q);
     return j->state == RS_RUN && !is_sensitive(&S->p, &S->models[S->jobs[i].model]) &&
            t - j->t0 >= S->p.min_run && j->evictions < S->p.max_preempt;
 }
@@ -468,7 +390,7 @@ static int rack_pick(const sim *S, int32_t r, int32_t k, int64_t t, char *chosen
 /* The cheapest L0 placement that evicting evictable jobs would open for a
  * job of k GPUs: fills pl and vic (jobs to evict). 1 found, 0 none, -1 no
  * memory. */
-static int find_preempt(const sim *S, int32_t k, int64_t t, int32_t *pl, char *vic)
+int rs_find_preempt(const sim *S, int32_t k, int64_t t, int32_t *pl, char *vic)
 {
     memset(pl, 0, (size_t)S->nodes * sizeof *pl);
     memset(vic, 0, (size_t)S->n + 1);
@@ -568,7 +490,7 @@ static int log_segment(sim *S, int64_t i, int64_t t1, int64_t done, int complete
     return 0;
 }
 
-static void start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
+void rs_start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
 {
     rjob *j = &S->j[i];
     ref_job_result *o = &S->out[i];
@@ -586,6 +508,8 @@ static void start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
     j->state = RS_RUN;
     if (!j->started)
         o->first_start = t;
+    else
+        j->pw += t - j->pfrom; /* P: waits after the first start */
     j->started++;
     o->queue_total += t - j->enq;
     o->last_level = j->level;
@@ -599,7 +523,7 @@ static void start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
 }
 
 /* Ends job i's segment at t: completed, or evicted back to the queue. */
-static int end_segment(sim *S, int64_t i, int64_t t, int completed)
+int rs_end_segment(sim *S, int64_t i, int64_t t, int completed)
 {
     rjob *j = &S->j[i];
     ref_job_result *o = &S->out[i];
@@ -619,6 +543,8 @@ static int end_segment(sim *S, int64_t i, int64_t t, int completed)
     S->comm_milli += k * (run * 1000 - done);
     S->restart_gs += k * (j->r < held ? j->r : held);
     j->attained += k * held;
+    j->aq += k * held;
+    j->e += held;
     o->used_gpu_s += k * held;
     for (int32_t x = 0; x < S->nodes; x++) {
         S->freeg[x] += S->on[i * S->nodes + x];
@@ -630,6 +556,7 @@ static int end_segment(sim *S, int64_t i, int64_t t, int completed)
     } else {
         j->state = RS_WAIT;
         j->enq = t;
+        j->pfrom = t;
         j->victim = 1;
         j->evictions++;
         o->preemptions++;
@@ -663,10 +590,13 @@ static int run_pass(sim *S, int64_t t, int64_t *list, int64_t *key, int32_t *pl,
             key[m] = order_key(S, i);
             list[m++] = i;
         }
-    /* insertion sort on (key, index): few jobs, and plainly right */
+    /* insertion sort on (key, index), or SPEC 11's order: few jobs, and
+     * plainly right */
     for (int64_t a = 1; a < m; a++) {
         int64_t li = list[a], ki = key[a], b = a;
-        while (b > 0 && (key[b - 1] > ki || (key[b - 1] == ki && list[b - 1] > li))) {
+        while (b > 0 && (S->p.order >= REF_DLAS
+                             ? rs_before(S, li, list[b - 1])
+                             : key[b - 1] > ki || (key[b - 1] == ki && list[b - 1] > li))) {
             list[b] = list[b - 1];
             key[b] = key[b - 1];
             b--;
@@ -680,8 +610,8 @@ static int run_pass(sim *S, int64_t t, int64_t *list, int64_t *key, int32_t *pl,
         const rjob *j = &S->j[i];
         int32_t k = S->jobs[i].gpus;
         /* 1. a free L0 placement */
-        if (find_l0(S, k, pl)) {
-            start_job(S, i, t, pl);
+        if (rs_find_l0(S, k, pl)) {
+            rs_start_job(S, i, t, pl);
             changed = 1;
             continue;
         }
@@ -689,36 +619,44 @@ static int run_pass(sim *S, int64_t t, int64_t *list, int64_t *key, int32_t *pl,
         int64_t w0 = timer_w0(&S->p, S->jobs[i].model);
         int waited = j->victim || (w0 != REF_INF && t - j->enq >= w0);
         if (is_sensitive(&S->p, &S->models[S->jobs[i].model]) && waited) {
-            int rc = find_preempt(S, k, t, pl, vic);
+            int rc = rs_find_preempt(S, k, t, pl, vic);
             if (rc < 0)
                 return -1;
             if (rc) {
                 for (int64_t v = 0; v < S->n; v++)
-                    if (vic[v] && end_segment(S, v, t, 0))
+                    if (vic[v] && rs_end_segment(S, v, t, 0))
                         return -1;
-                start_job(S, i, t, pl);
+                rs_start_job(S, i, t, pl);
                 changed = 1;
                 continue;
             }
         }
         /* 3. the best level the timers allow */
-        int al = allowed_level(S, i, t);
-        if (al >= 1 && find_l1(S, k, pl)) {
-            start_job(S, i, t, pl);
+        int al = rs_allowed_level(S, i, t);
+        if (al >= 1 && rs_find_l1(S, k, pl)) {
+            rs_start_job(S, i, t, pl);
             changed = 1;
             continue;
         }
         if (al >= 2) {
-            int rc = find_l2(S, k, pl);
+            int rc = rs_find_l2(S, k, pl);
             if (rc < 0)
                 return -1;
             if (rc) {
-                start_job(S, i, t, pl);
+                rs_start_job(S, i, t, pl);
                 changed = 1;
                 continue;
             }
         }
-        /* 4. skip (backfill) or stop */
+        /* 7. priority preemption (dlas, gittins) */
+        int rc = rs_prio_step(S, i, t, pl, vic);
+        if (rc < 0)
+            return -1;
+        if (rc) {
+            changed = 1;
+            continue;
+        }
+        /* 8 (SPEC 6's 4). skip (backfill) or stop */
         if (!S->p.backfill)
             break;
     }
@@ -727,7 +665,7 @@ static int run_pass(sim *S, int64_t t, int64_t *list, int64_t *key, int32_t *pl,
 
 /* ---- input checks ---- */
 
-static int bad_input(const ref_cluster *c, const ref_params *p, const ref_model *models,
+int rs_bad_input(const ref_cluster *c, const ref_params *p, const ref_model *models,
                      int nmodels, const ref_job *jobs, int64_t n, const ref_job_result *out)
 {
     if (!c || !p || (n > 0 && (!jobs || !out)) || n < 0 || n > 1000000)
@@ -735,7 +673,7 @@ static int bad_input(const ref_cluster *c, const ref_params *p, const ref_model 
     if (c->racks < 1 || c->nodes_per_rack < 1 || c->gpus_per_node < 1 ||
         (int64_t)c->racks * c->nodes_per_rack * c->gpus_per_node > REF_MAX_GPUS)
         return 1;
-    if (p->order < REF_FIFO || p->order > REF_LAS || p->w0 < 0 || p->w1 < 0 || p->theta < 0 ||
+    if (p->order < REF_FIFO || p->order > REF_FTF || rs_orders_bad(p) || p->w0 < 0 || p->w1 < 0 || p->theta < 0 ||
         p->restart < 0 || p->restart > REF_MAX_DUR || p->congestion < 0 ||
         p->congestion >= 1000 || p->min_run < 0 || p->max_preempt < 0 ||
         (p->backfill != 0 && p->backfill != 1) || p->load < 1 || p->load > 1000000)
@@ -763,23 +701,6 @@ static int bad_input(const ref_cluster *c, const ref_params *p, const ref_model 
 }
 
 /* ---- the run ---- */
-
-static int64_t nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
-{
-    if (n == 0)
-        return 0;
-    int64_t rank = ceil_div(pct * n, 100);
-    return sorted[(rank < 1 ? 1 : rank) - 1];
-}
-
-/* Equal, or both NAN (a metric that cannot be computed). */
-static int same_real(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static int fill_metrics(const sim *S, ref_metrics *m)
 {
@@ -830,9 +751,46 @@ static int fill_metrics(const sim *S, ref_metrics *m)
     m->placed_l2 = S->placed[2];
     int64_t cap = acc > 0 ? (int64_t)S->nodes * S->G * m->makespan : 0;
     m->util = cap > 0 ? (double)S->used / (double)cap : NAN;
+    m->demotions = S->demotions;
+    m->promotions = S->promotions;
+    m->preempt_prio = S->preempt_prio;
+    int64_t nr = 0, rsum = 0;
+    m->ftf_max = REF_NONE;
+    for (int64_t i = 0; i < S->n; i++) {
+        int64_t r = S->out[i].rho;
+        if (r == REF_NONE)
+            continue;
+        nr++;
+        rsum += r;
+        m->ftf_max = m->ftf_max == REF_NONE || r > m->ftf_max ? r : m->ftf_max;
+        m->ftf_unfair += r > 1000;
+    }
+    m->ftf_mean = nr > 0 ? (double)rsum / (double)nr : NAN;
     free(jct);
     free(que);
     return 0;
+}
+
+/* Every accepted job's rho (SPEC 11.6), from the run's submits and ends. */
+static int fill_rho(const sim *S)
+{
+    int64_t *sub = (int64_t *)calloc((size_t)S->n + 1, sizeof *sub);
+    int64_t *end = (int64_t *)calloc((size_t)S->n + 1, sizeof *end);
+    int *acc = (int *)calloc((size_t)S->n + 1, sizeof *acc);
+    int rc = sub && end && acc ? 0 : -1;
+    for (int64_t i = 0; !rc && i < S->n; i++) {
+        sub[i] = S->j[i].submit;
+        end[i] = S->out[i].end;
+        acc[i] = !S->out[i].rejected;
+    }
+    for (int64_t i = 0; !rc && i < S->n; i++)
+        S->out[i].rho = acc[i] ? rs_rho(sub, end, acc, S->n, i, S->jobs[i].duration,
+                                        S->jobs[i].gpus, (int64_t)S->nodes * S->G)
+                               : REF_NONE;
+    free(sub);
+    free(end);
+    free(acc);
+    return rc;
 }
 
 /* The least event time after now (now itself only for zero-length segments
@@ -866,6 +824,7 @@ static int next_event(const sim *S, int64_t now, int have_now, int64_t *t)
         }
     }
 #undef CAND
+    rs_order_events(S, now, have_now, &best, &any);
     *t = best;
     return any;
 }
@@ -874,7 +833,7 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
                      int nmodels, const ref_job *jobs, int64_t n, ref_job_result *out,
                      ref_metrics *m, ref_log *log)
 {
-    if (bad_input(c, p, models, nmodels, jobs, n, out))
+    if (rs_bad_input(c, p, models, nmodels, jobs, n, out))
         return -1;
     sim S;
     memset(&S, 0, sizeof S);
@@ -888,6 +847,7 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
     S.n = n;
     S.out = out;
     S.log = log;
+    S.victim_q = -1;
     if (log) {
         ref_log_free(log);
         log->nodes = S.nodes;
@@ -919,21 +879,29 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
             o->rejected = 1;
         }
     }
+    if (rs_orders_init(&S)) { /* after the rejections: samples of accepted jobs */
+        rc = -2;
+        goto done;
+    }
     int64_t now = 0, t;
     int have_now = 0;
     while (next_event(&S, now, have_now, &t)) {
         now = t;
         have_now = 1;
         for (int64_t i = 0; i < n; i++)
-            if (S.j[i].state == RS_RUN && S.j[i].end <= t && end_segment(&S, i, t, 1)) {
+            if (S.j[i].state == RS_RUN && S.j[i].end <= t && rs_end_segment(&S, i, t, 1)) {
                 rc = -2;
                 goto done;
             }
+        rs_step2(&S, t);
         for (int64_t i = 0; i < n; i++)
             if (S.j[i].state == RS_FUTURE && S.j[i].submit <= t) {
                 S.j[i].state = RS_WAIT;
                 S.j[i].enq = t;
+                S.j[i].qent = t; /* queue 0 from submit' */
+                S.j[i].fkey = REF_NONE; /* ftf: keyed once this instant's arrivals queued */
             }
+        rs_ftf_keys(&S, t);
         int ch;
         while ((ch = run_pass(&S, t, list, key, pl, vic)) > 0)
             ;
@@ -945,9 +913,10 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
     for (int64_t i = 0; i < n; i++)
         if (S.j[i].state != RS_DONE && S.j[i].state != RS_REJECTED)
             rc = -2; /* a job left waiting with no event to wake it */
-    if (rc == 0 && m && fill_metrics(&S, m))
+    if (rc == 0 && (fill_rho(&S) || (m && fill_metrics(&S, m))))
         rc = -2;
 done:
+    free(S.git);
     free(S.j);
     free(S.on);
     free(S.freeg);
@@ -963,263 +932,4 @@ int ref_simulate(const ref_cluster *c, const ref_params *p, const ref_model *mod
                  ref_metrics *m)
 {
     return ref_simulate_log(c, p, models, nmodels, jobs, n, out, m, NULL);
-}
-
-/* ---- invariants, recomputed from the log ---- */
-
-static int failf(char *why, size_t len, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-
-static int failf(char *why, size_t len, const char *fmt, ...)
-{
-    if (why && len) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(why, len, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
-int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_model *models,
-                         int nmodels, const ref_job *jobs, int64_t n,
-                         const ref_job_result *out, const ref_metrics *m, const ref_log *log,
-                         char *why, size_t whylen)
-{
-    if (bad_input(c, p, models, nmodels, jobs, n, out) || !m || !log)
-        return failf(why, whylen, "bad input to the check");
-    int32_t N = c->nodes_per_rack, G = c->gpus_per_node, nodes = c->racks * N;
-    int64_t cluster = (int64_t)nodes * G;
-    if (log->nodes != nodes)
-        return failf(why, whylen, "log has %d nodes, cluster %d", log->nodes, nodes);
-    const ref_segment *sg = log->seg;
-    /* per-segment shape, slowdown and work arithmetic */
-    for (int64_t q = 0; q < log->nseg; q++) {
-        const ref_segment *g = &sg[q];
-        const int32_t *al = log->alloc + q * nodes;
-        if (g->job < 0 || g->job >= n || out[g->job].rejected)
-            return failf(why, whylen, "segment %lld: bad job", (long long)q);
-        const ref_job *jb = &jobs[g->job];
-        int64_t sum = 0;
-        for (int32_t x = 0; x < nodes; x++) {
-            if (al[x] < 0 || al[x] > G)
-                return failf(why, whylen, "segment %lld: %d GPUs on node %d", (long long)q,
-                             al[x], x);
-            sum += al[x];
-        }
-        if (sum != jb->gpus)
-            return failf(why, whylen, "job %lld: holds %lld GPUs, wants %d",
-                         (long long)g->job, (long long)sum, jb->gpus);
-        int lv = classify(N, G, nodes, al, jb->gpus);
-        if (lv != g->level || g->s != level_slow(p, &models[jb->model], lv))
-            return failf(why, whylen, "job %lld: level %d / slowdown %lld wrong at %lld",
-                         (long long)g->job, g->level, (long long)g->s, (long long)g->t0);
-        int64_t held = g->t1 - g->t0, run = held - g->r > 0 ? held - g->r : 0;
-        if (held < 0)
-            return failf(why, whylen, "job %lld: segment ends before it starts",
-                         (long long)g->job);
-        if (g->completed) {
-            if (g->done != g->w_before ||
-                g->t1 != g->t0 + g->r + ceil_div(g->w_before * g->s, 1000000))
-                return failf(why, whylen, "job %lld: end %lld is not t0 + r + ceil(w s / 1e6)",
-                             (long long)g->job, (long long)g->t1);
-        } else {
-            int64_t d = run * 1000000 / g->s;
-            if (g->done != (d < g->w_before ? d : g->w_before))
-                return failf(why, whylen, "job %lld: eviction progress wrong",
-                             (long long)g->job);
-            /* ends at t are freed before the passes at t, so only a
-             * zero-length segment (reading 17) can be evicted at its end */
-            int64_t end = g->t0 + g->r + ceil_div(g->w_before * g->s, 1000000);
-            if (end <= g->t1 && !(end == g->t1 && held == 0))
-                return failf(why, whylen, "job %lld: evicted after its end", (long long)g->job);
-        }
-    }
-    /* no GPU given twice: at every segment start, per node, the GPUs of the
-     * segments holding [t0, t1) there are at most G */
-    for (int64_t q = 0; q < log->nseg; q++)
-        for (int32_t x = 0; x < nodes; x++) {
-            int64_t tau = sg[q].t0, h = 0;
-            for (int64_t u = 0; u < log->nseg; u++)
-                if (sg[u].t0 <= tau && tau < sg[u].t1)
-                    h += log->alloc[u * nodes + x];
-            if (h > G)
-                return failf(why, whylen, "node %d holds %lld GPUs at %lld", x, (long long)h,
-                             (long long)tau);
-        }
-    /* per job: segments in time order, one completion, the last */
-    int64_t acc = 0, first = 0, last = 0, jsum = 0, qsum = 0, used_all = 0, comm = 0, rst = 0;
-    int64_t pre = 0, placed[3] = {0, 0, 0}, rej = 0;
-    int64_t *jct = (int64_t *)malloc((size_t)(n + 1) * sizeof *jct);
-    int64_t *que = (int64_t *)malloc((size_t)(n + 1) * sizeof *que);
-    int rc = 0;
-    if (!jct || !que) {
-        rc = failf(why, whylen, "no memory");
-        goto out;
-    }
-    for (int64_t i = 0; i < n && rc == 0; i++) {
-        const ref_job *jb = &jobs[i];
-        const ref_job_result *o = &out[i];
-        int64_t sub = scaled_submit(jobs, i, p->load);
-        if (jb->gpus > cluster) {
-            if (!o->rejected || o->end != REF_NONE || o->used_gpu_s || o->preemptions)
-                rc = failf(why, whylen, "job %lld: larger than the cluster, not rejected",
-                           (long long)i);
-            rej++;
-            continue;
-        }
-        if (o->rejected) {
-            rc = failf(why, whylen, "job %lld: rejected though it fits", (long long)i);
-            break;
-        }
-        int64_t entry = sub, prev_end = INT64_MIN, w = jb->duration * 1000, ends = 0;
-        int64_t used = 0, queue = 0, evic = 0, nseg = 0, lv[3] = {0, 0, 0}, first_t0 = 0, s1 = 0;
-        int victim = 0, last_level = -1;
-        int sens = is_sensitive(p, &models[jb->model]);
-        /* a job's segments do not overlap, so the log (in end order) holds
-         * them in start order too */
-        int64_t cnt = 0;
-        for (int64_t q = 0; q < log->nseg; q++)
-            cnt += sg[q].job == i;
-        for (int64_t s = 0; s < cnt && rc == 0; s++) {
-            int64_t q = -1, seen = 0;
-            for (int64_t u = 0; u < log->nseg; u++)
-                if (sg[u].job == i && seen++ == s) {
-                    q = u;
-                    break;
-                }
-            const ref_segment *g = &sg[q];
-            if (g->t0 < entry || (prev_end != INT64_MIN && g->t0 < prev_end))
-                rc = failf(why, whylen, "job %lld: starts at %lld before it is queued",
-                           (long long)i, (long long)g->t0);
-            if (g->w_before != w)
-                rc = failf(why, whylen, "job %lld: work %lld at start, expected %lld",
-                           (long long)i, (long long)g->w_before, (long long)w);
-            if (g->r != (nseg == 0 ? 0 : p->restart))
-                rc = failf(why, whylen, "job %lld: overhead %lld on start %lld", (long long)i,
-                           (long long)g->r, (long long)nseg);
-            /* the level the timers allowed (L0 always) */
-            if (!victim && g->level > 0 && jb->gpus <= N * G) {
-                int64_t wait = g->t0 - entry, w0 = timer_w0(p, jb->model);
-                int64_t w1 = timer_w1(p, jb->model);
-                int ok = w0 != REF_INF && wait >= w0;
-                if (g->level == 2)
-                    ok = ok && w1 != REF_INF && wait - w0 >= w1;
-                if (!ok)
-                    rc = failf(why, whylen, "job %lld: level %d at wait %lld", (long long)i,
-                               g->level, (long long)wait);
-            }
-            if (nseg == 0) {
-                first_t0 = g->t0;
-                s1 = g->s;
-            }
-            queue += g->t0 - entry;
-            used += (int64_t)jb->gpus * (g->t1 - g->t0);
-            int64_t held = g->t1 - g->t0, run = held - g->r > 0 ? held - g->r : 0;
-            comm += jb->gpus * (run * 1000 - g->done);
-            rst += jb->gpus * (g->r < held ? g->r : held);
-            lv[g->level]++;
-            last_level = g->level;
-            w -= g->done;
-            nseg++;
-            if (g->completed) {
-                ends++;
-                if (s != cnt - 1)
-                    rc = failf(why, whylen, "job %lld: runs again after its end", (long long)i);
-            } else {
-                /* a legal eviction: not sensitive, aged, under the cap, and
-                 * made at the start of a sensitive job on one of its nodes */
-                if (sens || held < p->min_run || evic >= p->max_preempt)
-                    rc = failf(why, whylen, "job %lld: illegal eviction at %lld", (long long)i,
-                               (long long)g->t1);
-                int cause = 0;
-                for (int64_t u = 0; u < log->nseg && !cause; u++) {
-                    if (sg[u].t0 != g->t1 || sg[u].job == i || sg[u].level != 0 ||
-                        !is_sensitive(p, &models[jobs[sg[u].job].model]))
-                        continue;
-                    for (int32_t x = 0; x < nodes; x++)
-                        if (log->alloc[u * nodes + x] && log->alloc[q * nodes + x])
-                            cause = 1;
-                }
-                if (!cause)
-                    rc = failf(why, whylen, "job %lld: evicted at %lld for no sensitive job",
-                               (long long)i, (long long)g->t1);
-                evic++;
-                victim = 1;
-                entry = g->t1;
-            }
-            prev_end = g->t1;
-        }
-        if (rc)
-            break;
-        if (ends != 1 || w != 0)
-            rc = failf(why, whylen, "job %lld: %lld ends, %lld work left", (long long)i,
-                       (long long)ends, (long long)w);
-        else if (o->end != prev_end || o->first_start != first_t0 || o->queue_total != queue ||
-                 o->used_gpu_s != used || o->preemptions != evic || o->starts_l0 != lv[0] ||
-                 o->starts_l1 != lv[1] || o->starts_l2 != lv[2] || o->last_level != last_level)
-            rc = failf(why, whylen, "job %lld: per-job results disagree with the log",
-                       (long long)i);
-        else if (o->end - sub < jb->duration)
-            rc = failf(why, whylen, "job %lld: JCT %lld < duration %lld", (long long)i,
-                       (long long)(o->end - sub), (long long)jb->duration);
-        else if (nseg == 1 && s1 == 1000 && used != (int64_t)jb->gpus * jb->duration)
-            rc = failf(why, whylen, "job %lld: one run at 1000 of %lld s, duration %lld",
-                       (long long)i, (long long)(used / jb->gpus), (long long)jb->duration);
-        if (rc)
-            break;
-        if (acc == 0 || sub < first)
-            first = sub;
-        if (acc == 0 || o->end > last)
-            last = o->end;
-        jct[acc] = o->end - sub;
-        que[acc] = queue;
-        jsum += jct[acc];
-        qsum += queue;
-        used_all += used;
-        pre += evic;
-        for (int l = 0; l < 3; l++)
-            placed[l] += lv[l];
-        acc++;
-    }
-    if (rc)
-        goto out;
-    {
-        int64_t nseg_all = 0;
-        for (int l = 0; l < 3; l++)
-            nseg_all += placed[l];
-        if (nseg_all != log->nseg) {
-            rc = failf(why, whylen, "log has %lld segments, jobs account for %lld",
-                       (long long)log->nseg, (long long)nseg_all);
-            goto out;
-        }
-        /* with nothing accepted there is nothing to measure (REF_NONE,
-         * NAN), nor a share of zero GPU-seconds */
-        int64_t mk = acc ? last - first : REF_NONE;
-        qsort(jct, (size_t)acc, sizeof *jct, cmp_i64);
-        qsort(que, (size_t)acc, sizeof *que, cmp_i64);
-        double cap = acc ? (double)(cluster * mk) : 0.0;
-        if (m->makespan != mk || m->rejected != rej || m->preemptions != pre ||
-            m->placed_l0 != placed[0] || m->placed_l1 != placed[1] ||
-            m->placed_l2 != placed[2] || m->restart_gpu_s != rst ||
-            m->jct_p50 != (acc ? nearest_rank(jct, acc, 50) : REF_NONE) ||
-            m->jct_p90 != (acc ? nearest_rank(jct, acc, 90) : REF_NONE) ||
-            m->jct_p99 != (acc ? nearest_rank(jct, acc, 99) : REF_NONE) ||
-            m->queue_p99 != (acc ? nearest_rank(que, acc, 99) : REF_NONE) ||
-            !same_real(m->jct_mean, acc ? (double)jsum / (double)acc : NAN) ||
-            !same_real(m->queue_mean, acc ? (double)qsum / (double)acc : NAN) ||
-            m->comm_gpu_s != (double)comm / 1000.0 ||
-            !same_real(m->comm_share, used_all ? (double)comm / 1000.0 / (double)used_all : NAN) ||
-            !same_real(m->util, cap > 0 ? (double)used_all / cap : NAN))
-            rc = failf(why, whylen, "metrics disagree with the log");
-        else if (comm < 0)
-            rc = failf(why, whylen, "negative comm_gpu_s");
-    }
-out:
-    free(jct);
-    free(que);
-    return rc;
 }

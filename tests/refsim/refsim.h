@@ -1,8 +1,9 @@
-/* The reference simulator: SPEC (docs/model.md) sections 2 to 7 implemented
- * literally and naively (plain arrays, O(n^2) scans), so the real engine can
- * be checked against it on small traces (5..200 jobs, a few nodes). It uses
- * no libcore code. Where the model text is ambiguous, the reading taken is
- * listed at the top of refsim.c.
+/* The reference simulator: SPEC (docs/model.md) sections 2 to 7 and 11
+ * implemented literally and naively (plain arrays, O(n^2) scans), so the real
+ * engine can be checked against it on small traces (5..200 jobs, a few
+ * nodes). It uses no libcore code. Where the model text is ambiguous, the
+ * reading taken is listed at the top of refsim.c (sections 2 to 7) and of
+ * refsim_orders.c (section 11); refsim_check.c checks a run's invariants.
  *
  * Single-threaded and reentrant: no global state. */
 #ifndef TT_REFSIM_H
@@ -18,9 +19,12 @@ typedef struct {
     int32_t racks, nodes_per_rack, gpus_per_node;
 } ref_cluster;
 
-enum { REF_FIFO, REF_SJF, REF_SRTF, REF_LAS };
+enum { REF_FIFO, REF_SJF, REF_SRTF, REF_LAS, REF_DLAS, REF_GITTINS, REF_FTF };
+#define REF_MAX_MLFQ 7
 
-/* SPEC defaults: fifo, inf, inf, inf, 30, 0, 300, 3, 1, 1000 */
+/* SPEC defaults: fifo, inf, inf, inf, 30, 0, 300, 3, 1, 1000; SPEC 11.5's:
+ * mlfq 3250,7200, promote 0, prio_preempt 1, gittins_delta 3250, the
+ * trace's distribution */
 typedef struct {
     int order;
     int64_t w0, w1, theta, restart, congestion, min_run, max_preempt;
@@ -29,6 +33,15 @@ typedef struct {
     /* per-class timers: class c waits w0c[c], w1c[c] in place of w0, w1;
      * NULL (the default): every class waits w0, w1 */
     const int64_t *w0c, *w1c;
+    /* dlas, gittins: nmlfq ascending thresholds (GPU-s) */
+    int nmlfq;
+    int64_t mlfq[REF_MAX_MLFQ];
+    int64_t promote; /* permille; 0 = off */
+    int prio_preempt;
+    int64_t gittins_delta;
+    /* gittins: ngit samples (GPU-s, any order); NULL: the trace's */
+    const int64_t *git;
+    int64_t ngit;
 } ref_params;
 
 typedef struct {
@@ -46,6 +59,7 @@ typedef struct {
 typedef struct {
     int64_t first_start, end, queue_total, used_gpu_s;
     int32_t preemptions, starts_l0, starts_l1, starts_l2, rejected, last_level;
+    int64_t rho; /* SPEC 11.6, permille; REF_NONE: rejected or duration 0 */
 } ref_job_result;
 
 /* SPEC section 7, in its order. */
@@ -59,6 +73,10 @@ typedef struct {
     int64_t restart_gpu_s, preemptions, placed_l0, placed_l1, placed_l2;
     double util;
     int64_t rejected;
+    /* SPEC 11.6 */
+    int64_t demotions, promotions, preempt_prio;
+    double ftf_mean;
+    int64_t ftf_max, ftf_unfair;
 } ref_metrics;
 
 /* One segment: a stretch of a job holding GPUs, from a start at t0 to its

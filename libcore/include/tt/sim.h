@@ -42,7 +42,13 @@ int tt_cluster_parse(tt_ctx *ctx, const char *spec, tt_cluster *c);
 /* "4x32x8" into buf. */
 void tt_cluster_format(const tt_cluster *c, char *buf, size_t size);
 
-enum { TT_ORDER_FIFO, TT_ORDER_SJF, TT_ORDER_SRTF, TT_ORDER_LAS };
+enum {
+    TT_ORDER_FIFO, TT_ORDER_SJF, TT_ORDER_SRTF, TT_ORDER_LAS,
+    TT_ORDER_DLAS, TT_ORDER_GITTINS, TT_ORDER_FTF /* SPEC 11 */
+};
+#define TT_NORDERS 7
+#define TT_MAX_MLFQ 7           /* mlfq thresholds: at most 8 queues */
+#define TT_GITTINS_DIST_MAX 512 /* gittins_dist: "trace" or a path */
 
 /* The scheduler's parameters. Times in seconds, theta and congestion in
  * permille. mix[c] is the integer weight of class c for jobs whose model is
@@ -59,19 +65,33 @@ typedef struct {
     /* per-class delay timers: class c waits class_w0[c] (class_w1[c]) in
      * place of w0 (w1); TT_TIMER_GLOBAL where it has none of its own */
     int64_t class_w0[TT_MAX_CLASSES], class_w1[TT_MAX_CLASSES];
+    /* the queue disciplines of SPEC 11 (dlas, gittins): nmlfq ascending
+     * GPU-second thresholds; promote (permille, 0 = off); priority
+     * preemption (1 or 0); the Gittins quantum (GPU-s) and distribution
+     * ("trace", or a file of integers) */
+    int32_t nmlfq;
+    int64_t mlfq[TT_MAX_MLFQ];
+    int64_t promote;
+    int32_t prio_preempt;
+    int64_t gittins_delta;
+    char gittins_dist[TT_GITTINS_DIST_MAX];
 } tt_params;
 
 #define TT_TIMER_GLOBAL INT64_C(-1)
 
 /* The parameter names, in output order: order w0 w1 theta restart
- * congestion min_run max_preempt backfill load seed mix timers. */
+ * congestion min_run max_preempt backfill load seed mix timers, then
+ * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist (after the
+ * others, so the columns that were there keep their places). */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 13
+#define TT_NPARAMS 18
 /* Room for any parameter as text (a mix or timers of 64 named classes). */
 #define TT_PARAM_TEXT_MAX (TT_MAX_CLASSES * 112)
 
 /* SPEC defaults: fifo, w0=w1=theta=inf, restart 30, congestion 0,
- * min_run 300, max_preempt 3, backfill 1, load 1000, seed 1, equal mix. */
+ * min_run 300, max_preempt 3, backfill 1, load 1000, seed 1, equal mix;
+ * mlfq 3250,7200, promote 0, prio_preempt 1, gittins_delta 3250,
+ * gittins_dist trace. */
 void tt_params_default(tt_params *p);
 
 typedef struct tt_models tt_models;
@@ -80,6 +100,11 @@ typedef struct tt_models tt_models;
  * name; mix as NAME:WEIGHT,... naming classes of models, which must be
  * given for mix). TT_EINVAL with "parameter 'w0': ..." on a bad name or
  * value. The value is checked against its range.
+ * mlfq: ascending thresholds >= 1 separated by ',' or '/' ("3250,7200"),
+ * at most TT_MAX_MLFQ. gittins_dist: "trace" or a file's path, read when
+ * a run needs it (tt_simulate, tt/run.h).
+ * "preset" is no parameter of its own: it sets several to a named
+ * baseline (tt_params_preset).
  * Per-class timers (models required): "w0.CLASS" and "w1.CLASS" set one
  * class's timer (seconds, inf, or "-" for the global one); "timers" sets
  * them all as CLASS:W0:W1,... (W0, W1 as for w0.CLASS; classes not named
@@ -99,6 +124,16 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
  * TT_ERANGE when the text does not fit (buf holds as much as fits). */
 int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
                              size_t size);
+
+/* The named baselines (SPEC 11.9 and SPEC 6's): "yarn-cs" (the defaults),
+ * "tiresias-dlas", "tiresias-gittins", "pollux-tiresias", "themis". Sets in
+ * p the parameters the baseline fixes and leaves the others. 0, or
+ * TT_EINVAL naming the presets. */
+int tt_params_preset(tt_ctx *ctx, tt_params *p, const char *name);
+/* Preset i's name, and the settings it applies ("order=dlas mlfq=3250,7200
+ * w0=0 w1=0"); NULL past the last. */
+const char *tt_preset_name(int i);
+const char *tt_preset_settings(int i);
 
 /* Splits "w0.CLASS" / "w1.CLASS": *which = 0 (w0) or 1 (w1), *cls the
  * class index. 1 when name has that form and names a class of models, 0
@@ -179,6 +214,8 @@ typedef struct {
     int32_t preemptions;
     int32_t starts[3];   /* starts at L0, L1, L2 */
     int32_t rejected;
+    int64_t rho;         /* finish-time fairness (SPEC 11.6), permille;
+                            TT_METRIC_NONE for duration 0 or rejected */
 } tt_job_result;
 
 /* SPEC 7, in its order; tt_metric_names has the names. */
@@ -192,10 +229,14 @@ typedef struct {
     int64_t restart_gpu_s, preemptions, placed_l0, placed_l1, placed_l2;
     double util;
     int64_t rejected;
+    /* SPEC 11.6, after the others in every output */
+    int64_t demotions, promotions, preempt_prio;
+    double ftf_mean;
+    int64_t ftf_max, ftf_unfair;
 } tt_metrics;
 
 extern const char *const tt_metric_names[];
-#define TT_NMETRICS 16
+#define TT_NMETRICS 22
 
 /* A metric that cannot be computed (docs/model.md, section 7: no job was
  * simulated, or a share of nothing): an int64 metric holds TT_METRIC_NONE,

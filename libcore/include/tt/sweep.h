@@ -19,8 +19,15 @@
  *   a,b,c      a list of values as tt_params_set reads them (inf, fifo...)
  *   A:B:N,inf, log:A:B:N,inf: the range's values, then inf (for the
  *              parameters that take it: w0, w1, theta, the class timers)
- *   mix takes lists only, separated by ';' (its values hold ',' and ':').
+ *   mix, timers, mlfq and gittins_dist take lists only, separated by ';'
+ *   (their values hold ',' and ':'): -g 'mlfq=3250,7200;57600', or with
+ *   mlfq's other separator -g 'mlfq=3250/7200;57600'.
  * Values repeated after rounding are kept: the grid is what was asked.
+ *
+ * "preset" (tt_params_preset) may be fixed, a grid (a list of names:
+ * -g preset=yarn-cs,tiresias-dlas,themis) or a file column. It is applied
+ * before every other parameter, so the parameters given with it override
+ * the preset's: -g preset=yarn-cs,themis -p w0=600 runs both at w0=600.
  *
  * tt_sweep_run simulates a list of the configurations with tt_run
  * (tt/run.h), on the CPU cores or the GPU.
@@ -79,7 +86,8 @@ int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p);
 void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size);
 
 /* The sha256 (64 hex digits) of every configuration's parameters, one TSV
- * line each as tt-sweep prints them, in order: equal for two sweeps exactly
+ * line each as tt-sweep prints them (the first 13; the later ones as
+ * "\tNAME=VALUE" where not at their default), in order: equal for two sweeps exactly
  * when they run the same configurations, whichever way they were written
  * (the shards of one sweep carry it so they can be checked when joined).
  * 0 or TT_EINVAL. */

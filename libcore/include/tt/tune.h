@@ -92,7 +92,8 @@ typedef struct {
  * (A:B:N, log:A:B:N, a,b,c), a range optionally followed by ",inf"
  * (log:1:86400:16,inf). Values are checked as tt_params_set checks them,
  * sorted, and repeats dropped (at most TT_TUNE_MAX_VALUES before). Only
- * integer parameters can be searched (not order, seed, mix). TT_EINVAL
+ * integer parameters can be searched (not order, seed, mix, timers, mlfq,
+ * gittins_dist). TT_EINVAL
  * with "range 'NAME=SPEC': reason";
  * free with tt_tune_dim_free. */
 int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, const char *spec,

@@ -104,4 +104,20 @@ static inline void rcase_params(uint64_t *s, tt_params *p)
         }
 }
 
+/* SPEC 11's orders and their parameters, drawn after rcase_params (so the
+ * draws of the cases that do not call it stay as they were): thresholds
+ * the cases' jobs cross, the knob from off to Tiresias's range, priority
+ * preemption mostly on, the trace's distribution. */
+static inline void rcase_orders(uint64_t *s, tt_params *p)
+{
+    p->order = (int32_t)rc_pick(s, TT_ORDER_DLAS, TT_ORDER_FTF);
+    p->nmlfq = (int32_t)rc_pick(s, 1, 3);
+    int64_t th = 0;
+    for (int q = 0; q < p->nmlfq; q++)
+        p->mlfq[q] = th += rc_pick(s, 1, 20000);
+    p->promote = rc_pick(s, 0, 2) ? 0 : rc_pick(s, 1, 8000);
+    p->prio_preempt = rc_pick(s, 0, 4) > 0;
+    p->gittins_delta = rc_pick(s, 1, 20000);
+}
+
 #endif

@@ -6,6 +6,8 @@
 #define TT_SIMCASE_H
 
 #include <math.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #include "../../refsim/refsim.h"
 #include "sim/simlog.h"
@@ -51,6 +53,31 @@ static inline void params_from_ref(const ref_params *rp, int nm, tt_params *p)
         p->class_w0[c] = tt_time_from_ref(rp->w0c[c]);
         p->class_w1[c] = tt_time_from_ref(rp->w1c[c]);
     }
+    p->nmlfq = rp->nmlfq;
+    for (int q = 0; q < rp->nmlfq; q++)
+        p->mlfq[q] = rp->mlfq[q];
+    p->promote = rp->promote;
+    p->prio_preempt = rp->prio_preempt;
+    p->gittins_delta = rp->gittins_delta;
+}
+
+/* The reference's own Gittins samples as a file the engine reads (its
+ * gittins_dist), with a header line as Tiresias's files have; path gets
+ * its name, "" when the case uses the trace's. */
+static inline void gittins_file_from_ref(const ref_params *rp, char *path, size_t size)
+{
+    path[0] = '\0';
+    if (!rp->git)
+        return;
+    snprintf(path, size, "/tmp/tt_gittins_XXXXXX");
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    cr_assert(f);
+    fprintf(f, "duration\n");
+    for (int64_t i = 0; i < rp->ngit; i++)
+        fprintf(f, "%lld\n", (long long)rp->git[i]);
+    cr_assert_eq(fclose(f), 0);
 }
 
 static inline tt_models *models_from_ref(const ref_model *md, int nm)
@@ -76,6 +103,10 @@ static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const 
     tt_cluster c = {rc->racks, rc->nodes_per_rack, rc->gpus_per_node};
     tt_params p;
     params_from_ref(rp, nm, &p);
+    char dist[64];
+    gittins_file_from_ref(rp, dist, sizeof dist);
+    if (dist[0])
+        snprintf(p.gittins_dist, sizeof p.gittins_dist, "%s", dist);
     tt_models *m = models_from_ref(md, nm);
     int64_t *submit = calloc((size_t)n + 1, sizeof *submit);
     int64_t *dur = calloc((size_t)n + 1, sizeof *dur);
@@ -91,6 +122,8 @@ static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const 
     tt_ctx *ctx = tt_ctx_create();
     int rc_ = tt_simulate_log(ctx, &c, &p, m, &j, eo, em, NULL, log);
     cr_expect_eq(rc_, 0, "engine: %s", tt_errmsg(ctx));
+    if (dist[0])
+        unlink(dist);
     tt_ctx_free(ctx);
     tt_models_free(m);
     free(submit);
@@ -112,14 +145,16 @@ static inline void expect_engine_equal(const char *label, int64_t n, const ref_j
                    a->end == b->end && a->queue_total == b->queue && a->used_gpu_s == b->gpu_s &&
                    a->preemptions == b->preemptions && a->starts_l0 == b->starts[0] &&
                    a->starts_l1 == b->starts[1] && a->starts_l2 == b->starts[2] &&
-                   a->last_level == b->level;
+                   a->last_level == b->level && a->rho == b->rho;
         cr_assert(same,
                   "%s job %lld: reference start %lld end %lld queue %lld pre %d levels "
-                  "%d/%d/%d; engine start %lld end %lld queue %lld pre %d levels %d/%d/%d",
+                  "%d/%d/%d rho %lld; engine start %lld end %lld queue %lld pre %d levels "
+                  "%d/%d/%d rho %lld",
                   label, (long long)i, (long long)a->first_start, (long long)a->end,
                   (long long)a->queue_total, a->preemptions, a->starts_l0, a->starts_l1,
-                  a->starts_l2, (long long)b->start, (long long)b->end, (long long)b->queue,
-                  b->preemptions, b->starts[0], b->starts[1], b->starts[2]);
+                  a->starts_l2, (long long)a->rho, (long long)b->start, (long long)b->end,
+                  (long long)b->queue, b->preemptions, b->starts[0], b->starts[1], b->starts[2],
+                  (long long)b->rho);
     }
     /* a metric that cannot be computed: REF_NONE and TT_METRIC_NONE are
      * both INT64_MIN, reals NAN on both sides */
@@ -132,9 +167,17 @@ static inline void expect_engine_equal(const char *label, int64_t n, const ref_j
                   rm->restart_gpu_s == em->restart_gpu_s &&
                   rm->preemptions == em->preemptions && rm->placed_l0 == em->placed_l0 &&
                   rm->placed_l1 == em->placed_l1 && rm->placed_l2 == em->placed_l2 &&
-                  SAME_REAL(rm->util, em->util) && rm->rejected == em->rejected,
-              "%s: metrics differ (makespan %lld / %lld, jct_mean %.3f / %.3f)", label,
-              (long long)rm->makespan, (long long)em->makespan, rm->jct_mean, em->jct_mean);
+                  SAME_REAL(rm->util, em->util) && rm->rejected == em->rejected &&
+                  rm->demotions == em->demotions && rm->promotions == em->promotions &&
+                  rm->preempt_prio == em->preempt_prio &&
+                  SAME_REAL(rm->ftf_mean, em->ftf_mean) && rm->ftf_max == em->ftf_max &&
+                  rm->ftf_unfair == em->ftf_unfair,
+              "%s: metrics differ (makespan %lld / %lld, jct_mean %.3f / %.3f, demotions %lld / "
+              "%lld, promotions %lld / %lld, preempt_prio %lld / %lld, ftf_max %lld / %lld)",
+              label, (long long)rm->makespan, (long long)em->makespan, rm->jct_mean,
+              em->jct_mean, (long long)rm->demotions, (long long)em->demotions,
+              (long long)rm->promotions, (long long)em->promotions, (long long)rm->preempt_prio,
+              (long long)em->preempt_prio, (long long)rm->ftf_max, (long long)em->ftf_max);
 #undef SAME_REAL
 }
 

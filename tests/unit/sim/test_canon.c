@@ -311,10 +311,11 @@ Test(canon, kept)
 /* p with one parameter redrawn (kind: which), the way a grid varies one
  * axis. */
 enum { K_THETA, K_W1, K_MIN_RUN, K_RESTART, K_MAX_PREEMPT, K_SEED, K_MIX, K_CONG, K_LOAD,
-       K_CLASS, K_NKINDS };
+       K_CLASS, K_MLFQ, K_PROMOTE, K_PRIO, K_DELTA, K_NKINDS };
 static const char *const kind_names[K_NKINDS] = {"theta", "w1", "min_run", "restart",
                                                  "max_preempt", "seed", "mix", "congestion",
-                                                 "load", "class timer"};
+                                                 "load", "class timer", "mlfq", "promote",
+                                                 "prio_preempt", "gittins_delta"};
 
 static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
 {
@@ -339,6 +340,13 @@ static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
         break;
     case K_CONG: p->congestion = rc_pick(s, 0, 1) ? rc_pick(s, 0, 20) : rc_pick(s, 0, 999); break;
     case K_LOAD: p->load = rc_pick(s, 0, 1) ? 1000 : rc_pick(s, 300, 3000); break;
+    case K_MLFQ:
+        p->nmlfq = 1;
+        p->mlfq[0] = rc_pick(s, 1, 20000);
+        break;
+    case K_PROMOTE: p->promote = rc_pick(s, 0, 1) ? 0 : rc_pick(s, 1, 8000); break;
+    case K_PRIO: p->prio_preempt = !p->prio_preempt; break;
+    case K_DELTA: p->gittins_delta = rc_pick(s, 1, 20000); break;
     default: {
         int c = (int)rc_pick(s, 0, nc - 1);
         static const int64_t ws[] = {TT_TIMER_GLOBAL, 0, 30, 1200, TT_INF};
@@ -410,6 +418,8 @@ Test(canon, one_form_one_simulation)
             rcase_params(&s, &p);
             if (rc_pick(&s, 0, 1))
                 p.max_preempt = rc_pick(&s, 1, 3); /* evictions, more often */
+            if (t % 3 == 0)
+                rcase_orders(&s, &p); /* SPEC 11's orders */
             tt_canon_form(&kc, &p, &fp);
             simulate(&k, &p, &a);
             simulate(&k, &fp, &b);

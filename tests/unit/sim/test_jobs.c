@@ -127,8 +127,10 @@ Test(metrics, names_and_text)
     const char *want[] = {"makespan",      "jct_mean",    "jct_p50",   "jct_p90",
                           "jct_p99",       "queue_mean",  "queue_p99", "comm_gpu_s",
                           "comm_share",    "restart_gpu_s", "preemptions", "placed_l0",
-                          "placed_l1",     "placed_l2",   "util",      "rejected"};
-    cr_assert_eq(TT_NMETRICS, 16);
+                          "placed_l1",     "placed_l2",   "util",      "rejected",
+                          "demotions",     "promotions",  "preempt_prio", "ftf_mean",
+                          "ftf_max",       "ftf_unfair"};
+    cr_assert_eq(TT_NMETRICS, 22);
     for (int i = 0; i < TT_NMETRICS; i++)
         cr_expect_str_eq(tt_metric_names[i], want[i]);
 
@@ -138,10 +140,12 @@ Test(metrics, names_and_text)
         .queue_mean = 1.0 / 3, .queue_p99 = 90,          .comm_gpu_s = 1234.5675,
         .comm_share = 0.25,   .restart_gpu_s = 60,      .preemptions = 2,
         .placed_l0 = 4,       .placed_l1 = 1,           .placed_l2 = 0,
-        .util = 470.0 / 600,  .rejected = 1};
+        .util = 470.0 / 600,  .rejected = 1,            .demotions = 5,
+        .promotions = 3,      .preempt_prio = 2,        .ftf_mean = 1156.0 + 2.0 / 3,
+        .ftf_max = 1566,      .ftf_unfair = 2};
     const char *text[] = {"150", "72.500000", "30",  "140", "9007199254740993", "0.333333",
                           "90",  "1234.568",  "0.250000", "60", "2", "4", "1", "0", "0.783333",
-                          "1"};
+                          "1",   "5",         "3",   "2",   "1156.666667",      "1566", "2"};
     char buf[64];
     for (int i = 0; i < TT_NMETRICS; i++) {
         tt_metric_format(&m, i, buf, sizeof buf);
@@ -150,7 +154,7 @@ Test(metrics, names_and_text)
     cr_expect_eq(tt_metric_value(&m, 0), 150.0);
     cr_expect_eq(tt_metric_value(&m, 1), 72.5);
     cr_expect_eq(tt_metric_value(&m, 15), 1.0);
-    cr_expect(isnan(tt_metric_value(&m, 16)));
+    cr_expect(isnan(tt_metric_value(&m, TT_NMETRICS)));
     /* undefined reals print as empty fields, never "nan" or "-0.000000" */
     m.jct_mean = NAN;
     m.util = -0.0;
@@ -158,11 +162,12 @@ Test(metrics, names_and_text)
     cr_expect_str_eq(buf, "");
     tt_metric_format(&m, 14, buf, sizeof buf);
     cr_expect_str_eq(buf, "0.000000");
-    tt_metric_format(&m, 16, buf, sizeof buf);
+    tt_metric_format(&m, TT_NMETRICS, buf, sizeof buf);
     cr_expect_str_eq(buf, "");
     /* integers that cannot be computed too: an empty field, NAN, never
      * INT64_MIN printed as a number */
-    cr_expect(!tt_metric_defined(&m, 1) && tt_metric_defined(&m, 0) && !tt_metric_defined(&m, 16));
+    cr_expect(!tt_metric_defined(&m, 1) && tt_metric_defined(&m, 0) &&
+              !tt_metric_defined(&m, TT_NMETRICS));
     m.jct_p99 = TT_METRIC_NONE;
     tt_metric_format(&m, 4, buf, sizeof buf);
     cr_expect_str_eq(buf, "");
@@ -180,6 +185,9 @@ Test(jobs, why_metrics_undefined)
     tt_metrics m;
     memset(&m, 0, sizeof m);
     cr_expect_null(tt_metrics_why_undefined(&m));
+    m.ftf_mean = NAN;
+    m.ftf_max = TT_METRIC_NONE;
+    cr_expect_str_eq(tt_metrics_why_undefined(&m), "no job has a duration above 0");
     m.comm_share = NAN;
     cr_expect_str_eq(tt_metrics_why_undefined(&m), "no GPU time was used");
     m.makespan = TT_METRIC_NONE;

@@ -9,8 +9,9 @@ Test(params, names_and_defaults)
 {
     const char *want[] = {"order",   "w0",          "w1",       "theta", "restart", "congestion",
                           "min_run", "max_preempt", "backfill", "load",  "seed",    "mix",
-                          "timers"};
-    cr_assert_eq(TT_NPARAMS, 13);
+                          "timers",  "mlfq",        "promote",  "prio_preempt",
+                          "gittins_delta",          "gittins_dist"};
+    cr_assert_eq(TT_NPARAMS, 18);
     for (int i = 0; i < TT_NPARAMS; i++)
         cr_expect_str_eq(tt_param_names[i], want[i]);
     tt_params p;
@@ -30,6 +31,12 @@ Test(params, names_and_defaults)
         cr_expect(p.class_w0[c] == TT_TIMER_GLOBAL && p.class_w1[c] == TT_TIMER_GLOBAL);
     }
     cr_expect_eq(tt_params_class_timers(&p), 0);
+    /* SPEC 11.5 */
+    cr_expect(p.nmlfq == 2 && p.mlfq[0] == 3250 && p.mlfq[1] == 7200);
+    cr_expect_eq(p.promote, 0);
+    cr_expect_eq(p.prio_preempt, 1);
+    cr_expect_eq(p.gittins_delta, 3250);
+    cr_expect_str_eq(p.gittins_dist, "trace");
 }
 
 /* name=value must be accepted; the parameter's text then reads want. */
@@ -124,9 +131,9 @@ Test(params, bad_values)
     expect_set_error(m, "theta", "abc",
                      "parameter 'theta': expected permille >= 0 or inf, got 'abc'");
     expect_set_error(m, "order", "xyz",
-                     "parameter 'order': expected fifo, sjf, srtf or las, got 'xyz'");
+                     "parameter 'order': expected fifo, sjf, srtf, las, dlas, gittins or ftf, got 'xyz'");
     expect_set_error(m, "order", "FIFO",
-                     "parameter 'order': expected fifo, sjf, srtf or las, got 'FIFO'");
+                     "parameter 'order': expected fifo, sjf, srtf, las, dlas, gittins or ftf, got 'FIFO'");
     expect_set_error(m, "congestion", "1000",
                      "parameter 'congestion': expected permille 0 .. 999, got '1000'");
     expect_set_error(m, "congestion", "-1",
@@ -154,10 +161,12 @@ Test(params, bad_values)
                      "parameter 'seed': expected an integer 0 .. 18446744073709551615, got '0x10'");
     expect_set_error(m, "nosuch", "1",
                      "unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion "
-                     "min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
+                     "min_run max_preempt backfill load seed mix timers mlfq promote "
+                     "prio_preempt gittins_delta gittins_dist w0.CLASS w1.CLASS preset)");
     expect_set_error(m, "W0", "1",
                      "unknown parameter 'W0' (known: order w0 w1 theta restart congestion "
-                     "min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
+                     "min_run max_preempt backfill load seed mix timers mlfq promote "
+                     "prio_preempt gittins_delta gittins_dist w0.CLASS w1.CLASS preset)");
     tt_models_free(m);
 }
 
@@ -209,7 +218,10 @@ Test(params, format_round_trips)
                              {"theta", "2000"}, {"restart", "45"},   {"congestion", "250"},
                              {"min_run", "0"},  {"max_preempt", "7"}, {"backfill", "0"},
                              {"load", "1500"},  {"seed", "12345678901234567890"},
-                             {"mix", "slow:3"}, {"timers", "fast:-:inf,slow:600:0"}};
+                             {"mix", "slow:3"}, {"timers", "fast:-:inf,slow:600:0"},
+                             {"mlfq", "100,2000,57600"}, {"promote", "2500"},
+                             {"prio_preempt", "0"}, {"gittins_delta", "1099511627776"},
+                             {"gittins_dist", "dir,x/yarn:1.csv"}};
     tt_params p, q;
     tt_params_default(&p);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
@@ -242,7 +254,7 @@ Test(params, format_round_trips)
     cr_expect_eq(tt_params_format(&p, NULL, 12, buf, sizeof buf), 0);
 
     /* bad index, no table for mix, a buffer too small */
-    cr_expect_eq(tt_params_format(&p, m, 13, buf, sizeof buf), TT_EINVAL);
+    cr_expect_eq(tt_params_format(&p, m, TT_NPARAMS, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, m, -1, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, NULL, 11, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, m, 11, buf, 8), TT_EINVAL);

@@ -20,7 +20,32 @@ typedef struct {
     ref_job jobs[MAXJ];
     int64_t n;
     int64_t w0c[4], w1c[4]; /* per-class timers, when rp.w0c points here */
+    int64_t git[40];        /* Gittins samples, when rp.git points here */
 } rcase;
+
+/* SPEC 11's orders and parameters, from a stream of their own: thresholds
+ * low enough that jobs of these cases cross them, the knob from off to
+ * Tiresias's range, priority preemption mostly on, and a distribution of
+ * the trace's or of a few samples. */
+static void orders_case(rcase *k, uint64_t seed)
+{
+    uint64_t s = seed * 0x94d049bb133111ebULL + 4242;
+    ref_params *p = &k->rp;
+    p->order = (int)pick(&s, REF_DLAS, REF_FTF);
+    p->nmlfq = (int)pick(&s, 1, 3);
+    int64_t th = 0;
+    for (int q = 0; q < p->nmlfq; q++)
+        p->mlfq[q] = th += pick(&s, 1, 1500);
+    p->promote = pick(&s, 0, 2) ? 0 : pick(&s, 1, 8000);
+    p->prio_preempt = pick(&s, 0, 4) > 0;
+    p->gittins_delta = pick(&s, 1, 3) < 3 ? pick(&s, 1, 2000) : 3250;
+    if (pick(&s, 0, 1)) {
+        p->ngit = pick(&s, 1, 40);
+        for (int64_t i = 0; i < p->ngit; i++)
+            k->git[i] = pick(&s, 0, 3) ? pick(&s, 1, 5000) : pick(&s, 0, 100000);
+        p->git = k->git;
+    }
+}
 
 static void make_case(rcase *k, uint64_t seed)
 {
@@ -115,6 +140,7 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
         ro[i].starts_l2 = eo[i].starts[2];
         ro[i].rejected = eo[i].rejected;
         ro[i].last_level = eo[i].level;
+        ro[i].rho = eo[i].rho;
     }
     rm->makespan = em->makespan;
     rm->jct_mean = em->jct_mean;
@@ -132,27 +158,39 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
     rm->placed_l2 = em->placed_l2;
     rm->util = em->util;
     rm->rejected = em->rejected;
+    rm->demotions = em->demotions;
+    rm->promotions = em->promotions;
+    rm->preempt_prio = em->preempt_prio;
+    rm->ftf_mean = em->ftf_mean;
+    rm->ftf_max = em->ftf_max;
+    rm->ftf_unfair = em->ftf_unfair;
 }
 
-/* 4,000 random traces and configurations: the engine and the reference
- * agree on every job, and the engine's own log passes the reference's
- * invariant checker. Seeds are fixed; a failure names its seed. */
-Test(sim, parity_with_reference)
+/* What a parity run reached, for the checks that the cases are not idle. */
+typedef struct {
+    int64_t pre, lv[3], rej, per_class, demotions, promotions, prio;
+} reach;
+
+/* runs random cases seed 1 .. runs, under SPEC 11's orders when orders is
+ * set: the engine and the reference agree on every job, and the engine's own
+ * log passes the reference's invariant checker. A failure names its seed. */
+static void parity(uint64_t runs, int orders, reach *r)
 {
-    enum { RUNS = 4000 };
     static rcase k;
-    ref_job_result ro[MAXJ], ro2[MAXJ];
+    static ref_job_result ro[MAXJ], ro2[MAXJ];
     ref_metrics rm, rm2;
-    tt_job_result eo[MAXJ];
+    static tt_job_result eo[MAXJ];
     tt_metrics em;
     ref_log rlog = {0};
-    tts_segment seg[8 * MAXJ];
-    int32_t alloc[8 * MAXJ * 2 * 36];
-    int64_t pre = 0, lv[3] = {0, 0, 0}, rej = 0, per_class = 0;
+    static tts_segment seg[8 * MAXJ];
+    static int32_t alloc[8 * MAXJ * 2 * 36];
     char why[256];
     int rc;
-    for (uint64_t seed = 1; seed <= RUNS; seed++) {
+    memset(r, 0, sizeof *r);
+    for (uint64_t seed = 1; seed <= runs; seed++) {
         make_case(&k, seed);
+        if (orders)
+            orders_case(&k, seed);
         cr_assert_eq(ref_simulate(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro, &rm), 0,
                      "seed %llu", (unsigned long long)seed);
         tts_seglog L;
@@ -166,27 +204,48 @@ Test(sim, parity_with_reference)
         char label[32];
         snprintf(label, sizeof label, "seed %llu", (unsigned long long)seed);
         expect_engine_equal(label, k.n, ro, &rm, eo, &em);
-        cr_assert(!L.overflow);
+        cr_assert(!L.overflow, "seed %llu: log overflow", (unsigned long long)seed);
         to_ref_log(&L, k.rc.racks * k.rc.nodes_per_rack, &rlog);
         to_ref_results(eo, &em, k.n, ro2, &rm2);
         rc = ref_check_invariants(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro2, &rm2, &rlog, why,
                                   sizeof why);
         cr_assert_eq(rc, 0, "seed %llu: engine log: %s", (unsigned long long)seed, why);
-        pre += em.preemptions;
-        rej += em.rejected;
-        per_class += k.rp.w0c != NULL;
-        lv[0] += em.placed_l0;
-        lv[1] += em.placed_l1;
-        lv[2] += em.placed_l2;
+        r->pre += em.preemptions;
+        r->rej += em.rejected;
+        r->per_class += k.rp.w0c != NULL;
+        for (int l = 0; l < 3; l++)
+            r->lv[l] += (&em.placed_l0)[l];
+        r->demotions += em.demotions;
+        r->promotions += em.promotions;
+        r->prio += em.preempt_prio;
     }
     ref_log_free(&rlog);
+}
+
+/* 4,000 random traces and configurations under SPEC 6's orders. */
+Test(sim, parity_with_reference)
+{
+    reach r;
+    parity(4000, 0, &r);
     /* the cases reach preemption, rejection and every level */
-    cr_expect_gt(pre, 200);
-    cr_expect_gt(rej, 20);
-    cr_expect_gt(lv[0], 1000);
-    cr_expect_gt(lv[1], 200);
-    cr_expect_gt(lv[2], 200);
-    cr_expect_gt(per_class, 1000);
+    cr_expect_gt(r.pre, 200);
+    cr_expect_gt(r.rej, 20);
+    cr_expect_gt(r.lv[0], 1000);
+    cr_expect_gt(r.lv[1], 200);
+    cr_expect_gt(r.lv[2], 200);
+    cr_expect_gt(r.per_class, 1000);
+    cr_expect_eq(r.demotions + r.promotions + r.prio, 0);
+}
+
+/* 3,000 more under dlas, gittins and ftf, with their parameters drawn. */
+Test(sim, parity_orders_with_reference)
+{
+    reach r;
+    parity(3000, 1, &r);
+    cr_expect_gt(r.demotions, 1000);
+    cr_expect_gt(r.promotions, 100);
+    cr_expect_gt(r.prio, 300);
+    cr_expect_gt(r.lv[2], 200);
 }
 
 /* ---- the SPEC 7 invariants on the real Philly trace ---- */

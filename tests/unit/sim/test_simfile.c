@@ -69,9 +69,10 @@ Test(simfile, layout)
     tt_sim_jobs j = {3, submit, dur, gpus, cls, 1};
     tt_job_result r[3];
     memset(r, 0, sizeof r);
-    r[0] = (tt_job_result){0, 0, 100, 0, 200, 0, 0, 1000, 0, {1, 0, 0}, 0};
-    r[1] = (tt_job_result){10, TT_TIME_NONE, TT_TIME_NONE, 0, 0, 1, -1, 0, 0, {0, 0, 0}, 1};
-    r[2] = (tt_job_result){20, 20, 33, 0, 13, 1, 1, 2500, 1, {0, 1, 1}, 0};
+    r[0] = (tt_job_result){0, 0, 100, 0, 200, 0, 0, 1000, 0, {1, 0, 0}, 0, 1000};
+    r[1] = (tt_job_result){10, TT_TIME_NONE, TT_TIME_NONE, 0, 0, 1, -1, 0, 0, {0, 0, 0}, 1,
+                           TT_METRIC_NONE};
+    r[2] = (tt_job_result){20, 20, 33, 0, 13, 1, 1, 2500, 1, {0, 1, 1}, 0, 1300};
     tt_metrics met = {.makespan = 100, .jct_mean = 56.5, .comm_gpu_s = 7.25, .rejected = 1,
                       .jct_p99 = 9007199254740993};
     tt_timeline_row rows[2] = {{0, 0, 1, 2, {1, 0, 0}}, {20, 0, 2, 3, {1, 0, 1}}};
@@ -143,6 +144,9 @@ Test(simfile, layout)
     cr_expect(v64[0] == 100 && v64[1] == 50 && v64[2] == 5);
     read_col(f, "sim/jobs/gpu_s", H5T_NATIVE_INT64, v64, 3);
     cr_expect(v64[0] == 200 && v64[1] == 0 && v64[2] == 13);
+    read_col(f, "sim/jobs/rho", H5T_NATIVE_INT64, v64, 3);
+    cr_expect(v64[0] == 1000 && v64[1] == INT64_MIN && v64[2] == 1300);
+    cr_expect_eq(attr_i64(f, "sim/jobs/rho", "missing"), INT64_MIN);
     read_col(f, "sim/jobs/level", H5T_NATIVE_INT32, v32, 3);
     cr_expect(v32[0] == 0 && v32[1] == -1 && v32[2] == 1);
     cr_expect_eq(attr_i64(f, "sim/jobs/level", "missing"), -1);

@@ -128,7 +128,7 @@ Test(sweep, bad_specs)
     expect_grid_error("nosuch", "1,2", "grid 'nosuch=1,2': unknown parameter 'nosuch'");
     expect_grid_error("w0", "-5:5:3", "grid 'w0=-5:5:3': value 1 ('-5'): expected seconds >= 0");
     expect_grid_error("congestion", "0:1000:3", "value 3 ('1000'): expected permille 0 .. 999");
-    expect_grid_error("order", "fifo,xyz", "value 2 ('xyz'): expected fifo, sjf, srtf or las");
+    expect_grid_error("order", "fifo,xyz", "value 2 ('xyz'): expected fifo, sjf, srtf, las, dlas, gittins or ftf");
     expect_grid_error("mix", "fast:1;gpt:1", "unknown class 'gpt'");
 }
 
@@ -285,7 +285,8 @@ Test(sweep, configs_errors)
 {
     expect_configs_error("w0\tcolour\n1\t2\n",
                          "1: field 'colour': unknown parameter 'colour' (known: order w0 w1 "
-                         "theta restart congestion min_run max_preempt backfill load seed mix timers w0.CLASS w1.CLASS)");
+                         "theta restart congestion min_run max_preempt backfill load seed mix timers mlfq "
+                         "promote prio_preempt gittins_delta gittins_dist w0.CLASS w1.CLASS preset)");
     expect_configs_error("w0\tw0\n1\t2\n", "1: field 'w0': named twice");
     expect_configs_error("w0\ttheta\n1\n", "1: field 'theta': parameter already in a grid");
     expect_configs_error("w0\tw1\n1\t2\n3\n", "3: expected 2 fields, got 1");

@@ -1,0 +1,71 @@
+/* Named baselines (SPEC 11.9): each is a list of NAME=VALUE settings that
+ * tt_params_set applies in order, so a preset is a parameter point and
+ * nothing else, and the later ones (elastic, workflows) are one line here.
+ * tt_params_set reads "preset" through tt_params_preset; sweeps apply it
+ * before every other parameter (tt/sweep.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "tt/sim.h"
+
+typedef struct {
+    const char *name;
+    const char *settings; /* NAME=VALUE separated by spaces */
+} preset;
+
+/* The Gittins preset takes its distribution from the trace: Tiresias's
+ * yarn-gput1000.csv has no licence file in its repository, so it is not
+ * bundled (gittins_dist=FILE reads a copy). Both Tiresias presets place
+ * by GPU count (w0 = w1 = 0), as Tiresias does. */
+static const preset presets[] = {
+    {"yarn-cs", "order=fifo w0=inf w1=inf"},
+    {"tiresias-dlas", "order=dlas mlfq=3250,7200 w0=0 w1=0"},
+    {"tiresias-gittins", "order=gittins mlfq=3250,7200 gittins_delta=3250 gittins_dist=trace "
+                         "w0=0 w1=0"},
+    {"pollux-tiresias", "order=dlas mlfq=57600"},
+    {"themis", "order=ftf"},
+};
+#define NPRESETS (sizeof presets / sizeof presets[0])
+
+const char *tt_preset_name(int i)
+{
+    return i >= 0 && (size_t)i < NPRESETS ? presets[i].name : NULL;
+}
+
+const char *tt_preset_settings(int i)
+{
+    return i >= 0 && (size_t)i < NPRESETS ? presets[i].settings : NULL;
+}
+
+int tt_params_preset(tt_ctx *ctx, tt_params *p, const char *name)
+{
+    for (size_t i = 0; i < NPRESETS; i++) {
+        if (strcmp(presets[i].name, name) != 0)
+            continue;
+        tt_params q = *p;
+        const char *at = presets[i].settings;
+        while (*at) {
+            char item[128], key[64];
+            size_t len = strcspn(at, " ");
+            snprintf(item, sizeof item, "%.*s", (int)len, at);
+            char *eq = strchr(item, '=');
+            if (!eq)
+                return tt_err(ctx, TT_EINVAL, "preset '%s': bad setting '%s'", name, item);
+            snprintf(key, sizeof key, "%.*s", (int)(eq - item), item);
+            int rc = tt_params_set(ctx, &q, NULL, key, eq + 1);
+            if (rc)
+                return rc;
+            at += len;
+            at += strspn(at, " ");
+        }
+        *p = q;
+        return 0;
+    }
+    char known[256] = "";
+    size_t k = 0;
+    for (size_t i = 0; i < NPRESETS; i++)
+        k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "",
+                              presets[i].name);
+    return tt_err(ctx, TT_EINVAL, "parameter 'preset': expected one of %s, got '%.60s'", known,
+                  name);
+}

@@ -1,0 +1,191 @@
+/* What the three files of the reference simulator share (refsim.c: the
+ * run, placements and SPEC 6; refsim_orders.c: SPEC 11's queue orders;
+ * refsim_check.c: the invariants): the state of a run and the plain
+ * arithmetic of the model. Test code: no libcore. */
+#ifndef TT_REFSIM_IMPL_H
+#define TT_REFSIM_IMPL_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "refsim.h"
+
+/* Input bounds that keep every product below 2^63 on the traces this is
+ * for; ref_simulate returns -1 beyond them. */
+#define REF_MAX_GPUS 65536                /* cluster GPUs */
+#define REF_MAX_TIME ((int64_t)1 << 40)   /* |submit| */
+#define REF_MAX_DUR ((int64_t)1 << 32)    /* duration, restart */
+#define REF_MAX_SLOW 1000000              /* permille: 1000x */
+#define REF_MAX_WORK_S ((int64_t)1 << 50) /* w * s_eff of one job */
+
+enum { RS_FUTURE, RS_WAIT, RS_RUN, RS_DONE, RS_REJECTED };
+
+typedef struct {
+    int state;
+    int64_t submit;   /* scaled by load */
+    int64_t w;        /* remaining work, milli-ideal-seconds */
+    int64_t enq;      /* when it last entered the queue */
+    int victim;       /* evicted: timers count as expired */
+    int64_t started;  /* starts so far */
+    int64_t evictions;
+    int64_t attained; /* gpus x held over finished segments */
+    /* the current segment */
+    int64_t t0, r, s, end, w_before;
+    int32_t level;
+    /* SPEC 11: queue, when it entered it, and since the last promotion (or
+     * submit'): GPU-seconds held over finished segments, seconds held, and
+     * seconds waited after the first start; ftf's key */
+    int q;
+    int64_t qent, aq, e, pw, fkey;
+    int64_t pfrom; /* while waiting after the first start: P counts from here */
+} rjob;
+
+typedef struct {
+    int32_t R, N, G, nodes;
+    ref_params p;
+    const ref_model *models;
+    const ref_job *jobs;
+    int64_t n;
+    rjob *j;
+    int32_t *on;    /* n x nodes: GPUs job i holds on node x now */
+    int32_t *freeg; /* free GPUs per node */
+    ref_job_result *out;
+    ref_log *log;
+    int64_t used, comm_milli, restart_gs, preempt, placed[3];
+    /* SPEC 11: the eviction rule the victim searches apply (-1: SPEC 6's,
+     * q: priority eviction for a waiter of queue q), the counts, and the
+     * Gittins samples, sorted */
+    int victim_q;
+    int64_t demotions, promotions, preempt_prio;
+    int64_t *git, ngit;
+} sim;
+
+static inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
+
+/* a + b, or REF_INF when either is infinite or the sum would overflow. */
+static inline int64_t sat_add(int64_t a, int64_t b)
+{
+    if (a == REF_INF || b == REF_INF || a > REF_INF - b)
+        return REF_INF;
+    return a + b;
+}
+
+static inline int64_t slow_eff(int64_t s, int64_t c) { return 1000 + (s - 1000) * 1000 / (1000 - c); }
+
+static inline int64_t level_slow(const ref_params *p, const ref_model *md, int level)
+{
+    if (level == 0)
+        return 1000;
+    return slow_eff(level == 1 ? md->slow_l1 : md->slow_l2, p->congestion);
+}
+
+static inline int is_sensitive(const ref_params *p, const ref_model *md)
+{
+    return p->theta != REF_INF && md->slow_l2 >= p->theta;
+}
+
+static inline int64_t scaled_submit(const ref_job *jobs, int64_t i, int64_t load)
+{
+    return jobs[0].submit + (jobs[i].submit - jobs[0].submit) * 1000 / load;
+}
+
+/* Lowest level whose condition the placement pl (GPUs per node) meets. */
+static inline int classify(int32_t N, int32_t G, int32_t nodes, const int32_t *pl, int32_t k)
+{
+    int32_t used = 0, rack = -1, racks = 0;
+    for (int32_t x = 0; x < nodes; x++) {
+        if (!pl[x])
+            continue;
+        used++;
+        if (x / N != rack) {
+            racks++;
+            rack = x / N;
+        }
+    }
+    if (racks == 1 && used == (k + G - 1) / G)
+        return 0;
+    return racks == 1 ? 1 : 2;
+}
+
+/* The delay timers of a job of class c. */
+static inline int64_t timer_w0(const ref_params *p, int32_t c) { return p->w0c ? p->w0c[c] : p->w0; }
+static inline int64_t timer_w1(const ref_params *p, int32_t c) { return p->w1c ? p->w1c[c] : p->w1; }
+
+
+static inline int64_t nearest_rank(const int64_t *sorted, int64_t n, int64_t pct)
+{
+    if (n == 0)
+        return 0;
+    int64_t rank = ceil_div(pct * n, 100);
+    return sorted[(rank < 1 ? 1 : rank) - 1];
+}
+
+/* Equal, or both NAN (a metric that cannot be computed). */
+static inline int same_real(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
+static inline int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* rho of job j (SPEC 11.6, permille) from every accepted job's submit' and
+ * end: A over [submit'_j, end_j] is the sum over the jobs active there of
+ * the time they overlap it (a job counts from its submit' until its end);
+ * REF_NONE for duration 0. */
+static inline int64_t rs_rho(const int64_t *sub, const int64_t *end, const int *accepted,
+                             int64_t n, int64_t j, int64_t duration, int64_t gpus,
+                             int64_t cluster_gpus)
+{
+    int64_t jct = end[j] - sub[j];
+    if (duration <= 0 || jct <= 0)
+        return REF_NONE;
+    int64_t a = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!accepted[i])
+            continue;
+        int64_t lo = sub[i] > sub[j] ? sub[i] : sub[j], hi = end[i] < end[j] ? end[i] : end[j];
+        a += hi > lo ? hi - lo : 0;
+    }
+    int64_t nbar = a * 1000 / jct, fbar = gpus * nbar / cluster_gpus;
+    if (fbar < 1000)
+        fbar = 1000;
+    return jct * 1000000 / (duration * fbar);
+}
+
+/* ---- refsim.c ---- */
+
+int rs_bad_input(const ref_cluster *c, const ref_params *p, const ref_model *models, int nmodels,
+                 const ref_job *jobs, int64_t n, const ref_job_result *out);
+int rs_allowed_level(const sim *S, int64_t i, int64_t t);
+/* placement searches: fill pl[nodes] or return 0 (-1: no memory) */
+int rs_find_l0(const sim *S, int32_t k, int32_t *pl);
+int rs_find_l1(const sim *S, int32_t k, int32_t *pl);
+int rs_find_l2(const sim *S, int32_t k, int32_t *pl);
+/* SPEC 6's victim rule, with the predicate S->victim_q says */
+int rs_find_preempt(const sim *S, int32_t k, int64_t t, int32_t *pl, char *vic);
+void rs_start_job(sim *S, int64_t i, int64_t t, const int32_t *pl);
+int rs_end_segment(sim *S, int64_t i, int64_t t, int completed);
+
+/* ---- refsim_orders.c ---- */
+
+int rs_is_mlfq(const ref_params *p);
+/* the bounds of SPEC 11's parameters: 1 when they are out */
+int rs_orders_bad(const ref_params *p);
+/* the sorted Gittins samples (S->git); -1 when out of memory */
+int rs_orders_init(sim *S);
+/* 1 when waiting job a comes before waiting job b */
+int rs_before(const sim *S, int64_t a, int64_t b);
+/* priority eviction's victims for a waiter of queue q */
+int rs_prio_evictable(const sim *S, int64_t i, int64_t t, int q);
+/* step 2 of event t: demotions, then promotions */
+void rs_step2(sim *S, int64_t t);
+/* ftf: the keys of the jobs that arrived at t, once all of them queued */
+void rs_ftf_keys(sim *S, int64_t t);
+/* the least SPEC 11 event after now (demotion, promotion, aging) into
+ * *best / *any */
+void rs_order_events(const sim *S, int64_t now, int have_now, int64_t *best, int *any);
+/* step 7: 1 when job i started, 0 not, -1 no memory */
+int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic);
+
+#endif
