@@ -181,4 +181,23 @@ static inline void expect_engine_equal(const char *label, int64_t n, const ref_j
 #undef SAME_REAL
 }
 
+/* A hand-worked case: the reference's run, its invariants, and the
+ * engine's per-job results and metrics equal to the reference's. The
+ * scenario's own numbers are the caller's to assert. */
+static inline void check_case(const ref_model *md, int nm, const ref_cluster *c,
+                              const ref_params *p, const ref_job *jobs, int64_t n,
+                              ref_job_result *out, ref_metrics *m, ref_log *log)
+{
+    char why[256] = "";
+    cr_assert_eq(ref_simulate_log(c, p, md, nm, jobs, n, out, m, log), 0);
+    cr_assert_eq(ref_check_invariants(c, p, md, nm, jobs, n, out, m, log, why, sizeof why), 0,
+                 "%s", why);
+    tt_job_result *eo = (tt_job_result *)calloc((size_t)n + 1, sizeof *eo);
+    tt_metrics em;
+    cr_assert(eo);
+    cr_assert_eq(engine_run(c, p, md, nm, jobs, n, eo, &em, NULL), 0);
+    expect_engine_equal("engine", n, out, m, eo, &em);
+    free(eo);
+}
+
 #endif

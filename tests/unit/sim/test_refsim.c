@@ -14,16 +14,7 @@ static const ref_model MD[] = {{1000, 1000}, {1200, 1500}, {1500, 2000}};
 static void run(const ref_cluster *c, const ref_params *p, const ref_job *jobs, int64_t n,
                 ref_job_result *out, ref_metrics *m, ref_log *log)
 {
-    char why[256] = "";
-    cr_assert_eq(ref_simulate_log(c, p, MD, NMD, jobs, n, out, m, log), 0);
-    cr_assert_eq(ref_check_invariants(c, p, MD, NMD, jobs, n, out, m, log, why, sizeof why), 0,
-                 "%s", why);
-    tt_job_result *eo = calloc((size_t)n + 1, sizeof *eo);
-    tt_metrics em;
-    cr_assert(eo);
-    cr_assert_eq(engine_run(c, p, MD, NMD, jobs, n, eo, &em, NULL), 0);
-    expect_engine_equal("engine", n, out, m, eo, &em);
-    free(eo);
+    check_case(MD, NMD, c, p, jobs, n, out, m, log);
 }
 
 /* The GPUs job held on each node in its seg-th segment (in time order). */
