@@ -1,0 +1,69 @@
+# SPEC 11's orders through the tools: presets in tt-sim and as a sweep axis,
+# the mlfq grid syntax, a Gittins distribution from a file (and its errors
+# naming file and line), the tuner searching the knob, refusals.
+T=$(printf '\t')
+expect_exit 0 tt-ingest -q -o ex.h5 "$FIX/../../data/example.tsv"
+
+# a preset is the parameters it names, where it stands
+expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas ex.h5
+cp out.txt preset.tsv
+expect_exit 0 tt-sim -c 2x8x8 -p order=dlas -p mlfq=3250,7200 -p w0=0 -p w1=0 ex.h5
+cmp -s out.txt preset.tsv || fail "preset=tiresias-dlas: $(diff out.txt preset.tsv)"
+expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p w0=600 ex.h5
+[ "$(sed -n 2p out.txt | cut -f1,2,3,14)" = "dlas${T}600${T}0${T}3250,7200" ] ||
+    fail "a later -p overrides a preset: $(sed -n 2p out.txt | cut -f1-18)"
+expect_exit 0 tt-sim -c 2x8x8 -p w0=600 -p preset=tiresias-dlas ex.h5
+cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
+# dlas runs demote and evict by priority on this trace
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($35 > 0 && $37 > 0)}')" = 1 ] ||
+    fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
+expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
+expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, got 'tiresias'"
+
+# the presets as a sweep axis: each row is its tt-sim run; -p applies after
+expect_exit 0 tt-sweep -d cpu -c 2x8x8 -g preset=yarn-cs,tiresias-dlas,themis ex.h5
+cp out.txt sweep.tsv
+[ "$(cut -f1 sweep.tsv | tail -n +2 | tr '\n' ,)" = "fifo,dlas,ftf," ] ||
+    fail "preset axis: orders $(cut -f1 sweep.tsv)"
+r=2
+for ps in yarn-cs tiresias-dlas themis; do
+    expect_exit 0 tt-sim -c 2x8x8 -p preset=$ps ex.h5
+    [ "$(sed -n 2p out.txt)" = "$(sed -n ${r}p sweep.tsv)" ] || fail "preset=$ps row differs from tt-sim's"
+    r=$((r + 1))
+done
+expect_exit 0 tt-sweep -d cpu -c 2x8x8 -g preset=yarn-cs,themis -p w0=600 ex.h5
+[ "$(cut -f1,2 out.txt | tail -n +2 | tr '\t\n' ',;')" = "fifo,600;ftf,600;" ] ||
+    fail "-p after a preset axis: $(cut -f1,2 out.txt)"
+
+# mlfq grids: lists separated by ';', thresholds by ',' or '/'
+expect_exit 0 tt-sweep -d cpu -c 2x8x8 -p order=dlas -g 'mlfq=3250,7200;57600' ex.h5
+cp out.txt mlfq.tsv
+[ "$(cut -f14 mlfq.tsv | tail -n +2 | tr '\n' ';')" = "3250,7200;57600;" ] ||
+    fail "mlfq grid: $(cut -f14 mlfq.tsv)"
+expect_exit 0 tt-sweep -d cpu -c 2x8x8 -p order=dlas -g 'mlfq=3250/7200;57600' ex.h5
+cmp -s out.txt mlfq.tsv || fail "mlfq with '/': $(diff out.txt mlfq.tsv)"
+expect_exit 2 tt-sim -c 2x8x8 -p mlfq=7200,3250 ex.h5
+expect_err "tt-sim: parameter 'mlfq': expected 1 to 7 ascending GPU-second thresholds >= 1 separated by ',' or '/', got '7200,3250'"
+expect_exit 2 tt-sweep -c 2x8x8 -g mlfq=0:10:3 ex.h5
+expect_err "tt-sweep: grid 'mlfq=0:10:3': value 1 ('0:10:3')"
+
+# a Gittins distribution from a file, Tiresias's layout (a header line)
+printf 'duration\n121\n2214\n\n53294624\n' >dist.csv
+expect_exit 0 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=dist.csv ex.h5
+[ "$(sed -n 2p out.txt | cut -f1,18)" = "gittins${T}dist.csv" ] || fail "gittins_dist: $(sed -n 2p out.txt)"
+cp out.txt file.tsv
+expect_exit 0 tt-sim -c 2x8x8 -p order=gittins ex.h5
+cmp -s out.txt file.tsv && fail "the file's distribution and the trace's give the same run"
+printf 'duration\n121\n2214\n12x\n' >bad.csv
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=bad.csv ex.h5
+expect_err "bad.csv:4: expected an integer of GPU-seconds, got '12x'"
+expect_exit 1 tt-sweep -d cpu -c 2x8x8 -p order=gittins -g 'gittins_dist=dist.csv;nosuch.csv' ex.h5
+expect_err "configuration 1: gittins_dist 'nosuch.csv'"
+# under another order the distribution is never read
+expect_exit 0 tt-sim -c 2x8x8 -p gittins_dist=nosuch.csv ex.h5
+
+# the tuner searches the knob under dlas
+expect_exit 0 tt-tune -d cpu -c 2x8x8 -p order=dlas -s promote=0:8000:5 --objective jct_mean ex.h5
+[ "$(sed -n 2p out.txt | cut -f7)" = dlas ] || fail "tune: $(sed -n 2p out.txt)"
+expect_exit 2 tt-tune -d cpu -c 2x8x8 -s mlfq=1:10:2 --objective jct_mean ex.h5
+expect_err "only integer parameters can be searched"
