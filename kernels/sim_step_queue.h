@@ -120,8 +120,9 @@ TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
         uint32_t next = 0;
         x = tts_tree_up(x);
         int32_t *g = tts_tree_group(S, h, x);
-        for (uint32_t m = changed; m; m &= m - 1) { /* the changed classes only */
-            int32_t c = tts_ctz32(m);
+        for (int c = 0; c < TTS_NCLASS; c++) {
+            if (!(changed >> c & 1)) /* the changed classes only */
+                continue;
             int32_t *d = g + c * TTS_TREE_B + tts_tree_sib(x), cur = *d, v = cur;
             if (now[c] <= cur)
                 v = now[c];
