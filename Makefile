@@ -10,6 +10,7 @@
 #   make fuzz            short libFuzzer runs of every parser of user input (FUZZ_SECONDS=30 in all)
 #   make fuzz-long       the same, FUZZ_LONG_SECONDS each (outside CI)
 #   make bench           benchmarks, TSV on stdout
+#   make bench-engine    one Philly configuration, this engine against v0.1.0's (bench/engine)
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
 #   make shared          build/libtracetune.so.VERSION
 #   make install PREFIX=/usr/local   tools, libraries, headers, tracetune.pc, data
@@ -114,7 +115,7 @@ COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-data clean install \
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data clean install \
         uninstall installcheck doccheck man completion shared example FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
@@ -281,6 +282,10 @@ $(BUILD)/bench/%: bench/%.c $(LIBCORE)
 
 bench: $(TOOLS) $(BENCH_BINS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) BENCH_BIN=$(abspath $(BUILD)/bench) bench/run
+
+# the engine against the release's, built once into bench/data/engine-v0.1.0
+bench-engine: $(BIN)/tt-ingest $(BUILD)/bench/simtime
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) BENCH_BIN=$(abspath $(BUILD)/bench) bench/engine
 
 # the Philly jobs as a plain binary file for bench/gpu-check, which runs
 # where no HDF5 is (carry bench/data to the GPU machine)
