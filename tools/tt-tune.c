@@ -42,7 +42,8 @@ static const char help[] =
     "                    with BOUND a number, best or F*best (best among the\n"
     "                    configurations compared): jct_mean s.t. makespan <= 1.05*best\n"
     "  --strategy S      model (default): a Gaussian-process surrogate proposes\n"
-    "                    each batch; refine: successive refinement of a grid\n"
+    "                    each batch; refine: successive refinement of a grid;\n"
+    "                    both end with coordinate steps around the best points\n"
     "  --budget N        simulations for the search (default 10% of the grid)\n"
     "  --batch N         simulations per round (default a quarter of the budget,\n"
     "                    16 .. 4096)\n"
@@ -66,7 +67,9 @@ static const char help[] =
     "objective_test, regret_test (objective_test less the hindsight's),\n"
     "feasible_train, feasible_test, the 13 parameters, train_METRIC and\n"
     "test_METRIC for the 16 metrics (test columns empty without a split).\n"
-    "stderr: the tt-sim command line of the choice and the simulations spent.\n"
+    "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
+    "when the search's last round still improved its best by over 1%, and the\n"
+    "simulations spent.\n"
     "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
     "error, 2 usage error (bad option, -c, -s, -p, objective or split).\n";
 
@@ -276,13 +279,16 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     tt_params_format_options(&tt_tune_row_at(s.tr, ro.train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
+    char note[160];
+    tt_tune_budget_note(ro.gain, note, sizeof note);
     if (s.out) {
         tt_tune_save_args a = {s.tr, s.te, s.sp.dims, s.sp.ndims, s.obj, s.strat,
                                (uint64_t)s.seed, budget,
                                s.batch > 0 ? s.batch : tt_tune_default_batch(budget), &cl,
                                s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro.nroles,
-                               tt_tune_role_names, ro.train_row, s.te ? ro.test_row : NULL};
+                               tt_tune_role_names, ro.train_row, s.te ? ro.test_row : NULL,
+                               note};
         cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, s.out, &a);
         cli_cleanup_on_signal(NULL);
@@ -290,6 +296,8 @@ int main(int argc, char **argv)
             return finish(&s, EXIT_FAIL);
     }
     cli_err("recommended: tt-sim -c %s %s %s", s.cspec, pline, path);
+    if (*note)
+        cli_err("%s", note);
     for (int part = 0; part < (s.te ? 2 : 1); part++) {
         tt_tune_describe(part ? s.te : s.tr, &ro, part, split, line, sizeof line);
         cli_err("%s%s", line, s.te ? "" : "; no test part (--holdout or --train/--test)");

@@ -344,10 +344,14 @@ static int model_round(tt_search *s, tt_la *la)
 
 int tt_search_run_model(tt_search *s)
 {
-    int64_t k[TT_TUNE_MAX_DIMS], first = s->batch < s->o->budget ? s->batch : s->o->budget;
-    tt_search_sub_counts(s->t, first / 2 > 1 ? first / 2 : 1, k);
-    int rc = tt_search_propose_sub(s, k);
-    /* the rest of the first batch: random points */
+    /* round 0: a Latin hypercube of a batch or half the budget, whichever
+     * is less, so that the surrogate has rounds to spend (a batch of 16 of
+     * a budget of 21 left it one) */
+    int64_t first = s->batch < s->limit ? s->batch : s->limit, saved = s->batch;
+    first = first < s->o->budget / 2 ? first : s->o->budget / 2 > 0 ? s->o->budget / 2 : 1;
+    s->batch = first;
+    int rc = tt_search_propose_lhs(s, first);
+    /* the rest of round 0 (where the hypercube repeats a point): random points */
     for (int64_t tries = 0; !rc && tt_search_room(s) > 0 && tries < 20 * s->batch; tries++) {
         int64_t id = (int64_t)(tt_tune_rand(&s->rng) % (uint64_t)s->t->grid);
         int got = tt_search_propose(s, id, NAN);
@@ -355,11 +359,12 @@ int tt_search_run_model(tt_search *s)
     }
     if (rc || (rc = tt_search_flush(s)))
         return rc;
+    s->batch = saved;
     tt_la *la = s->o->la, *own = NULL;
     if (!la && (rc = tt_la_create(s->ctx, TT_DEVICE_CPU, &own)))
         return rc;
     la = la ? la : own;
-    while (!rc && s->spent < s->o->budget && s->nid_used < s->t->grid) {
+    while (!rc && s->spent < s->limit && s->nid_used < s->t->grid) {
         rc = model_round(s, la);
         if (!rc && s->npend == 0)
             break;

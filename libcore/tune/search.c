@@ -55,7 +55,7 @@ static int push_set(tt_search *s, int64_t row)
 
 int64_t tt_search_room(const tt_search *s)
 {
-    int64_t left = s->o->budget - s->spent - s->nsim, b = s->batch - s->npend;
+    int64_t left = s->limit - s->spent - s->nsim, b = s->batch - s->npend;
     int64_t points = TT_TUNE_POINTS_PER_SIM * s->o->budget - s->nid_used;
     left = left < b ? left : b;
     return left < points ? left : points;
@@ -113,6 +113,8 @@ int tt_search_flush(tt_search *s)
     s->spent += s->t->nsims - sims;
     s->npend = s->nsim = 0;
     tt_cset_clear(&s->forms);
+    if (!rc)
+        rc = tt_search_note_best(s);
     if (!rc && s->o->progress)
         s->o->progress(s->o->progress_arg, s->round, s->spent, s->o->budget);
     s->round++;
@@ -157,6 +159,39 @@ int tt_search_propose_sub(tt_search *s, const int64_t *k)
         if (d < 0)
             return 0;
     }
+}
+
+/* Along each axis the values spread evenly over the k points (every
+ * value at least once when k is at least their number, both ends when
+ * k > 1), paired at random: a sub-lattice of as many points has few values
+ * of each axis (3 x 2 x 2 for 12 points of a 7 x 6 x 5 lattice) and on
+ * real traces misses the one good theta as often as not. */
+int tt_search_propose_lhs(tt_search *s, int64_t k)
+{
+    const tt_tune *t = s->t;
+    int64_t *col = (int64_t *)malloc((size_t)(k * t->nd) * sizeof *col);
+    if (!col)
+        return tt_err(s->ctx, TT_ENOMEM, "out of memory");
+    for (int d = 0; d < t->nd; d++) {
+        int64_t n = t->dims[d].n, *c = col + (size_t)d * (size_t)k;
+        for (int64_t i = 0; i < k; i++)
+            c[i] = k >= n ? i * n / k : sub_index(i, k, n);
+        for (int64_t i = k - 1; i > 0; i--) {
+            int64_t j = (int64_t)(tt_tune_rand(&s->rng) % (uint64_t)(i + 1)), v = c[i];
+            c[i] = c[j];
+            c[j] = v;
+        }
+    }
+    int rc = 0;
+    for (int64_t i = 0; i < k && !rc; i++) {
+        int64_t idx[TT_TUNE_MAX_DIMS];
+        for (int d = 0; d < t->nd; d++)
+            idx[d] = col[(size_t)d * (size_t)k + (size_t)i];
+        int got = tt_search_propose(s, tt_tune_idx_to_id(t, idx), NAN);
+        rc = got < 0 ? got : 0;
+    }
+    free(col);
+    return rc;
 }
 
 static int cmp_ranked(const void *a, const void *b)
@@ -251,13 +286,18 @@ static int run_refine(tt_search *s)
 {
     const tt_tune *t = s->t;
     int64_t k[TT_TUNE_MAX_DIMS], step[TT_TUNE_MAX_DIMS];
-    tt_search_sub_counts(t, s->batch < s->o->budget ? s->batch : s->o->budget, k);
-    int rc = tt_search_propose_sub(s, k);
+    /* round 0: as many points as the most even sub-lattice of a batch, the
+     * spacing the rounds halve, as a Latin hypercube */
+    tt_search_sub_counts(t, s->batch < s->limit ? s->batch : s->limit, k);
+    int64_t n0 = 1;
+    for (int d = 0; d < t->nd; d++)
+        n0 *= k[d];
+    int rc = tt_search_propose_lhs(s, n0);
     if (rc || (rc = tt_search_flush(s)))
         return rc;
     for (int d = 0; d < t->nd; d++)
         step[d] = k[d] > 1 ? (t->dims[d].n - 1 + k[d] - 2) / (k[d] - 1) : t->dims[d].n;
-    while (s->spent < s->o->budget) {
+    while (s->spent < s->limit) {
         int fine = 1;
         for (int d = 0; d < t->nd; d++) {
             step[d] = step[d] > 1 ? (step[d] + 1) / 2 : 1;
@@ -295,14 +335,23 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     s.rng = o->seed;
     s.batch = o->batch > 0 ? o->batch : tt_tune_default_batch(o->budget);
     tt_cset_init(&s.forms, pend_form, &s);
+    s.limit = o->budget;
     int64_t cap = (o->strategy == TT_TUNE_GRID ? o->budget : s.batch) + 1;
     s.pend = (tt_params *)malloc((size_t)cap * sizeof *s.pend);
     s.pred = (double *)malloc((size_t)cap * sizeof *s.pred);
     int rc = s.pend && s.pred ? grow_ids(&s) : tt_err(ctx, TT_ENOMEM, "out of memory");
+    /* the global strategy, then (not after the grid: a baseline) the
+     * local steps with what it left */
+    if (!rc && o->strategy != TT_TUNE_GRID)
+        s.limit = o->budget - tt_search_local_reserve(&s);
     if (!rc)
         rc = o->strategy == TT_TUNE_GRID     ? run_grid(&s)
              : o->strategy == TT_TUNE_REFINE ? run_refine(&s)
                                              : tt_search_run_model(&s);
+    s.limit = o->budget;
+    if (!rc && o->strategy != TT_TUNE_GRID)
+        rc = tt_search_run_local(&s);
+    t->gain = s.gain;
     if (!rc)
         rc = tt_tune_best_of_rows(t, s.set, s.nset, best, NULL);
     free(s.pend);

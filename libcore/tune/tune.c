@@ -406,6 +406,7 @@ void tt_tune_free(tt_tune *t)
 int64_t tt_tune_grid_size(const tt_tune *t) { return t->grid; }
 int64_t tt_tune_default_budget(const tt_tune *t) { return t->grid / 10 > 0 ? t->grid / 10 : 1; }
 int64_t tt_tune_rows(const tt_tune *t) { return t->nrows; }
+double tt_tune_last_gain(const tt_tune *t) { return t->gain; }
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i) { return &t->rows[i]; }
 
 void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p)
@@ -634,6 +635,7 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     int rc = tt_tune_search(ctx, train, &o, eval, train_arg, &tr[TT_ROLE_RECOMMENDED]);
     out->rows_search = train->nrows - before;
     out->sims_search = train->nsims - sims;
+    out->gain = train->gain;
     o.strategy = TT_TUNE_GRID;
     o.phase = PHASE_GRID;
     o.progress = NULL;

@@ -64,6 +64,7 @@ struct tt_tune {
     tt_canon canon;
     tt_cset sims;
     int64_t nsims;
+    double gain; /* the last round's of the last search (tt_tune_last_gain) */
 };
 
 
@@ -154,6 +155,7 @@ typedef struct {
     tt_tune_eval_fn eval;
     void *arg;
     int64_t batch, spent;
+    int64_t limit; /* the simulations this phase of the search may reach */
     int round;
     uint64_t rng;
     /* the lattice points proposed: their rows, and a set of their ids */
@@ -167,6 +169,10 @@ typedef struct {
     double *pred;
     int64_t npend, nsim;
     tt_cset forms;
+    /* the best of the set after each round, for the gain of the last */
+    double best_obj;
+    int best_feasible, have_best;
+    double gain;
 } tt_search;
 
 /* The room left in this round: the least of the simulations left in the
@@ -188,6 +194,8 @@ int tt_search_flush(tt_search *s);
  * points, and that sub-lattice proposed. */
 void tt_search_sub_counts(const tt_tune *t, int64_t limit, int64_t *k);
 int tt_search_propose_sub(tt_search *s, const int64_t *k);
+/* Proposes a Latin hypercube of k lattice points, paired by the seed. */
+int tt_search_propose_lhs(tt_search *s, int64_t k);
 
 /* The set's rows ranked best first (bounds over the set, into bound);
  * NULL when out of memory (said in s->ctx). */
@@ -206,6 +214,14 @@ int tt_search_propose_around(tt_search *s, int64_t r, const int64_t *step, int a
 
 /* The model strategy (model.c). */
 int tt_search_run_model(tt_search *s);
+
+/* The end of every search (local.c): the simulations the global strategy
+ * leaves to it, and its rounds, coordinate steps around the best points
+ * until the budget is spent. */
+int64_t tt_search_local_reserve(const tt_search *s);
+int tt_search_run_local(tt_search *s);
+/* After a round: the gain of the set's best over the round before. */
+int tt_search_note_best(tt_search *s);
 
 /* ---- for tests only ---- */
 

@@ -49,6 +49,7 @@ static int write_attrs(hid_t g, const tune_write *w)
            tt_h5u_attr_str(g, "linalg", a->linalg ? a->linalg : "") ||
            tt_h5u_attr_str(g, "split", a->split ? a->split : "") ||
            tt_h5u_attr_str(g, "recommended", a->recommended ? a->recommended : "") ||
+           tt_h5u_attr_str(g, "budget_note", a->budget_note ? a->budget_note : "") ||
            tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 

@@ -2,7 +2,8 @@
  * baselines as TSV, one row a role with its train and test columns side
  * by side, written to the caller's stream (tt-tune's standard output; the
  * HDF5 tune file of tunefile.c holds every row), and the lines that say
- * what a tune spent and how its choice did on the test part. */
+ * what a tune spent, whether its budget looks too small, and how its
+ * choice did on the test part. */
 #include <math.h>
 #include <stdio.h>
 
@@ -60,6 +61,18 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
         rc = rc ? rc : one;
     }
     return rc;
+}
+
+void tt_tune_budget_note(double gain, char *buf, size_t size)
+{
+    if (isinf(gain))
+        snprintf(buf, size, "budget may be too small: the last round found the first "
+                            "configuration that meets the conditions");
+    else if (gain > TT_TUNE_GAIN_NOTE)
+        snprintf(buf, size, "budget may be too small: the last round improved the objective "
+                            "by %.1f %%", 100.0 * gain);
+    else if (size)
+        buf[0] = '\0';
 }
 
 void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const char *split,

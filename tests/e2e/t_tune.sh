@@ -108,6 +108,18 @@ stored=$(h5dump -a /tune/objective obj.h5 | sed -n 's/.*(0): "\(.*\)"$/\1/p')
 expect_exit 0 tt-tune -d cpu -c 2x8x8 -s w0=0,60,600 --objective "$stored" ex.h5
 cmp -s out.txt obj.tsv || fail "the stored objective '$stored' tunes differently"
 
+# a budget its last round still gained on: said on stderr and kept in the file
+# shellcheck disable=SC2086
+expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --budget 4 -o small.h5 ex.h5
+note=$(sed -n 's/^tt-tune: \(budget may be too small: .*\)$/\1/p' err.txt)
+echo "$note" | grep -q '^budget may be too small: the last round improved the objective by [0-9.]* %$' ||
+    fail "budget 4: no note: $(cat err.txt)"
+[ "$(h5dump -a /tune/budget_note small.h5 | sed -n 's/.*(0): "\(.*\)"$/\1/p')" = "$note" ] ||
+    fail "budget_note in the file: $(h5dump -a /tune/budget_note small.h5)"
+# one round (a budget of 1 over 3 points): nothing to say
+h5dump -a /tune/budget_note obj.h5 | grep -q '(0): ""$' ||
+    fail "budget_note after one round: $(h5dump -a /tune/budget_note obj.h5)"
+
 # ---- timers per class: w0.* is one dimension a class of the model table ----
 expect_exit 0 tt-tune -d cpu -c 2x8x8 -s 'w0.*=0,600,inf' -s theta=1000,2000 -p load=3000 \
     --objective jct_mean --budget 40 -o cls.h5 ex.h5

@@ -18,16 +18,25 @@
  * Strategies:
  *   grid    the uniform sub-lattice with as many points as the budget
  *           allows, in one batch: the baseline a plain sweep gives
- *   refine  successive refinement: a coarse sub-lattice, then rounds that
- *           halve the spacing around the best points found so far
- *           (neighbours at +-spacing along every combination of axes)
- *   model   a Gaussian-process surrogate (Matern 5/2 kernel over the
+ *   refine  successive refinement: a coarse round (a Latin hypercube of
+ *           as many points as the most even sub-lattice of a batch), then
+ *           rounds that halve that sub-lattice's spacing around the best
+ *           points found so far (neighbours at +-spacing along every
+ *           combination of axes)
+ *   model   a Latin hypercube of a batch or half the budget, then a
+ *           Gaussian-process surrogate (Matern 5/2 kernel over the
  *           normalised coordinates, length scale by marginal likelihood)
  *           fitted to every point evaluated so far; each round takes the
  *           batch of highest expected improvement (times the probability
  *           that each constraint holds), spread apart, plus the unvisited
  *           lattice neighbours of the best points. Its dense algebra goes
  *           through tt/linalg.h (OpenBLAS or cuBLAS).
+ * Refine and model keep the last fifth of the budget for coordinate
+ * steps: rounds of the unvisited lattice neighbours along each axis of
+ * the best point, then of the next best ones (several starts), two
+ * points' worth a round. The Latin hypercube spreads each axis's values
+ * evenly over its points (every value once when there are as many
+ * points), paired by the seed.
  *
  * tt_tune_run_roles is the protocol a tool reports: the search's choice
  * beside the baselines (strict, no_wait, a plain grid of the same budget)
@@ -225,6 +234,13 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *opts, tt_tune_ev
 int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune_eval_fn eval,
                  void *arg, int64_t *row);
 
+/* How much the last round of the last tt_tune_search on t improved the
+ * best of its points: the relative decrease of the best objective (0 when
+ * it did not improve, or nothing met the conditions yet; +inf when it
+ * found the first point that meets them). A search whose last round still
+ * gains was most likely stopped by its budget before its end. */
+double tt_tune_last_gain(const tt_tune *t);
+
 /* The rows in order of evaluation, and row i. */
 int64_t tt_tune_rows(const tt_tune *t);
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i);
@@ -264,6 +280,7 @@ typedef struct {
     int64_t sims_search, sims_grid; /* simulations the search, the grid ran on train */
     int64_t rows_search, rows_grid; /* and the configurations each evaluated there */
     double hindsight;               /* the hindsight's objective on test (regret from it) */
+    double gain; /* the search's last round on train (tt_tune_last_gain) */
 } tt_tune_roles;
 
 /* Runs the tuner's protocol over train and, unless NULL, test (tuners of
@@ -304,6 +321,16 @@ int tt_tune_tsv_row(FILE *f, const tt_tune *train, const tt_tune *test, const tt
 /* The header and a row a role (what tt-tune prints), to f. 0 or TT_EIO. */
 int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tune_roles *ro,
                 const tt_models *models);
+/* A last round that improved the best by more than this (a fraction)
+ * says the budget may have been too small. */
+#define TT_TUNE_GAIN_NOTE 0.01
+/* Into buf, from the gain of a search's last round (tt_tune_last_gain):
+ * "budget may be too small: the last round improved the objective by
+ * 2.1 %" past TT_TUNE_GAIN_NOTE, "budget may be too small: the last round
+ * found the first configuration that meets the conditions" for +inf, else
+ * "". It cannot tell a search that stopped in another basin than the
+ * best: that one no longer gains. */
+void tt_tune_budget_note(double gain, char *buf, size_t size);
 /* One line on what tt_tune_run_roles did over the part t, into buf: on
  * train (test = 0) the simulations it spent, "212 simulations on train
  * (search 100, grid baseline 100, others 12) over a grid of 1000 (search
@@ -356,6 +383,7 @@ typedef struct {
     int nresults;
     const char *const *roles;       /* nresults names: "recommended", "strict", ... */
     const int64_t *train_rows, *test_rows; /* rows in train, test (-1: none) */
+    const char *budget_note; /* tt_tune_budget_note of the search, or NULL */
 } tt_tune_save_args;
 
 /* Writes the tune file whole or not at all (a temporary file renamed into
@@ -365,6 +393,7 @@ typedef struct {
  * models_sha256, objective, strategy, seed (decimal text), budget, batch,
  * grid_size, sims_train, sims_test (the simulations run on each part),
  * device, linalg, split, recommended (the tt-sim parameter line),
+ * budget_note ("" when the search's last round gained little),
  * tool_version):
  *   /tune/space/<param>       the values of each searched parameter, int64
  *                             (INT64_MAX = infinite, "infinite" attribute),
