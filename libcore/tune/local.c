@@ -46,7 +46,8 @@ int tt_search_run_local(tt_search *s)
             break;
         }
         for (int64_t i = 0; i < s->nset && tt_search_room(s) > 0 && !rc; i++)
-            rc = tt_search_propose_around(s, r[i].row, one, 1, NAN);
+            if (!tt_search_ranked_repeat(s, r, i))
+                rc = tt_search_propose_around(s, r[i].row, one, 1, NAN);
         free(r);
         if (!rc && s->npend == 0)
             break; /* every axis neighbour of every point is known */

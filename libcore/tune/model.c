@@ -314,8 +314,11 @@ static int model_round(tt_search *s, tt_la *la)
         one[d] = 1;
     int64_t saved = s->batch;
     s->batch = quarter < s->batch ? quarter : s->batch;
-    for (int64_t i = 0; r && i < 2 && i < s->nset && !rc; i++)
-        rc = tt_search_propose_around(s, r[i].row, one, 1, NAN);
+    for (int64_t i = 0, n = 0; r && n < 2 && i < s->nset && !rc; i++)
+        if (!tt_search_ranked_repeat(s, r, i)) {
+            rc = tt_search_propose_around(s, r[i].row, one, 1, NAN);
+            n++;
+        }
     s->batch = saved;
     free(r);
     /* explore: the best expected improvement, kept apart, then the rest */

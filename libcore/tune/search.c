@@ -228,6 +228,15 @@ tt_search_ranked *tt_search_rank(tt_search *s, double *bound)
     return r;
 }
 
+int tt_search_ranked_repeat(const tt_search *s, const tt_search_ranked *r, int64_t i)
+{
+    const tt_metrics *m = &s->t->rows[r[i].row].metrics;
+    for (int64_t j = i - 1; j >= 0 && r[j].obj == r[i].obj && r[j].viol == r[i].viol; j--)
+        if (memcmp(&s->t->rows[r[j].row].metrics, m, sizeof *m) == 0)
+            return 1;
+    return 0;
+}
+
 void tt_search_row_idx(const tt_tune *t, int64_t r, int64_t *idx)
 {
     for (int d = 0; d < t->nd; d++) {
@@ -308,7 +317,8 @@ static int run_refine(tt_search *s)
         if (!r)
             return TT_ENOMEM;
         for (int64_t i = 0; i < s->nset && tt_search_room(s) > 0 && !rc; i++)
-            rc = tt_search_propose_around(s, r[i].row, step, 0, NAN);
+            if (!tt_search_ranked_repeat(s, r, i))
+                rc = tt_search_propose_around(s, r[i].row, step, 0, NAN);
         free(r);
         if (rc)
             return rc;

@@ -204,6 +204,12 @@ typedef struct {
     int64_t row;
 } tt_search_ranked;
 tt_search_ranked *tt_search_rank(tt_search *s, double *bound);
+/* Whether ranked row i has the metrics of a row ranked before it: the
+ * same configuration in effect (one canonical form, or forms the trace
+ * does not tell apart), whose neighbours a strategy need not try as well;
+ * without it a plateau of equal rows, free to look at, was walked point
+ * by point until the search ran out of points before simulations. */
+int tt_search_ranked_repeat(const tt_search *s, const tt_search_ranked *r, int64_t i);
 /* The value indices of row r's parameters (every row of a set is a
  * lattice point). */
 void tt_search_row_idx(const tt_tune *t, int64_t r, int64_t *idx);

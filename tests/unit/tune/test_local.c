@@ -64,6 +64,17 @@ static int open_neighbour(const tt_tune *t, int64_t r, int64_t n)
     return 0;
 }
 
+/* Whether row r has the metrics of an earlier row: the same point in
+ * effect, no start of its own (theta 2000 and 3000 tie on this surface). */
+static int repeat(const tt_tune *t, int64_t r)
+{
+    for (int64_t q = 0; q < r; q++)
+        if (memcmp(&tt_tune_row_at(t, q)->metrics, &tt_tune_row_at(t, r)->metrics,
+                   sizeof(tt_metrics)) == 0)
+            return 1;
+    return 0;
+}
+
 /* The rows the local steps added (the last fifth of the budget) are each
  * one step along one axis from a row before them, and the first of them
  * a neighbour of the best point that had one left to try. */
@@ -85,7 +96,7 @@ Test(local, last_rounds_are_coordinate_steps)
         }
         /* the first local step is around the best point before it that
          * still had a neighbour to try (several starts: the better ones
-         * were local minima over the lattice already) */
+         * were local minima over the lattice already, or repeats) */
         int64_t q = -1;
         for (int64_t r = 0; r < first; r++)
             if (axis_step(t, first, r) &&
@@ -93,7 +104,8 @@ Test(local, last_rounds_are_coordinate_steps)
                 q = r;
         cr_assert_geq(q, 0);
         for (int64_t r = 0; r < first; r++)
-            if (tt_tune_row_at(t, r)->objective < tt_tune_row_at(t, q)->objective)
+            if (tt_tune_row_at(t, r)->objective < tt_tune_row_at(t, q)->objective &&
+                !repeat(t, r))
                 cr_expect(!open_neighbour(t, r, first), "strategy %d: row %lld, better than "
                           "the first local step's start, had a neighbour to try", st,
                           (long long)r);
