@@ -295,13 +295,20 @@ static int run_refine(tt_search *s)
 {
     const tt_tune *t = s->t;
     int64_t k[TT_TUNE_MAX_DIMS], step[TT_TUNE_MAX_DIMS];
-    /* round 0: as many points as the most even sub-lattice of a batch, the
-     * spacing the rounds halve, as a Latin hypercube */
+    /* round 0: as many points as the most even sub-lattice of a batch (its
+     * spacing is the one the rounds halve): the most even sub-lattice of
+     * half of them, both ends of every axis (strict consolidation, no
+     * waiting: on Philly a corner was the best), then a Latin hypercube,
+     * every value of every axis (the sub-lattice alone missed the one good
+     * theta of a trace as often as not) */
+    int64_t half[TT_TUNE_MAX_DIMS], n0 = 1;
     tt_search_sub_counts(t, s->batch < s->limit ? s->batch : s->limit, k);
-    int64_t n0 = 1;
     for (int d = 0; d < t->nd; d++)
         n0 *= k[d];
-    int rc = tt_search_propose_lhs(s, n0);
+    tt_search_sub_counts(t, n0 / 2 > 1 ? n0 / 2 : 1, half);
+    int rc = tt_search_propose_sub(s, half);
+    if (!rc)
+        rc = tt_search_propose_lhs(s, n0 - s->npend > 0 ? n0 - s->npend : 0);
     if (rc || (rc = tt_search_flush(s)))
         return rc;
     for (int d = 0; d < t->nd; d++)

@@ -18,8 +18,9 @@
  * Strategies:
  *   grid    the uniform sub-lattice with as many points as the budget
  *           allows, in one batch: the baseline a plain sweep gives
- *   refine  successive refinement: a coarse round (a Latin hypercube of
- *           as many points as the most even sub-lattice of a batch), then
+ *   refine  successive refinement: a coarse round of as many points as
+ *           the most even sub-lattice of a batch (the most even
+ *           sub-lattice of half of them, the rest a Latin hypercube), then
  *           rounds that halve that sub-lattice's spacing around the best
  *           points found so far (neighbours at +-spacing along every
  *           combination of axes)
