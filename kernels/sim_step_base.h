@@ -176,6 +176,9 @@ typedef struct {
     /* the nodes by free count: bit x of lvl[f * words ...] when node x has
      * f free GPUs, so placements find a node by level, not by a scan */
     uint64_t *lvl;
+    /* the same by free + evictable GPUs (ev): evl, for the preemption
+     * search, which looks only at nodes where eviction frees enough */
+    uint64_t *evl;
     int32_t words;
     int32_t *ev, *nonev;         /* free + evictable GPUs; occupants not evictable */
     /* largest k whose L0 fits now (rack_l0) or after evictions (rack_pc),
@@ -527,6 +530,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(tmp, slots, int32_t);
     TTS_CARVE(cur, 2 * TTS_MAX_CLASSES, int64_t);
     TTS_CARVE(lvl, (c->gpus_per_node + 1) * words, uint64_t);
+    TTS_CARVE(evl, (c->gpus_per_node + 1) * words, uint64_t);
     TTS_CARVE(asub, n, int64_t);
     int64_t nm = with & TTS_WITH_MLFQ ? n : 0;
     TTS_CARVE(mq, nm, int32_t);

@@ -68,6 +68,9 @@ TTS_FN void tts_set_ev(tts_state *S, int32_t x, int32_t ev, int32_t nonev)
         if (ev > S->rack_cpart[r])
             S->rack_cpart[r] = ev;
     }
+    uint64_t bit = (uint64_t)1 << (x & 63);
+    S->evl[(int64_t)S->ev[x] * S->words + (x >> 6)] &= ~bit;
+    S->evl[(int64_t)ev * S->words + (x >> 6)] |= bit;
     S->ev[x] = ev;
     S->nonev[x] = nonev;
     S->rack_pc[r] = S->rack_clear[r] * G + S->rack_cpart[r];
@@ -378,22 +381,31 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
     if (k <= S->G) {
         int32_t best = -1;
         int64_t bg = 0, bn = 0;
-        for (int32_t x = 0; x < S->nodes; x++) {
-            int64_t g, c;
-            /* tts_node_cost's own first test, here so that most nodes
-             * cost no call: eviction cannot free k there (SPEC 6's rule:
-             * ev counts its evictable GPUs) */
-            if (S->victim_q < 0 && S->ev[x] < k)
-                continue;
-            /* the victims hold at least the missing GPUs, and there is one:
-             * a node whose cost cannot go below (k - free, 1) cannot win */
-            if (best >= 0 && !tts_cost_less(k - S->freeg[x], 1, bg, bn))
-                continue;
-            if (tts_node_cost(S, x, k, &g, &c, 0, 0) &&
-                (best < 0 || tts_cost_less(g, c, bg, bn))) {
-                best = x;
-                bg = g;
-                bn = c;
+        /* the nodes in index order, 64 at a time; under SPEC 6's rule (ev
+         * counts its evictable GPUs) only those where eviction could free
+         * k (ev >= k: most cannot), from the ev bitsets */
+        for (int32_t w = 0; w < S->words; w++) {
+            uint64_t can = 0;
+            if (S->victim_q >= 0)
+                can = S->nodes - 64 * w >= 64 ? ~(uint64_t)0
+                                               : ((uint64_t)1 << (S->nodes - 64 * w)) - 1;
+            else
+                for (int32_t e = k; e <= S->G; e++)
+                    can |= S->evl[(int64_t)e * S->words + w];
+            for (; can; can &= can - 1) {
+                int32_t x = w * 64 + tts_ctz64(can);
+                int64_t g, c;
+                /* the victims hold at least the missing GPUs, and there is
+                 * one: a node whose cost cannot go below (k - free, 1)
+                 * cannot win */
+                if (best >= 0 && !tts_cost_less(k - S->freeg[x], 1, bg, bn))
+                    continue;
+                if (tts_node_cost(S, x, k, &g, &c, 0, 0) &&
+                    (best < 0 || tts_cost_less(g, c, bg, bn))) {
+                    best = x;
+                    bg = g;
+                    bn = c;
+                }
             }
         }
         if (best < 0)

@@ -521,10 +521,11 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->tree[v] = TTS_BIG;
     S->nvict = S->npend = S->nheap = 0;
     for (int64_t w = 0; w < (int64_t)(S->G + 1) * S->words; w++)
-        S->lvl[w] = 0;
+        S->lvl[w] = S->evl[w] = 0;
     for (int32_t x = 0; x < S->nodes; x++) {
         S->freeg[x] = S->G;
         S->lvl[(int64_t)S->G * S->words + (x >> 6)] |= (uint64_t)1 << (x & 63);
+        S->evl[(int64_t)S->G * S->words + (x >> 6)] |= (uint64_t)1 << (x & 63);
         S->ev[x] = S->G;
         S->nonev[x] = 0;
         S->nocc[x] = 0;
