@@ -116,7 +116,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data clean install \
-        uninstall installcheck doccheck man completion shared example FORCE
+        uninstall installcheck doccheck man completion shared example notebooks study FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -187,7 +187,21 @@ doccheck: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
 	TT_BIN=$(abspath $(BIN)) tests/docs/completion.sh $(COMPLETION)
 
-test: unit e2e api doccheck installcheck
+# the study's notebooks: stored clean, and run headless with QUICK=1 (a
+# subset of jobs, coarse grids) into build/notebooks; skipped, saying why,
+# without Debian's nbclient, ipykernel and matplotlib (tests/notebooks/run.sh)
+notebooks: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/notebooks/run.sh
+
+# the full study: both notebooks executed into study/ beside report.md and
+# its figures (PNG and PDF); the README says how long it takes
+# (Debian's python3 packages are those of /usr/bin/python3)
+STUDY_NOTEBOOKS = notebooks/trace-tour.ipynb notebooks/network-sensitive-study.ipynb
+NB_PYTHON ?= /usr/bin/python3
+study: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) $(NB_PYTHON) notebooks/execute.py study $(STUDY_NOTEBOOKS)
+
+test: unit e2e api doccheck installcheck notebooks
 
 # the Slurm recipe of the docs run for real on a one-node Slurm that the
 # test starts and stops itself (tests/slurm/run.sh); skipped, saying why,
