@@ -38,7 +38,7 @@ def main(out, notebooks):
             return 1
         finally:
             nbformat.write(nb, os.path.join(out, os.path.basename(path)))
-        print(f"execute: {os.path.basename(path)}: {time.monotonic() - t0:.1f} s")
+        print(f"execute: {os.path.basename(path)}: {time.monotonic() - t0:.1f} s", flush=True)
     return 0
 
 

@@ -45,7 +45,8 @@ STUDY = [  # trace, its files, cluster; under QUICK its first jobs on a smaller 
          files=["alibaba_pai_gpu_v2020/simulator_trace_head/"
                 "pai_job_duration_estimate_100K.head133.csv"]),
 ]
-print("outputs in", OUT, "| QUICK" if QUICK else "", "| loads", LOADS, "| congestion", CONGESTION)
+print("traces ($TRACES) in", TRACES, "| outputs in", OUT, "| QUICK" if QUICK else "")
+print("loads", LOADS, "| congestion", CONGESTION)
 
 # %% [markdown]
 # Helios is not studied: only three example jobs of its README are public here (its

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 from ttstudy import sh, tsv, ingest, save, TRACES, OUT, QUICK
 import tracetune
 
-print("outputs in", OUT, "| QUICK" if QUICK else "")
+print("traces ($TRACES) in", TRACES, "| outputs in", OUT, "| QUICK" if QUICK else "")
 
 # %% [markdown]
 # ## The traces

@@ -44,7 +44,7 @@ def sh(*args, stdin=None, quiet=False):
     stderr unless quiet), and returns its stdout; fails the cell on a
     non-zero exit."""
     args = [os.path.join(BIN, args[0]) if args[0].startswith("tt-") else args[0], *args[1:]]
-    print("$", _shown(args), "< " + stdin[0] if stdin else "")
+    print("$", (stdin[0] + " | " if stdin else "") + _shown(args))
     p = subprocess.run([str(a) for a in args], cwd=OUT, capture_output=True, text=True,
                        input=stdin[1] if stdin else None)
     if p.stderr and (not quiet or p.returncode):
@@ -64,13 +64,14 @@ def tsv(text):
 def ingest(name, *inputs, fmt=None, first=None):
     """tt-ingest of a shared trace into NAME.h5; with first=N, only its
     first N jobs in submit order (tt-cat | head | tt-ingest -f csv)."""
-    path = f"{name}.h5"
+    path = f"{name}-all.h5" if first else f"{name}.h5"
     sh("tt-ingest", *(["-f", fmt] if fmt else []), "-o", path, *inputs)
-    if first:
-        part = sh("tt-cat", path, quiet=True).splitlines(keepends=True)
-        sh("tt-ingest", "-f", "csv", "-o", path, "-", stdin=(f"tt-cat {path} | head -n {first + 1}",
-                                                              "".join(part[:first + 1])))
-    return path
+    if not first:
+        return path
+    rows = sh("tt-cat", path, quiet=True).splitlines(keepends=True)
+    sh("tt-ingest", "-f", "csv", "-o", f"{name}.h5", "-",
+       stdin=(f"tt-cat {path} | head -n {first + 1}", "".join(rows[:first + 1])))
+    return f"{name}.h5"
 
 
 def last_part(path, fraction, name):
