@@ -55,7 +55,7 @@
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
 
-/* The step in six parts, each calling only those before it:
+/* The step in seven parts, each calling only those before it:
  *   sim_step_base.h     host/device marking, the structs, arithmetic,
  *                       the per-job rules, the state's buffer
  *   sim_step_order.h    the queue orders' keys (SPEC 11's queues, Gittins
@@ -64,6 +64,8 @@
  *                       waiting jobs, the running jobs' heap
  *   sim_step_cluster.h  nodes and racks, placement searches, preemption
  *   sim_step_mlfq.h     demotions, promotions, priority preemption
+ *   sim_step_elastic.h  elastic jobs: sizes, speed, loans, reclaim, the
+ *                       grow phase, resizes (off without el_up, el_down)
  *   sim_step_pass.h     starts and ends, the pass, timers and events,
  *                       the run's summary */
 #include "sim_step_base.h"
@@ -71,6 +73,7 @@
 #include "sim_step_queue.h"
 #include "sim_step_cluster.h"
 #include "sim_step_mlfq.h"
+#include "sim_step_elastic.h"
 #include "sim_step_pass.h"
 
 #endif

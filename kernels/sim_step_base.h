@@ -62,7 +62,17 @@ typedef struct {
      * index (tts_config.git) */
     const tts_gittins *git;
     int32_t ngit;
+    /* elasticity (docs/model.md section 10), each NULL when absent: the
+     * trace's columns elastic (1, 0, -1 = unknown), gpus_min and gpus_max
+     * (-1 = no bound); per class, the scale column's nscale[c] values at
+     * 1, 2, 4, ... GPUs from scale[TTS_SCALE_MAX * c] (0 values: linear) */
+    const int8_t *elastic;
+    const int32_t *gmin, *gmax;
+    const int32_t *nscale;
+    const int64_t *scale;
 } tts_trace;
+
+#define TTS_SCALE_MAX 8
 
 typedef struct {
     int32_t racks, nodes_per_rack, gpus_per_node;
@@ -82,6 +92,12 @@ typedef struct {
 typedef struct {
     int32_t order, backfill, class_timers;
     int64_t w0, w1, theta, restart, congestion, min_run, max_preempt, load;
+    /* elasticity: doublings above and halvings below a job's GPUs, the
+     * permille of jobs elastic where the trace does not say, resize=term
+     * (1) or sidecar (0), the SideCar resize cost and the gap before a
+     * grow (s) */
+    int32_t el_up, el_down, el_frac, resize_term;
+    int64_t resize_cost, resize_gap;
     uint64_t seed;
     uint64_t mix_cum[TTS_MAX_CLASSES];
     int64_t w0c[TTS_MAX_CLASSES], w1c[TTS_MAX_CLASSES];
@@ -122,6 +138,7 @@ typedef struct {
  * every order (8 bytes a job) */
 #define TTS_WITH_MLFQ 4
 #define TTS_WITH_FTF 8
+#define TTS_WITH_ELASTIC 16 /* sizes, last resize, restart part (16 bytes a job) */
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -235,6 +252,20 @@ typedef struct {
     int64_t *asub;
     int64_t area, area_t;
     int64_t demotions, promotions, preempt_prio;
+    /* elasticity (sim_step_elastic.h), TTS_WITH_ELASTIC, else NULL; on
+     * when the state has them and the configuration has el_up or
+     * el_down. Per job: el_k (size, the level its timers allowed at its
+     * last start, the elastic and touched bits: TTS_E_*), the last resize
+     * (TTS_NONE: never) and the restart kind's part of the current
+     * segment's overhead. Per node: loaned GPUs. The event's log of the
+     * running jobs a shrink or grow touched: 6 int32 a job (job, size and
+     * level before, started at t, offset and count of its (node, GPUs)
+     * pairs before t in el_lp). */
+    int32_t elastic;
+    int32_t *el_k, *el_rk, *loan, *el_lj, *el_lp, *el_key, *el_rmark;
+    int64_t *el_last;
+    int64_t total_loan, nlj, nlp;
+    int64_t resizes, grows, shrinks, resize_gs, loan_gs, comm_rem;
 } tts_state;
 
 /* ---- the word of a job ---- */
@@ -306,6 +337,27 @@ TTS_FN int tts_aging(const tts_state *S, int64_t i) { return (int)tts_field(S, i
 TTS_FN void tts_set_aging(tts_state *S, int64_t i, int on)
 {
     tts_put(S, i, TTS_I_AGING, 1, (uint32_t)(on != 0));
+}
+
+/* An allocation entry's GPUs; the loan flag (docs/model.md 10.3) is a bit
+ * of ent_gpus, never set without elasticity. */
+#define TTS_LOAN_BIT 0x40000000
+
+TTS_FN int32_t tts_eg(const tts_state *S, int32_t e) { return S->ent_gpus[e] & ~TTS_LOAN_BIT; }
+
+TTS_FN int tts_eloan(const tts_state *S, int32_t e) { return (S->ent_gpus[e] & TTS_LOAN_BIT) != 0; }
+
+/* el_k of a job: its size, the level its timers allowed at its last start,
+ * elastic, touched by a shrink or grow at the event being processed. */
+#define TTS_E_SIZE 0xFFFFF
+#define TTS_E_AV 20
+#define TTS_E_EL 0x400000
+#define TTS_E_TOUCH 0x800000
+
+/* The GPUs job i holds now (its trace's, without elasticity). */
+TTS_FN int32_t tts_size(const tts_state *S, int64_t i)
+{
+    return S->elastic ? S->el_k[i] & TTS_E_SIZE : S->tr->gpus[i];
 }
 
 /* ---- arithmetic ---- */
@@ -542,6 +594,15 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(pp, nm, int64_t);
     TTS_CARVE(nxt, nm, int64_t);
     TTS_CARVE(fkey, with & TTS_WITH_FTF ? n : 0, int64_t);
+    int64_t el = with & TTS_WITH_ELASTIC ? 1 : 0;
+    TTS_CARVE(el_k, el * n, int32_t);
+    TTS_CARVE(el_rk, el * n, int32_t);
+    TTS_CARVE(el_last, el * n, int64_t);
+    TTS_CARVE(loan, el * nodes, int32_t);
+    TTS_CARVE(el_lj, el * 6 * run, int32_t);
+    TTS_CARVE(el_lp, el * 2 * slots, int32_t);
+    TTS_CARVE(el_key, el * c->gpus_per_node, int32_t);
+    TTS_CARVE(el_rmark, el * c->racks, int32_t);
 #undef TTS_CARVE
     if (S) {
         S->words = (int32_t)words;
@@ -558,6 +619,10 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
         }
         if (!(with & TTS_WITH_FTF))
             S->fkey = NULL;
+        if (!el) {
+            S->el_k = S->el_rk = S->loan = S->el_lj = S->el_lp = S->el_key = S->el_rmark = NULL;
+            S->el_last = NULL;
+        }
     }
     return b;
 }

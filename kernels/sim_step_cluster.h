@@ -271,27 +271,46 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
     /* free + evictable: what eviction could free here (SPEC 6's rule) */
     if (S->victim_q < 0 && S->ev[x] < need)
         return 0;
+    /* with elasticity a job may hold two entries here (loaned and not):
+     * one candidate a job, with its GPUs on the node in key */
+    int32_t *key = S->elastic ? S->el_key : 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
-        int32_t e = S->occ[x * S->G + s];
-        if (tts_evictable(S, S->ent_job[e]))
-            cand[m++] = e;
+        int32_t e = S->occ[x * S->G + s], dup = -1;
+        if (!tts_evictable(S, S->ent_job[e]))
+            continue;
+        for (int32_t a = 0; key && a < m && dup < 0; a++)
+            if (S->ent_job[cand[a]] == S->ent_job[e])
+                dup = a;
+        if (dup >= 0) {
+            key[dup] += tts_eg(S, e);
+            continue;
+        }
+        if (key)
+            key[m] = tts_eg(S, e);
+        cand[m++] = e;
     }
     /* insertion sort: most GPUs on the node first, then lower job index */
     for (int32_t a = 1; a < m; a++) {
-        int32_t e = cand[a], b = a;
-        while (b > 0 && (S->ent_gpus[cand[b - 1]] < S->ent_gpus[e] ||
-                         (S->ent_gpus[cand[b - 1]] == S->ent_gpus[e] &&
-                          S->ent_job[cand[b - 1]] > S->ent_job[e]))) {
+        int32_t e = cand[a], b = a, ge = key ? key[a] : tts_eg(S, e);
+        while (b > 0) {
+            int32_t gb = key ? key[b - 1] : tts_eg(S, cand[b - 1]);
+            if (!(gb < ge || (gb == ge && S->ent_job[cand[b - 1]] > S->ent_job[e])))
+                break;
             cand[b] = cand[b - 1];
+            if (key)
+                key[b] = key[b - 1];
             b--;
         }
         cand[b] = e;
+        if (key)
+            key[b] = ge;
     }
     int32_t used = 0;
     while (freed < need && used < m) {
-        int32_t e = cand[used++];
-        freed += S->ent_gpus[e];
-        *cg += S->tr->gpus[S->ent_job[e]];
+        int32_t e = cand[used];
+        freed += key ? key[used] : tts_eg(S, e);
+        used++;
+        *cg += tts_size(S, S->ent_job[e]);
         *cn += 1;
     }
     if (freed < need)
@@ -309,10 +328,15 @@ TTS_FN int tts_clear_cost(const tts_state *S, int32_t x, int64_t *cg, int64_t *c
     if (S->victim_q < 0 && S->nonev[x] > 0) /* SPEC 6's rule: kept per node */
         return 0;
     for (int32_t s = 0; s < S->nocc[x]; s++) {
-        int32_t j = S->ent_job[S->occ[x * S->G + s]];
+        int32_t j = S->ent_job[S->occ[x * S->G + s]], seen = 0;
         if (!tts_evictable(S, j))
             return 0;
-        *cg += S->tr->gpus[j];
+        /* a job with two entries here (elasticity) counts once */
+        for (int32_t q = 0; S->elastic && q < s && !seen; q++)
+            seen = S->ent_job[S->occ[x * S->G + q]] == j;
+        if (seen)
+            continue;
+        *cg += tts_size(S, j);
         *cn += 1;
     }
     return 1;

@@ -3,11 +3,11 @@
  * evictable ones), the scheduling pass (docs/model.md section 6), the
  * timers and the event loop (tts_init, tts_step), and what a run's
  * metrics are made of (tts_summarize). A new event or metric goes here.
- * After sim_step_mlfq.h; nothing comes after it. */
+ * After sim_step_elastic.h; nothing comes after it. */
 #ifndef TT_SIM_STEP_PASS_H
 #define TT_SIM_STEP_PASS_H
 
-#include "sim_step_mlfq.h"
+#include "sim_step_elastic.h"
 
 /* ---- starts and ends ---- */
 
@@ -33,7 +33,7 @@ TTS_FN void tts_make_evictable(tts_state *S, int32_t i)
     tts_set_flags(S, i, tts_flags(S, i) | TTS_F_EVICT);
     for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
-        tts_set_ev(S, x, S->ev[x] + S->ent_gpus[e], S->nonev[x] - 1);
+        tts_set_ev(S, x, S->ev[x] + tts_eg(S, e), S->nonev[x] - 1);
     }
 }
 
@@ -51,10 +51,10 @@ TTS_FN void tts_age(tts_state *S, int64_t t)
     }
 }
 
-/* Starts waiting job i at t on the placement in pl. */
-TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
+/* Starts waiting job i at t with k GPUs on the placement in pl. */
+TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
 {
-    int32_t k = S->tr->gpus[i];
+    int32_t al = S->elastic ? tts_allowed(S, i, t) : 0;
     if (i >= S->arr_lo && i < S->arr_hi) {
         /* arrived at this step: not in the tree */
     } else if (tts_st(S, i) == TTS_WAIT ? tts_fresh_in_tree(S) : tts_victims_in_tree(S)) {
@@ -73,15 +73,21 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     tts_set_flags(S, i, (tts_flags(S, i) & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) |
                             (now_ev ? TTS_F_EVICT : 0));
     tts_set_aging(S, i, aging);
-    int32_t head = -1;
+    if (S->elastic)
+        tts_pl_sort(S); /* entries in node order (10.3) */
+    int32_t head = -1, tail = -1;
     for (int32_t q = 0; q < S->pl_n; q++) {
         int32_t x = S->pl_node[q], e = S->ent_free;
         S->ent_free = S->ent_next[e];
         S->ent_job[e] = i;
         S->ent_node[e] = x;
         S->ent_gpus[e] = S->pl_gpus[q];
-        S->ent_next[e] = head;
-        head = e;
+        S->ent_next[e] = -1;
+        if (tail >= 0)
+            S->ent_next[tail] = e;
+        else
+            head = e;
+        tail = e;
         S->occ[x * S->G + S->nocc[x]++] = e;
         tts_set_free(S, x, S->freeg[x] - S->pl_gpus[q]);
         if (!now_ev)
@@ -92,6 +98,11 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t)
     int32_t lv = tts_classify(S, k);
     tts_set_level(S, i, lv);
     int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
+    if (S->elastic) {
+        S->el_k[i] = (S->el_k[i] & TTS_E_EL) | k | al << TTS_E_AV;
+        S->el_rk[i] = (int32_t)r;
+        s = tts_slow_k(S, i, k, lv);
+    }
     S->t0[head] = t;
     S->run_w[head] = w;
     if (aging) { /* ages in start order: append */
@@ -142,50 +153,24 @@ TTS_FN int64_t tts_rho(const tts_state *S, int64_t i, int64_t t)
  * the pending list: it waits for the next pass). */
 TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
 {
-    int32_t head = tts_slot(S, i), lv = tts_level(S, i);
-    int64_t k = S->tr->gpus[i], r = S->evict[i] > 0 ? S->cf->restart : 0, w = S->run_w[head];
-    int64_t held = t - S->t0[head], run = held - r > 0 ? held - r : 0, done;
-    int64_t slow = tts_level_slow(S, i, lv);
-    if (completed) {
-        done = w;
+    int32_t head = tts_slot(S, i), lv = tts_level(S, i), ks, lvs;
+    int64_t k = tts_size(S, i), w = S->run_w[head], st, r, slow, done;
+    tts_seg(S, i, &ks, &lvs, &st, &r, &slow);
+    if (S->elastic && (S->el_k[i] & TTS_E_TOUCH)) { /* shrunk or grown at t: its allocation before */
+        int32_t *rec = S->el_lj + TTS_LJ * tts_log_find(S, i);
+        done = tts_account(S, i, t, completed, ks, lvs, st, r, S->el_rk[i],
+                           S->el_lp + 2 * (int64_t)rec[4], rec[5]);
+        rec[0] = -1;
+        S->el_k[i] &= ~TTS_E_TOUCH;
     } else {
-        done = run * 1000000 / slow;
-        if (done > w)
-            done = w;
+        done = tts_account(S, i, t, completed, ks, lvs, st, r, S->elastic ? S->el_rk[i] : r,
+                           0, 0);
     }
-    tts_seglog *L = S->log;
-    if (L && !L->overflow) {
-        if (L->n == L->cap || L->alloc_n + 2 * (int64_t)S->nodes > L->alloc_cap) {
-            L->overflow = 1;
-        } else {
-            tts_segment *g = &L->seg[L->n++];
-            g->job = i;
-            g->t0 = S->t0[head];
-            g->t1 = t;
-            g->r = r;
-            g->s = slow;
-            g->w_before = w;
-            g->done = done;
-            g->level = lv;
-            g->completed = completed;
-            g->alloc_off = L->alloc_n;
-            g->alloc_n = 0;
-            for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
-                L->alloc[L->alloc_n++] = S->ent_node[e];
-                L->alloc[L->alloc_n++] = S->ent_gpus[e];
-                g->alloc_n++;
-            }
-        }
-    }
-    S->used += k * held;
-    S->comm_milli += k * (run * 1000 - done);
-    S->restart_gs += k * (r < held ? r : held);
     if (tts_is_mlfq(S)) {
         if (tts_pe_counted(S, i))
             tts_pe_add(S, i, -1);
         tts_mheap_remove(S, i);
     }
-    S->held[i] += held;
     int32_t fl = tts_flags(S, i);
     int was_ev = fl & TTS_F_EVICT;
     if (tts_aging(S, i))
@@ -193,9 +178,13 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     tts_set_flags(S, i, fl & TTS_F_SENS);
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
-        tts_set_free(S, x, S->freeg[x] + S->ent_gpus[e]);
+        if (tts_eloan(S, e)) {
+            S->loan[x] -= tts_eg(S, e);
+            S->total_loan -= tts_eg(S, e);
+        }
+        tts_set_free(S, x, S->freeg[x] + tts_eg(S, e));
         if (!was_ev)
-            tts_set_ev(S, x, S->ev[x] + S->ent_gpus[e], S->nonev[x] - 1);
+            tts_set_ev(S, x, S->ev[x] + tts_eg(S, e), S->nonev[x] - 1);
         for (int32_t s = 0; s < S->nocc[x]; s++)
             if (S->occ[x * S->G + s] == e) {
                 S->occ[x * S->G + s] = S->occ[x * S->G + --S->nocc[x]];
@@ -233,35 +222,78 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
 
 /* ---- the pass ---- */
 
-/* Tries job i at t by the steps of docs/model.md section 6. 1 if it
- * started, 0 if not. */
+/* The best free placement at size k the timers' level al allows (SPEC 6
+ * steps 1 and 3). */
+TTS_FN int tts_find_free(tts_state *S, int32_t k, int32_t al)
+{
+    return (k <= S->rack_gpus && tts_find_l0(S, k)) || (al >= 1 && tts_find_l1(S, k)) ||
+           (al >= 2 && tts_find_l2(S, k));
+}
+
+/* Steps 2 and 5 of docs/model.md 10.4 (reclaim for L0, then for L1 or
+ * L2), and step 6 (start smaller): 1 if job i started. */
+TTS_FN int tts_try_elastic(tts_state *S, int32_t i, int64_t t, int32_t al, int step)
+{
+    int32_t k = S->tr->gpus[i];
+    if (step == 2) {
+        if (S->total_loan == 0 || k > S->rack_gpus || !tts_rfind(S, k, 0))
+            return 0;
+        tts_reclaim(S, t);
+        tts_start(S, i, t, k);
+        return 1;
+    }
+    if (step == 5) {
+        if (S->total_loan == 0 || al < 1 || !(tts_rfind(S, k, 1) || (al >= 2 && tts_rfind(S, k, 2))))
+            return 0;
+        tts_reclaim(S, t);
+        if (!tts_find_free(S, k, al))
+            return 0; /* cannot happen: the shrinks freed the placement found */
+        tts_start(S, i, t, k);
+        return 1;
+    }
+    int32_t kmin, kmax;
+    tts_el_range(S, i, &kmin, &kmax);
+    for (int32_t kk = k / 2; kk >= kmin && kk > 0; kk /= 2)
+        if (tts_find_free(S, kk, al)) {
+            tts_start(S, i, t, kk);
+            return 1;
+        }
+    return 0;
+}
+
+/* Tries job i at t by the steps of docs/model.md section 6 (section 10.4
+ * with elasticity). 1 if it started, 0 if not. */
 TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, int32_t m2)
 {
     int32_t k = S->tr->gpus[i], al = tts_allowed(S, i, t);
     /* 1. a free L0 placement */
     if (k <= m0 && k <= S->rack_gpus && tts_find_l0(S, k)) {
-        tts_start(S, i, t);
+        tts_start(S, i, t, k);
         return 1;
     }
+    if (S->elastic && tts_try_elastic(S, i, t, al, 2))
+        return 1;
     /* 2. sensitive and waited W0: evict to open L0 */
     if (k <= S->rack_gpus && tts_sensitive(S, i) && tts_waited(S, i, t) &&
         tts_preempt_max(S) >= k && tts_find_preempt(S, k)) {
         for (int32_t v = 0; v < S->nvic; v++)
             tts_end(S, S->vic[v], t, 0);
-        tts_start(S, i, t);
+        tts_start(S, i, t, k);
         return 1;
     }
     /* 3. the best level the timers allow */
     if (al >= 1 && k <= m1 && tts_find_l1(S, k)) {
-        tts_start(S, i, t);
+        tts_start(S, i, t, k);
         return 1;
     }
     if (al >= 2 && k <= m2 && tts_find_l2(S, k)) {
-        tts_start(S, i, t);
+        tts_start(S, i, t, k);
         return 1;
     }
-    /* SPEC 10.4's steps 2 and 4 to 6 (reclaims, smaller starts) are elastic
-     * jobs', not built: they would come here, before step 7 */
+    /* 5 and 6 of 10.4: reclaim for L1 or L2, start smaller */
+    if (S->elastic && (tts_try_elastic(S, i, t, al, 5) ||
+                       (tts_is_el(S, i) && tts_try_elastic(S, i, t, al, 6))))
+        return 1;
     /* 7. priority preemption (dlas, gittins): victims in higher queues */
     if (tts_prio_on(S) && k <= tts_prio_bound(S, S->mq[i]) &&
         (al == 2 ? tts_prio_victims(S, i) : tts_prio_victims_l0(S, i))) {
@@ -271,7 +303,7 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
         /* L0 (and L1): the placement the victim rule picked; L2: the best
          * level free now, which exists (the free GPUs reach k) */
         if (al < 2 || tts_find_l0(S, k) || tts_find_l1(S, k) || tts_find_l2(S, k)) {
-            tts_start(S, i, t);
+            tts_start(S, i, t, k);
             return 1;
         }
     }
@@ -303,7 +335,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
     for (;;) {
         int32_t m0, m1, m2, thr[TTS_NCLASS];
         tts_fit_max(S, &m0, &m1, &m2);
-        if (!S->cf->backfill) {
+        if (!S->cf->backfill || S->elastic) { /* reclaim and smaller starts: try each */
             for (int c = 0; c < TTS_NCLASS; c++)
                 thr[c] = TTS_BIG - 1;
         } else {
@@ -453,6 +485,11 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
             any = 1;
         }
     }
+    int64_t gap = tts_gap_next(S); /* the end of a resize_gap (10.4) */
+    if (gap != TTS_INF && (!any || gap < best)) {
+        best = gap;
+        any = 1;
+    }
     *t = best;
     return any;
 }
@@ -476,6 +513,9 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->log = log;
     S->waiting = S->running = S->busy = 0;
     S->used = S->comm_milli = S->restart_gs = S->preempt = 0;
+    S->elastic = S->el_k && (cf->el_up > 0 || cf->el_down > 0);
+    S->total_loan = S->nlj = S->nlp = 0;
+    S->resizes = S->grows = S->shrinks = S->resize_gs = S->loan_gs = S->comm_rem = 0;
     for (int l = 0; l < 3; l++)
         S->placed[l] = S->running_level[l] = 0;
     for (int32_t k = 0; k < tr->nclasses; k++) {
@@ -493,6 +533,11 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->leaf[i] = TTS_LEAF_NONE; /* a rank: every leaf */
         S->tend[i] = TTS_NONE;
         S->held[i] = 0;
+        if (S->elastic) {
+            S->el_k[i] = tr->gpus[i] | (tts_el_drawn(tr, cf, i) ? TTS_E_EL : 0);
+            S->el_rk[i] = 0;
+            S->el_last[i] = TTS_NONE;
+        }
         if (S->first) {
             S->first[i] = TTS_NONE;
             S->starts[3 * i] = S->starts[3 * i + 1] = S->starts[3 * i + 2] = 0;
@@ -530,6 +575,8 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->nonev[x] = 0;
         S->nocc[x] = 0;
         S->mark[x] = 0;
+        if (S->elastic)
+            S->loan[x] = 0;
     }
     for (int32_t v = 0; v < S->R * (S->G + 1); v++)
         S->rack_nfree[v] = S->rack_nev[v] = 0;
@@ -605,6 +652,10 @@ TTS_FN int tts_step(tts_state *S)
     }
     while (tts_pass(S, t))
         ;
+    if (S->elastic) {
+        tts_grow_phase(S, t);
+        tts_resizes(S, t);
+    }
     return 1;
 }
 
@@ -624,6 +675,8 @@ typedef struct {
      * above 1000 */
     int64_t demotions, promotions, preempt_prio;
     int64_t rho_n, rho_sum, rho_max, rho_unfair;
+    /* section 10.8; comm_rem: micro GPU-seconds comm_milli overstates */
+    int64_t resizes, grows, shrinks, resize_gs, loan_gs, comm_rem;
     int32_t fault;                   /* 1: jobs left waiting with no event (a bug) */
 } tts_summary;
 
@@ -678,6 +731,12 @@ TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int6
     m->demotions = S->demotions;
     m->promotions = S->promotions;
     m->preempt_prio = S->preempt_prio;
+    m->resizes = S->resizes;
+    m->grows = S->grows;
+    m->shrinks = S->shrinks;
+    m->resize_gs = S->resize_gs;
+    m->loan_gs = S->loan_gs;
+    m->comm_rem = S->comm_rem;
     m->fault = S->waiting != 0 || S->running != 0;
 }
 

@@ -277,6 +277,21 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         (e = upload(m, &d_l2, tr->slow_l2, tr->nclasses)) != cudaSuccess ||
         (e = upload(m, &d_git, tr->git, tr->ngit)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
+    /* elasticity's columns and the scale table, where present (NULL stays NULL) */
+    int8_t *d_el;
+    int32_t *d_gmin, *d_gmax, *d_nscale;
+    int64_t *d_scale;
+    if ((e = upload(m, &d_el, tr->elastic, n)) != cudaSuccess ||
+        (e = upload(m, &d_gmin, tr->gmin, n)) != cudaSuccess ||
+        (e = upload(m, &d_gmax, tr->gmax, n)) != cudaSuccess ||
+        (e = upload(m, &d_nscale, tr->nscale, tr->nclasses)) != cudaSuccess ||
+        (e = upload(m, &d_scale, tr->scale, (int64_t)TTS_SCALE_MAX * tr->nclasses)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "copying the trace to the device", e);
+    h.elastic = d_el;
+    h.gmin = d_gmin;
+    h.gmax = d_gmax;
+    h.nscale = d_nscale;
+    h.scale = d_scale;
     h.submit = d_submit;
     h.duration = d_duration;
     h.gpus = d_gpus;

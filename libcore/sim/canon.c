@@ -186,13 +186,26 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
     /* above L0 only after a w0, after an eviction (which needs a finite
      * w0, or is a priority eviction), or for a job larger than a rack */
     q.congestion = finite || prio || k->beyond_rack ? least_congestion(k, occ, p->congestion) : 0;
+    /* elastic jobs (docs/model.md 8.1, section 10): with el_up = el_down =
+     * 0 no elastic parameter is read (q keeps their defaults); otherwise
+     * the rules above do not hold (a resize pays restart under term, sizes
+     * change levels and the seed draws who is elastic), so the form is the
+     * configuration itself, but for resize_cost, never read under term */
+    if (p->el_up > 0 || p->el_down > 0) {
+        q = *p;
+        if (q.resize == TT_RESIZE_TERM) {
+            tt_params d;
+            tt_params_default(&d);
+            q.resize_cost = d.resize_cost;
+        }
+    }
     *out = q;
 }
 
 /* The fields of a form, in one array for the comparison and the hash (a
  * struct's padding is not compared); gittins_dist as a hash of its text,
  * the text itself compared apart. */
-#define FORM_WORDS (12 + 3 * TT_MAX_CLASSES + 5 + TT_MAX_MLFQ)
+#define FORM_WORDS (12 + 3 * TT_MAX_CLASSES + 5 + TT_MAX_MLFQ + 6)
 
 static uint64_t text_hash(const char *t)
 {
@@ -229,6 +242,13 @@ static void form_words(const tt_params *q, uint64_t *w)
     x[4] = text_hash(q->gittins_dist);
     for (int m = 0; m < TT_MAX_MLFQ; m++)
         x[5 + m] = (uint64_t)(m < q->nmlfq ? q->mlfq[m] : 0);
+    uint64_t *e = x + 5 + TT_MAX_MLFQ;
+    e[0] = (uint64_t)q->el_up;
+    e[1] = (uint64_t)q->el_down;
+    e[2] = (uint64_t)q->el_frac;
+    e[3] = (uint64_t)q->resize;
+    e[4] = (uint64_t)q->resize_cost;
+    e[5] = (uint64_t)q->resize_gap;
 }
 
 int tt_canon_equal(const tt_params *a, const tt_params *b)

@@ -65,11 +65,12 @@ int tt_conftab_open(tt_conftab *t, tt_ctx *ctx, const char *path, tt_src *mem,
     if (rc == 0)
         return tt_conftab_fail(t, "empty: no header line");
     for (int k = 0; k < nneed; k++) {
+        const char *name = need[k][0] == '?' ? need[k] + 1 : need[k]; /* '?': optional */
         idx[k] = -1;
         for (int i = 0; i < n && idx[k] < 0; i++)
-            if (strcmp(t->f[i], need[k]) == 0)
+            if (strcmp(t->f[i], name) == 0)
                 idx[k] = i;
-        if (idx[k] < 0)
+        if (idx[k] < 0 && name == need[k])
             return tt_conftab_fail(t, "field '%s': no such column in the header", need[k]);
     }
     t->nh = n;

@@ -105,6 +105,9 @@ void tt_sim_jobs_free(tt_sim_jobs *j)
     free(j->duration);
     free(j->gpus);
     free(j->cls);
+    free(j->elastic);
+    free(j->gpus_min);
+    free(j->gpus_max);
     memset(j, 0, sizeof *j);
 }
 
@@ -114,6 +117,7 @@ const char *const tt_metric_names[TT_NMETRICS] = {
     "makespan",   "jct_mean",      "jct_p50",     "jct_p90",   "jct_p99",   "queue_mean",
     "queue_p99",  "comm_gpu_s",    "comm_share",  "restart_gpu_s", "preemptions",
     "placed_l0",  "placed_l1",     "placed_l2",   "util",      "rejected",
+    "resizes",    "grows",         "shrinks",     "resize_gpu_s", "loan_gpu_s",
     "demotions",  "promotions",    "preempt_prio", "ftf_mean", "ftf_max",   "ftf_unfair"};
 
 /* Where each metric lives and how it prints: decimals for a double,
@@ -130,6 +134,9 @@ static const struct {
     {offsetof(tt_metrics, preemptions), -1},   {offsetof(tt_metrics, placed_l0), -1},
     {offsetof(tt_metrics, placed_l1), -1},     {offsetof(tt_metrics, placed_l2), -1},
     {offsetof(tt_metrics, util), 6},           {offsetof(tt_metrics, rejected), -1},
+    {offsetof(tt_metrics, resizes), -1},       {offsetof(tt_metrics, grows), -1},
+    {offsetof(tt_metrics, shrinks), -1},       {offsetof(tt_metrics, resize_gpu_s), -1},
+    {offsetof(tt_metrics, loan_gpu_s), -1},
     {offsetof(tt_metrics, demotions), -1},     {offsetof(tt_metrics, promotions), -1},
     {offsetof(tt_metrics, preempt_prio), -1},  {offsetof(tt_metrics, ftf_mean), 6},
     {offsetof(tt_metrics, ftf_max), -1},       {offsetof(tt_metrics, ftf_unfair), -1},

@@ -6,6 +6,7 @@
 
 #include "base/sha256.h"
 #include "sim/simconf.h"
+#include "tt/parse.h"
 #include "tt/sim.h"
 
 /* The text of data/models.tsv (models_default.c). */
@@ -17,6 +18,10 @@ struct tt_models {
     int n;
     char *names[TT_MAX_CLASSES];
     int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
+    /* the scale column (docs/model.md 10.2): nscale[c] values sp(1), sp(2),
+     * sp(4), ...; 0 values: linear */
+    int32_t nscale[TT_MAX_CLASSES];
+    int64_t scale[TT_MAX_CLASSES][TT_SCALE_VALUES];
     char *source;
     char sha256[65];
 };
@@ -53,12 +58,41 @@ static const char *bad_name(const char *name)
     return NULL;
 }
 
+/* "1000,1975,3797,..." into v: sp(1) = 1000, never decreasing, at most
+ * TT_SCALE_VALUES values. The count, or -1 with why. */
+static int parse_scale(const char *text, int64_t *v, const char **why)
+{
+    int n = 0;
+    const char *at = text;
+    *why = "expected 1000 and then values that never decrease, separated by commas";
+    for (;;) {
+        char buf[24];
+        size_t len = strcspn(at, ",");
+        int64_t x;
+        if (n == TT_SCALE_VALUES) {
+            *why = "more than 8 values (1 .. 128 GPUs)";
+            return -1;
+        }
+        if (len == 0 || len >= sizeof buf)
+            return -1;
+        memcpy(buf, at, len);
+        buf[len] = '\0';
+        if (tt_parse_i64(buf, &x) || x < 1000 || x > 1000000000 || (n == 0 && x != 1000) ||
+            (n > 0 && x < v[n - 1]))
+            return -1;
+        v[n++] = x;
+        if (!at[len])
+            return n;
+        at += len + 1;
+    }
+}
+
 static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
 {
-    static const char *const need[3] = {"name", "slow_l1", "slow_l2"};
+    static const char *const need[4] = {"name", "slow_l1", "slow_l2", "?scale"};
     static const char range[] = "an integer 1000 .. 1000000 (permille)";
     tt_conftab t;
-    int idx[3], rc = tt_conftab_open(&t, ctx, path, mem, need, 3, idx);
+    int idx[4], rc = tt_conftab_open(&t, ctx, path, mem, need, 4, idx);
     int64_t lines[TT_MAX_CLASSES];
     while (!rc && (rc = tt_conftab_next(&t)) == 1) {
         rc = 0;
@@ -87,6 +121,15 @@ static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
         }
         m->slow_l1[m->n] = l1;
         m->slow_l2[m->n] = l2;
+        if (idx[3] >= 0) {
+            const char *swhy;
+            int ns = parse_scale(t.f[idx[3]], m->scale[m->n], &swhy);
+            if (ns < 0) {
+                rc = tt_conftab_fail(&t, "field 'scale': %s, got '%.60s'", swhy, t.f[idx[3]]);
+                break;
+            }
+            m->nscale[m->n] = ns;
+        }
         lines[m->n++] = tt_src_lineno(t.src);
     }
     if (!rc && m->n == 0)
@@ -192,6 +235,31 @@ int tt_models_find(const tt_models *m, const char *name)
 const char *tt_models_name(const tt_models *m, int c)
 {
     return m && c >= 0 && c < m->n ? m->names[c] : NULL;
+}
+
+int tt_models_scale(const tt_models *m, int c, int64_t *sp)
+{
+    if (!m || c < 0 || c >= m->n)
+        return 0;
+    for (int q = 0; q < m->nscale[c]; q++)
+        sp[q] = m->scale[c][q];
+    return m->nscale[c];
+}
+
+int tt_models_set_scale(tt_ctx *ctx, tt_models *m, int c, int n, const int64_t *sp)
+{
+    if (!m || c < 0 || c >= m->n || n < 0 || n > TT_SCALE_VALUES)
+        return tt_err(ctx, TT_EINVAL, "scale of class %d: no such class, or not 0 .. %d values",
+                      c, TT_SCALE_VALUES);
+    for (int q = 0; q < n; q++)
+        if (sp[q] < 1000 || sp[q] > 1000000000 || (q == 0 && sp[q] != 1000) ||
+            (q > 0 && sp[q] < sp[q - 1]))
+            return tt_err(ctx, TT_EINVAL, "scale of class '%s': expected 1000 and then values "
+                          "that never decrease", m->names[c]);
+    for (int q = 0; q < n; q++)
+        m->scale[c][q] = sp[q];
+    m->nscale[c] = n;
+    return 0;
 }
 
 int64_t tt_models_slow_l1(const tt_models *m, int c)

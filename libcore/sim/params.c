@@ -16,13 +16,17 @@
 enum {
     P_ORDER, P_W0, P_W1, P_THETA, P_RESTART, P_CONGESTION, P_MIN_RUN, P_MAX_PREEMPT,
     P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS, P_MLFQ, P_PROMOTE, P_PRIO_PREEMPT,
-    P_GITTINS_DELTA, P_GITTINS_DIST
+    P_GITTINS_DELTA, P_GITTINS_DIST, P_EL_UP, P_EL_DOWN, P_EL_FRAC, P_RESIZE, P_RESIZE_COST,
+    P_RESIZE_GAP
 };
 
-const char *const tt_param_names[TT_NPARAMS] = {
+const char *const tt_param_names[TT_NPARAMS_ALL] = {
     "order",      "w0",      "w1",          "theta",    "restart", "congestion",
     "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers",
-    "mlfq",       "promote", "prio_preempt", "gittins_delta", "gittins_dist"};
+    "mlfq",       "promote", "prio_preempt", "gittins_delta", "gittins_dist",
+    "el_up",      "el_down", "el_frac",     "resize",   "resize_cost", "resize_gap"};
+
+static const char *const resize_names[] = {"sidecar", "term"};
 
 static const char *const order_names[TT_NORDERS] = {"fifo", "sjf",     "srtf", "las",
                                                     "dlas", "gittins", "ftf"};
@@ -37,7 +41,7 @@ typedef struct {
 } num_param;
 
 #define NUM(f, lo, hi, inf, want) {offsetof(tt_params, f), lo, hi, inf, want}
-static const num_param nums[TT_NPARAMS] = {
+static const num_param nums[TT_NPARAMS_ALL] = {
     [P_W0] = NUM(w0, 0, INT64_MAX, 1, "seconds >= 0 or inf"),
     [P_W1] = NUM(w1, 0, INT64_MAX, 1, "seconds >= 0 or inf"),
     [P_THETA] = NUM(theta, 0, INT64_MAX, 1, "permille >= 0 or inf"),
@@ -49,6 +53,11 @@ static const num_param nums[TT_NPARAMS] = {
     [P_PROMOTE] = NUM(promote, 0, 1000000, 0, "permille 0 .. 1000000 (0: off)"),
     [P_GITTINS_DELTA] = NUM(gittins_delta, 1, INT64_C(1099511627776), 0,
                             "GPU-seconds 1 .. 1099511627776"),
+    [P_EL_UP] = NUM(el_up, 0, 6, 0, "doublings 0 .. 6"),
+    [P_EL_DOWN] = NUM(el_down, 0, 6, 0, "halvings 0 .. 6"),
+    [P_EL_FRAC] = NUM(el_frac, 0, 1000, 0, "permille 0 .. 1000"),
+    [P_RESIZE_COST] = NUM(resize_cost, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
+    [P_RESIZE_GAP] = NUM(resize_gap, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
 };
 
 /* SPEC 11.5's defaults: Tiresias's queue_limit and gittins_delta */
@@ -77,6 +86,11 @@ void tt_params_default(tt_params *p)
     p->prio_preempt = 1;
     p->gittins_delta = 3250;
     snprintf(p->gittins_dist, sizeof p->gittins_dist, "trace");
+    p->el_up = p->el_down = 0;
+    p->el_frac = 1000;
+    p->resize = TT_RESIZE_SIDECAR;
+    p->resize_cost = 10;
+    p->resize_gap = 300;
 }
 
 static int bad_value(tt_ctx *ctx, const char *name, const char *want, const char *value)
@@ -325,7 +339,7 @@ static int set_class_timer(tt_ctx *ctx, tt_params *p, const tt_models *m, const 
 
 static int param_index(const char *name)
 {
-    for (int i = 0; i < TT_NPARAMS; i++)
+    for (int i = 0; i < TT_NPARAMS_ALL; i++)
         if (strcmp(tt_param_names[i], name) == 0)
             return i;
     return -1;
@@ -343,7 +357,7 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
             return rc;
         char buf[64], known[320] = "";
         size_t k = 0;
-        for (int j = 0; j < TT_NPARAMS; j++)
+        for (int j = 0; j < TT_NPARAMS_ALL; j++)
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", j ? " " : "",
                                   tt_param_names[j]);
         return tt_err(ctx, TT_EINVAL,
@@ -375,6 +389,13 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
     }
     case P_MIX: return set_mix(ctx, p, models, value);
     case P_TIMERS: return set_timers(ctx, p, models, value);
+    case P_RESIZE:
+        for (int r = 0; r < 2; r++)
+            if (strcmp(value, resize_names[r]) == 0) {
+                p->resize = r;
+                return 0;
+            }
+        return bad_value(ctx, name, "sidecar or term", value);
     default: {
         const num_param *q = &nums[i];
         int64_t v;
@@ -425,6 +446,9 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
         }
         return 0;
     }
+    case P_RESIZE:
+        n = snprintf(buf, size, "%s", p->resize == TT_RESIZE_TERM ? "term" : "sidecar");
+        break;
     case P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
     case P_MIX: {
         if (!models)
@@ -468,7 +492,7 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
         return 0;
     }
     default: {
-        if (i < 0 || i >= TT_NPARAMS)
+        if (i < 0 || i >= TT_NPARAMS_ALL)
             return TT_EINVAL;
         int64_t v = *(const int64_t *)((const char *)p + nums[i].off);
         if (nums[i].inf && v == TT_INF)
@@ -493,7 +517,7 @@ int tt_params_format_options(const tt_params *p, const tt_models *models, char *
     tt_params_default(&def);
     size_t at = 0;
     buf[0] = '\0';
-    for (int i = 0; i < TT_NPARAMS; i++) {
+    for (int i = 0; i < TT_NPARAMS_ALL; i++) {
         /* compared as text: a parameter the table cannot write (a mix
          * without models) is "" on both sides and left out */
         char v[TT_PARAM_TEXT_MAX], d[TT_PARAM_TEXT_MAX];

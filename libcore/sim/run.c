@@ -331,11 +331,11 @@ static int check_bound(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, 
     tt_params p;
     tt_params_default(&p);
     p.congestion = cmax;
-    if (tt_simprep_check_bound(ctx, prep, &p) == 0)
-        return 0;
+    /* smaller starts (el_down) slow a job beyond congestion's bound */
+    int fast = tt_simprep_check_bound(ctx, prep, &p) == 0;
     for (int64_t i = 0; i < count; i++) {
         int rc = src_params(ctx, src, i, &p);
-        if (!rc)
+        if (!rc && (!fast || p.el_down > 0))
             rc = tt_simprep_check_bound(ctx, prep, &p);
         if (rc) {
             char msg[1024], label[512];

@@ -60,6 +60,18 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
         return bad_param(ctx, "gittins_delta", p->gittins_delta, "1 .. 2^40");
     if (!memchr(p->gittins_dist, '\0', sizeof p->gittins_dist) || !p->gittins_dist[0])
         return tt_err(ctx, TT_EINVAL, "parameter 'gittins_dist': empty or not terminated");
+    if (p->el_up < 0 || p->el_up > 6)
+        return bad_param(ctx, "el_up", p->el_up, "0 .. 6");
+    if (p->el_down < 0 || p->el_down > 6)
+        return bad_param(ctx, "el_down", p->el_down, "0 .. 6");
+    if (p->el_frac < 0 || p->el_frac > 1000)
+        return bad_param(ctx, "el_frac", p->el_frac, "0 .. 1000");
+    if (p->resize != TT_RESIZE_SIDECAR && p->resize != TT_RESIZE_TERM)
+        return bad_param(ctx, "resize", p->resize, "sidecar term");
+    if (p->resize_cost < 0 || p->resize_cost > INT32_MAX)
+        return bad_param(ctx, "resize_cost", p->resize_cost, "0 .. 2^31-1");
+    if (p->resize_gap < 0 || p->resize_gap > INT32_MAX)
+        return bad_param(ctx, "resize_gap", p->resize_gap, "0 .. 2^31-1");
     if (p->mix_set) {
         uint64_t total = 0;
         for (int c = 0; c < nclasses; c++)
@@ -91,6 +103,12 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
     cf->prio_preempt = p->prio_preempt;
     cf->gittins_delta = p->gittins_delta;
     cf->git = -1;
+    cf->el_up = (int32_t)p->el_up;
+    cf->el_down = (int32_t)p->el_down;
+    cf->el_frac = (int32_t)p->el_frac;
+    cf->resize_term = p->resize == TT_RESIZE_TERM;
+    cf->resize_cost = p->resize_cost;
+    cf->resize_gap = p->resize_gap;
     uint64_t sum = 0;
     for (int c = 0; c < TTS_MAX_CLASSES; c++) {
         if (c < nclasses)
@@ -211,11 +229,40 @@ static int check_jobs(tt_ctx *ctx, tt_simprep *prep)
     return 0;
 }
 
+/* The work bound at each job's smallest size: smax x s_sc(k0 / 2^d) for
+ * the most halvings d that divide k0 (no trace bound can lower s_sc
+ * below that), over the classes the job may run as. */
+static int check_bound_elastic(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p,
+                               int64_t smax)
+{
+    const tt_sim_jobs *j = prep->j;
+    for (int64_t i = 0; i < j->n; i++) {
+        int32_t k0 = j->gpus[i], d = 0;
+        while (d < p->el_down && (k0 >> (d + 1)) << (d + 1) == k0)
+            d++;
+        int64_t s = smax;
+        for (int c = 0; c < prep->nclasses; c++) {
+            if (j->cls[i] >= 0 && c != j->cls[i])
+                continue;
+            int64_t x = smax * (1000 * tts_sp(&prep->tr, c, k0) / tts_sp(&prep->tr, c, k0 >> d)) /
+                        1000;
+            if (x > s)
+                s = x;
+        }
+        if (j->duration[i] * 1000 > MAX_WORK_S / s)
+            return tt_err(ctx, TT_ERANGE, "job %lld: duration %lld s too long at slowdown %lld",
+                          (long long)i, (long long)j->duration[i], (long long)s);
+    }
+    return 0;
+}
+
 int tt_simprep_check_bound(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p)
 {
     /* the largest effective slowdown any job can run at; congestion
      * inflation is monotone, so the largest class gives it */
     int64_t smax = 1000 + (prep->slow_max - 1000) * 1000 / (1000 - p->congestion);
+    if (p->el_down > 0) /* a smaller start runs slower: s_sc(kmin) > 1000 (section 10) */
+        return check_bound_elastic(ctx, prep, p, smax);
     if (prep->dur_max * 1000 <= MAX_WORK_S / smax)
         return 0;
     const tt_sim_jobs *j = prep->j;
@@ -260,7 +307,8 @@ int tt_simprep_needs(const tt_params *p, int jobs)
            (o == TT_ORDER_SRTF || o == TT_ORDER_LAS || mlfq || o == TT_ORDER_FTF ? TT_NEED_VICT
                                                                                 : 0) |
            (jobs ? TT_NEED_JOBS : 0) | (mlfq ? TT_NEED_MLFQ : 0) |
-           (o == TT_ORDER_FTF ? TT_NEED_FTF : 0) | (o == TT_ORDER_GITTINS ? TT_NEED_GITTINS : 0);
+           (o == TT_ORDER_FTF ? TT_NEED_FTF : 0) | (o == TT_ORDER_GITTINS ? TT_NEED_GITTINS : 0) |
+           (p->el_up > 0 || p->el_down > 0 ? TT_NEED_ELASTIC : 0);
 }
 
 /* ---- submit' per load value ----
@@ -374,6 +422,14 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
     tr->nclasses = nc;
     tr->slow_l1 = prep->slow_l1;
     tr->slow_l2 = prep->slow_l2;
+    int any_scale = 0;
+    for (int k = 0; k < nc; k++)
+        any_scale |= (prep->nscale[k] = tt_models_scale(m, k, prep->scale + TTS_SCALE_MAX * k)) > 0;
+    tr->nscale = any_scale ? prep->nscale : NULL;
+    tr->scale = any_scale ? prep->scale : NULL;
+    tr->elastic = j->elastic;
+    tr->gmin = j->gpus_min;
+    tr->gmax = j->gpus_max;
     if (needs & TT_NEED_RANKS) {
         if (dur_ranks(j, &prep->rank_job, &prep->job_rank))
             return tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -385,7 +441,8 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
     pthread_mutex_init(&prep->subs->lock, NULL);
     prep->with = (needs & TT_NEED_VICT ? TTS_WITH_VICT : 0) |
                  (needs & TT_NEED_JOBS ? TTS_WITH_JOBS : 0) |
-                 (needs & TT_NEED_MLFQ ? TTS_WITH_MLFQ : 0) | (needs & TT_NEED_FTF ? TTS_WITH_FTF : 0);
+                 (needs & TT_NEED_MLFQ ? TTS_WITH_MLFQ : 0) | (needs & TT_NEED_FTF ? TTS_WITH_FTF : 0) |
+                 (needs & TT_NEED_ELASTIC ? TTS_WITH_ELASTIC : 0);
     prep->state_bytes = tts_state_bytes(j->n, &prep->tc, prep->with);
     return 0;
 }
@@ -443,6 +500,8 @@ void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
         m->queue_p99 = sm->que_p99;
     }
     m->comm_gpu_s = (double)sm->comm_milli / 1000.0;
+    if (sm->comm_rem) /* micro GPU-seconds the milli count overstates (elasticity) */
+        m->comm_gpu_s -= (double)sm->comm_rem / 1e6;
     m->comm_share = sm->used > 0 ? m->comm_gpu_s / (double)sm->used : NAN;
     m->restart_gpu_s = sm->restart_gs;
     m->preemptions = sm->preempt;
@@ -457,6 +516,11 @@ void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
     m->ftf_mean = sm->rho_n > 0 ? (double)sm->rho_sum / (double)sm->rho_n : NAN;
     m->ftf_max = sm->rho_n > 0 ? sm->rho_max : TT_METRIC_NONE;
     m->ftf_unfair = sm->rho_unfair;
+    m->resizes = sm->resizes;
+    m->grows = sm->grows;
+    m->shrinks = sm->shrinks;
+    m->resize_gpu_s = sm->resize_gs;
+    m->loan_gpu_s = sm->loan_gs;
 }
 
 /* The percentiles come from the spent state: tts_summarize writes the

@@ -42,7 +42,8 @@ int tt_conftab_fail(tt_conftab *t, const char *fmt, ...)
 #endif
     ;
 /* Opens path (or takes the open source mem) and reads its header; idx[k]
- * gets the column of need[k], found by name. */
+ * gets the column of need[k], found by name (a name after '?' may be
+ * absent: idx[k] = -1). */
 int tt_conftab_open(tt_conftab *t, tt_ctx *ctx, const char *path, tt_src *mem,
                     const char *const *need, int nneed, int *idx);
 void tt_conftab_close(tt_conftab *t);

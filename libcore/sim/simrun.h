@@ -12,10 +12,12 @@
 /* What a preparation is made for (tt_simprep_needs): the duration ranks
  * of sjf and srtf, the sorted array of waiting jobs (evicted ones under
  * srtf, las, dlas and gittins, all under ftf), per-job results, the state
- * of dlas and gittins, ftf's keys, a Gittins distribution. */
+ * of dlas and gittins, ftf's keys, a Gittins distribution, the elastic
+ * jobs' state. */
 enum {
     TT_NEED_RANKS = 1, TT_NEED_VICT = 2, TT_NEED_JOBS = 4, TT_NEED_MLFQ = 8, TT_NEED_FTF = 16,
-    TT_NEED_GITTINS = 32 /* a distribution to load (tt_simprep_gittins) */
+    TT_NEED_GITTINS = 32, /* a distribution to load (tt_simprep_gittins) */
+    TT_NEED_ELASTIC = 64
 };
 
 /* The submit' arrays of the loads in flight (sim.c). */
@@ -31,6 +33,8 @@ typedef struct {
     tts_cluster tc;
     tts_trace tr;
     int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
+    int32_t nscale[TT_MAX_CLASSES];
+    int64_t scale[TT_MAX_CLASSES * TTS_SCALE_MAX];
     int64_t slow_max;    /* the largest class slowdown, permille */
     int64_t dur_max;     /* the longest duration, s */
     int32_t *rank_job, *job_rank; /* NULL unless prepared with TT_NEED_RANKS */

@@ -36,7 +36,8 @@ PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max
           "gittins_delta", "gittins_dist")
 METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
-           "placed_l2", "util", "rejected", "demotions", "promotions", "preempt_prio",
+           "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",
+           "resize_gpu_s", "loan_gpu_s", "demotions", "promotions", "preempt_prio",
            "ftf_mean", "ftf_max", "ftf_unfair")
 SIM_JOB_COLUMNS = ("job", "submit", "duration", "gpus", "model", "start", "end", "jct", "queue",
                    "level", "slow", "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s",
@@ -131,8 +132,8 @@ def read_trace(path):
 
 def read_sim(path):
     """The simulation of a tt-sim -o file as one row: its 18 parameters and
-    22 metrics, as tt-sim prints them (a file written before SPEC 11's
-    columns has 13 and 16)."""
+    27 metrics, as tt-sim prints them (a file written before SPEC 11's
+    columns has 13 and 16, and before section 10's, 18 and 22)."""
     with h5py.File(path, "r") as f:
         g = _group(f, path, "sim", "sim/1")
         s = g["summary"]
@@ -199,7 +200,7 @@ def read_tune(path):
     absent from files written before it), objective, feasible, predicted
     (NaN where the surrogate did not propose the point), the 18 parameters,
     a searched class timer's own column (w0.CLASS; NaN where a row uses the
-    global timer), the 22 metrics. attrs: the /tune attributes, "space" (each searched
+    global timer), the 27 metrics. attrs: the /tune attributes, "space" (each searched
     dimension's values, in -s order) and "roles" ({role: {"train_row": i,
     "test_row": j or None}}, rows of this frame)."""
     with h5py.File(path, "r") as f:

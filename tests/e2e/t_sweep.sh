@@ -301,7 +301,8 @@ params = ["order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max
           "gittins_delta", "gittins_dist"]
 metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0",
-           "placed_l1", "placed_l2", "util", "rejected", "demotions", "promotions",
+           "placed_l1", "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",
+           "resize_gpu_s", "loan_gpu_s", "demotions", "promotions",
            "preempt_prio", "ftf_mean", "ftf_max", "ftf_unfair"]
 assert sorted(s["params"].keys()) == sorted(params)
 assert sorted(s["metrics"].keys()) == sorted(metrics)

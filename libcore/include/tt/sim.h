@@ -75,7 +75,16 @@ typedef struct {
     int32_t prio_preempt;
     int64_t gittins_delta;
     char gittins_dist[TT_GITTINS_DIST_MAX];
+    /* elastic jobs (docs/model.md section 10): doublings above and
+     * halvings below a job's GPUs (0 .. 6), the permille of jobs elastic
+     * where the trace does not say, resize TT_RESIZE_SIDECAR (overhead
+     * resize_cost) or TT_RESIZE_TERM (overhead restart), the gap (s) from
+     * a job's last resize to its next grow */
+    int64_t el_up, el_down, el_frac, resize_cost, resize_gap;
+    int32_t resize;
 } tt_params;
+
+enum { TT_RESIZE_SIDECAR, TT_RESIZE_TERM };
 
 #define TT_TIMER_GLOBAL INT64_C(-1)
 
@@ -85,6 +94,11 @@ typedef struct {
  * others, so the columns that were there keep their places). */
 extern const char *const tt_param_names[];
 #define TT_NPARAMS 18
+/* Every parameter tt_params_set and tt_params_format know: the output
+ * columns' TT_NPARAMS, then el_up el_down el_frac resize resize_cost
+ * resize_gap (section 10: set, formatted and in tt_params_format_options,
+ * not yet output columns). */
+#define TT_NPARAMS_ALL 24
 /* Room for any parameter as text (a mix or timers of 64 named classes). */
 #define TT_PARAM_TEXT_MAX (TT_MAX_CLASSES * 112)
 
@@ -154,6 +168,15 @@ int tt_models_count(const tt_models *m);
 /* Class index of name, or -1. */
 int tt_models_find(const tt_models *m, const char *name);
 const char *tt_models_name(const tt_models *m, int c);
+/* The optional scale column (docs/model.md 10.2): class c's throughput at
+ * 1, 2, 4, ... GPUs on a packed placement, permille of one GPU, into
+ * sp[0 .. TT_SCALE_VALUES); returns the count (0: the column is absent or
+ * empty for c, linear speedup). */
+#define TT_SCALE_VALUES 8
+int tt_models_scale(const tt_models *m, int c, int64_t *sp);
+/* Sets class c's scale values (n = 0: linear). TT_EINVAL unless sp[0] is
+ * 1000 and the values never decrease. */
+int tt_models_set_scale(tt_ctx *ctx, tt_models *m, int c, int n, const int64_t *sp);
 int64_t tt_models_slow_l1(const tt_models *m, int c);
 int64_t tt_models_slow_l2(const tt_models *m, int c);
 /* The path or "(built in)" the table came from, and the SHA-256 of its
@@ -179,6 +202,11 @@ typedef struct {
     int64_t *submit, *duration;
     int32_t *gpus, *cls;
     int64_t unknown_models; /* jobs with cls = -1 */
+    /* the trace's elasticity columns (docs/model.md 10.1), NULL when it
+     * has none: elastic 1, 0 or -1 (unknown: el_frac decides), gpus_min and
+     * gpus_max (-1: no bound); owned like the columns above */
+    int8_t *elastic;
+    int32_t *gpus_min, *gpus_max;
 } tt_sim_jobs;
 
 /* From a sorted trace and a model table. TT_EINVAL when the trace is not
@@ -229,6 +257,8 @@ typedef struct {
     int64_t restart_gpu_s, preemptions, placed_l0, placed_l1, placed_l2;
     double util;
     int64_t rejected;
+    /* section 10.8, after section 7's */
+    int64_t resizes, grows, shrinks, resize_gpu_s, loan_gpu_s;
     /* SPEC 11.6, after the others in every output */
     int64_t demotions, promotions, preempt_prio;
     double ftf_mean;
@@ -236,7 +266,7 @@ typedef struct {
 } tt_metrics;
 
 extern const char *const tt_metric_names[];
-#define TT_NMETRICS 22
+#define TT_NMETRICS 27
 
 /* A metric that cannot be computed (docs/model.md, section 7: no job was
  * simulated, or a share of nothing): an int64 metric holds TT_METRIC_NONE,

@@ -100,7 +100,7 @@ Test(table, fixture_sweep_tsv)
     cr_assert_eq(tt_table_load(ctx, "tests/fixtures/plot/plot_sweep.tsv", TT_TABLE_CONFIGS, &t), 0,
                  "%s", tt_errmsg(ctx));
     cr_expect_eq(tt_table_rows(t), 15);
-    cr_expect_eq(tt_table_cols(t), 12 + 16); /* written before the timers column and SPEC 11 */
+    cr_expect_eq(tt_table_cols(t), 12 + 16); /* written before the timers column and SPEC 10, 11 */
     int c = tt_table_find(t, "jct_mean");
     cr_expect_eq(tt_table_values(t, c)[7], 28800.0); /* w0=600 theta=1500, row 9 of the file */
     cr_expect_null(tt_table_values(t, tt_table_find(t, "mix")));

@@ -541,3 +541,28 @@ Test(canon, bench_grid_forms)
     tt_trace_free(t);
     tt_ctx_free(ctx);
 }
+
+/* Elasticity (docs/model.md 8.1): its parameters are not read while
+ * el_up = el_down = 0; once on, every parameter is kept (the rules above
+ * need not hold), but resize_cost under resize=term. */
+Test(canon, elastic)
+{
+    jobs8 s;
+    make_jobs(&s, 4, known_ab, NULL, NULL);
+    tt_canon k = canon_of(&s);
+    tt_params p, on;
+    tt_params_default(&p);
+    cr_expect(same(&k, &p, with(&p, "resize", "term")));
+    cr_expect(same(&k, &p, with(&p, "resize_cost", "99")));
+    cr_expect(same(&k, &p, with(&p, "resize_gap", "0")));
+    cr_expect(same(&k, &p, with(&p, "el_frac", "10")));
+    cr_expect(!same(&k, &p, with(&p, "el_up", "1")));
+    on = *with(&p, "el_down", "1");
+    cr_expect(!same(&k, &on, with(&on, "resize_cost", "99")));
+    cr_expect(!same(&k, &on, with(&on, "restart", "99")));
+    cr_expect(!same(&k, &on, with(&on, "seed", "2")));
+    cr_expect(!same(&k, &on, with(&on, "el_frac", "10")));
+    on.resize = TT_RESIZE_TERM;
+    cr_expect(same(&k, &on, with(&on, "resize_cost", "99")));
+    cr_expect(!same(&k, &on, with(&on, "resize_gap", "99")));
+}

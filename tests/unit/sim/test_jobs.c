@@ -128,9 +128,11 @@ Test(metrics, names_and_text)
                           "jct_p99",       "queue_mean",  "queue_p99", "comm_gpu_s",
                           "comm_share",    "restart_gpu_s", "preemptions", "placed_l0",
                           "placed_l1",     "placed_l2",   "util",      "rejected",
+                          "resizes",       "grows",       "shrinks",   "resize_gpu_s",
+                          "loan_gpu_s",
                           "demotions",     "promotions",  "preempt_prio", "ftf_mean",
                           "ftf_max",       "ftf_unfair"};
-    cr_assert_eq(TT_NMETRICS, 22);
+    cr_assert_eq(TT_NMETRICS, 27);
     for (int i = 0; i < TT_NMETRICS; i++)
         cr_expect_str_eq(tt_metric_names[i], want[i]);
 
@@ -140,12 +142,15 @@ Test(metrics, names_and_text)
         .queue_mean = 1.0 / 3, .queue_p99 = 90,          .comm_gpu_s = 1234.5675,
         .comm_share = 0.25,   .restart_gpu_s = 60,      .preemptions = 2,
         .placed_l0 = 4,       .placed_l1 = 1,           .placed_l2 = 0,
-        .util = 470.0 / 600,  .rejected = 1,            .demotions = 5,
+        .util = 470.0 / 600,  .rejected = 1,            .resizes = 5,
+        .grows = 3,           .shrinks = 1,             .resize_gpu_s = 40,
+        .loan_gpu_s = 1390,   .demotions = 5,
         .promotions = 3,      .preempt_prio = 2,        .ftf_mean = 1156.0 + 2.0 / 3,
         .ftf_max = 1566,      .ftf_unfair = 2};
     const char *text[] = {"150", "72.500000", "30",  "140", "9007199254740993", "0.333333",
                           "90",  "1234.568",  "0.250000", "60", "2", "4", "1", "0", "0.783333",
-                          "1",   "5",         "3",   "2",   "1156.666667",      "1566", "2"};
+                          "1",   "5", "3", "1", "40", "1390",
+                          "5",         "3",   "2",   "1156.666667",      "1566", "2"};
     char buf[64];
     for (int i = 0; i < TT_NMETRICS; i++) {
         tt_metric_format(&m, i, buf, sizeof buf);
@@ -154,6 +159,7 @@ Test(metrics, names_and_text)
     cr_expect_eq(tt_metric_value(&m, 0), 150.0);
     cr_expect_eq(tt_metric_value(&m, 1), 72.5);
     cr_expect_eq(tt_metric_value(&m, 15), 1.0);
+    cr_expect_eq(tt_metric_value(&m, 20), 1390.0);
     cr_expect(isnan(tt_metric_value(&m, TT_NMETRICS)));
     /* undefined reals print as empty fields, never "nan" or "-0.000000" */
     m.jct_mean = NAN;

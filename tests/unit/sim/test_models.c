@@ -134,6 +134,11 @@ Test(models, built_in_equals_data_file)
         cr_expect_str_eq(tt_models_name(d, c), tt_models_name(f, c));
         cr_expect_eq(tt_models_slow_l1(d, c), tt_models_slow_l1(f, c));
         cr_expect_eq(tt_models_slow_l2(d, c), tt_models_slow_l2(f, c));
+        int64_t a[TT_SCALE_VALUES], b[TT_SCALE_VALUES];
+        int na = tt_models_scale(d, c, a);
+        cr_expect_eq(na, 7);
+        cr_expect_eq(na, tt_models_scale(f, c, b));
+        cr_expect(memcmp(a, b, sizeof a[0] * (size_t)na) == 0);
     }
     /* the first and last rows of data/models.tsv, as written there */
     cr_expect_str_eq(tt_models_name(d, 0), "bert");
@@ -167,4 +172,37 @@ Test(models, create)
     cr_expect_eq(tt_models_create(ctx, TT_MAX_CLASSES + 1, names2, ok, ok, &m), TT_EINVAL);
     tt_ctx_free(ctx);
     tt_models_free(NULL);
+}
+
+/* The scale column (docs/model.md 10.2): optional, 1000 first, never
+ * decreasing, at most TT_SCALE_VALUES values. */
+Test(models, scale_column)
+{
+    static const char *const bad[] = {"900,2000", "1000,900", "1000,,2000", "1000,x",
+                                      "1000,2000,3000,4000,5000,6000,7000,8000,9000"};
+    char path[] = "/tmp/tt_models_scale_XXXXXX";
+    for (size_t q = 0; q < sizeof bad / sizeof bad[0] + 1; q++) {
+        int fd = mkstemp(path);
+        cr_assert(fd >= 0);
+        FILE *f = fdopen(fd, "w");
+        fprintf(f, "name\tslow_l1\tslow_l2\tscale\na\t1000\t1200\t%s\n",
+                q < sizeof bad / sizeof bad[0] ? bad[q] : "1000,1500,2500");
+        fclose(f);
+        tt_models *m = NULL;
+        tt_ctx *ctx = tt_ctx_create();
+        int rc = tt_models_load(ctx, path, &m);
+        if (q < sizeof bad / sizeof bad[0]) {
+            cr_expect_eq(rc, TT_EPARSE, "'%s' accepted", bad[q]);
+            cr_expect(strstr(tt_errmsg(ctx), "field 'scale'") != NULL, "%s", tt_errmsg(ctx));
+        } else {
+            int64_t sp[TT_SCALE_VALUES];
+            cr_assert_eq(rc, 0, "%s", tt_errmsg(ctx));
+            cr_expect_eq(tt_models_scale(m, 0, sp), 3);
+            cr_expect_eq(sp[2], 2500);
+        }
+        tt_models_free(m);
+        tt_ctx_free(ctx);
+        unlink(path);
+        strcpy(path, "/tmp/tt_models_scale_XXXXXX");
+    }
 }

@@ -162,11 +162,13 @@ Test(params, bad_values)
     expect_set_error(m, "nosuch", "1",
                      "unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion "
                      "min_run max_preempt backfill load seed mix timers mlfq promote "
-                     "prio_preempt gittins_delta gittins_dist w0.CLASS w1.CLASS preset)");
+                     "prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
+                     "resize_cost resize_gap w0.CLASS w1.CLASS preset)");
     expect_set_error(m, "W0", "1",
                      "unknown parameter 'W0' (known: order w0 w1 theta restart congestion "
                      "min_run max_preempt backfill load seed mix timers mlfq promote "
-                     "prio_preempt gittins_delta gittins_dist w0.CLASS w1.CLASS preset)");
+                     "prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
+                     "resize_cost resize_gap w0.CLASS w1.CLASS preset)");
     tt_models_free(m);
 }
 
@@ -254,7 +256,7 @@ Test(params, format_round_trips)
     cr_expect_eq(tt_params_format(&p, NULL, 12, buf, sizeof buf), 0);
 
     /* bad index, no table for mix, a buffer too small */
-    cr_expect_eq(tt_params_format(&p, m, TT_NPARAMS, buf, sizeof buf), TT_EINVAL);
+    cr_expect_eq(tt_params_format(&p, m, TT_NPARAMS_ALL, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, m, -1, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, NULL, 11, buf, sizeof buf), TT_EINVAL);
     cr_expect_eq(tt_params_format(&p, m, 11, buf, 8), TT_EINVAL);

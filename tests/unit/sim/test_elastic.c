@@ -1,0 +1,479 @@
+/* Elastic jobs (docs/model.md section 10) in the engine: the scenarios of
+ * 10.10 worked by hand (A: grow and reclaim, B: start smaller, and their
+ * variants), the size rules (gpus_min, gpus_max, the el_frac hash), and
+ * invariants on random cases with elasticity on: no node given more GPUs
+ * than it has, every job ends once, JCT >= ceil(duration x s_sc(kmax) /
+ * 1000), and the resize bound of 10.12. */
+#include "testutil.h"
+
+#include "sim/simlog.h"
+#include "sim_step.h"
+#include "tt/sim.h"
+
+enum { EMAXJ = 40 };
+
+/* A case: jobs of one class `lin` (scale 1000, 2000, 4000, 8000, no
+ * slowdown) unless slowdowns are given. */
+typedef struct {
+    tt_cluster c;
+    tt_params p;
+    int64_t n;
+    int64_t submit[EMAXJ], duration[EMAXJ];
+    int32_t gpus[EMAXJ], cls[EMAXJ], gmin[EMAXJ], gmax[EMAXJ];
+    int8_t elastic[EMAXJ];
+    int bounds; /* gmin, gmax given */
+    int64_t slow_l1, slow_l2;
+} ecase;
+
+static void ecase_init(ecase *k, int32_t r, int32_t nodes, int32_t g)
+{
+    memset(k, 0, sizeof *k);
+    k->c.racks = r;
+    k->c.nodes_per_rack = nodes;
+    k->c.gpus_per_node = g;
+    tt_params_default(&k->p);
+    k->p.resize_cost = 10;
+    k->p.restart = 30;
+    k->p.resize_gap = 0;
+    k->slow_l1 = k->slow_l2 = 1000;
+}
+
+static void ejob(ecase *k, int64_t submit, int64_t dur, int32_t gpus, int elastic)
+{
+    int64_t i = k->n++;
+    k->submit[i] = submit;
+    k->duration[i] = dur;
+    k->gpus[i] = gpus;
+    k->cls[i] = 0;
+    k->elastic[i] = (int8_t)elastic;
+    k->gmin[i] = k->gmax[i] = -1;
+}
+
+/* Runs k: per-job results in out (may be NULL), metrics in m, the segment
+ * log in log (may be NULL). */
+static int erun(ecase *k, tt_job_result *out, tt_metrics *m, tts_seglog *log)
+{
+    static const char *const names[] = {"lin"};
+    static const int64_t lin[] = {1000, 2000, 4000, 8000};
+    tt_models *md = NULL;
+    cr_assert_eq(tt_models_create(NULL, 1, names, &k->slow_l1, &k->slow_l2, &md), 0);
+    cr_assert_eq(tt_models_set_scale(NULL, md, 0, 4, lin), 0);
+    tt_sim_jobs j;
+    memset(&j, 0, sizeof j);
+    j.n = k->n;
+    j.submit = k->submit;
+    j.duration = k->duration;
+    j.gpus = k->gpus;
+    j.cls = k->cls;
+    j.elastic = k->elastic;
+    j.gpus_min = k->bounds ? k->gmin : NULL;
+    j.gpus_max = k->bounds ? k->gmax : NULL;
+    tt_ctx *ctx = tt_ctx_create();
+    int rc = tt_simulate_log(ctx, &k->c, &k->p, md, &j, out, m, NULL, log);
+    if (rc)
+        fprintf(stderr, "%s\n", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+    tt_models_free(md);
+    return rc;
+}
+
+/* ---- scenario A: grow and reclaim (10.10) ---- */
+
+static void scen_a(ecase *k)
+{
+    ecase_init(k, 1, 1, 8);
+    k->p.el_up = 2;
+    ejob(k, 0, 1000, 2, 1);
+    ejob(k, 100, 200, 4, 0);
+}
+
+Test(elastic, scenario_a)
+{
+    ecase k;
+    tt_job_result out[2];
+    tt_metrics m;
+    scen_a(&k);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 365);
+    cr_expect_eq(out[1].start, 100);
+    cr_expect_eq(out[1].end, 300);
+    cr_expect_eq(m.resizes, 2);
+    cr_expect_eq(m.grows, 1);
+    cr_expect_eq(m.shrinks, 1);
+    cr_expect_eq(m.resize_gpu_s, 120);
+    cr_expect_eq(m.restart_gpu_s, 120);
+    cr_expect_eq(m.loan_gpu_s, 1390);
+    cr_expect_eq(m.placed_l0, 2);
+    cr_expect_eq(m.preemptions, 0);
+}
+
+Test(elastic, scenario_a_gap)
+{
+    ecase k;
+    tt_job_result out[2];
+    tt_metrics m;
+    scen_a(&k);
+    k.p.resize_gap = 300;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 410);
+    cr_expect_eq(m.resizes, 1);
+    cr_expect_eq(m.resize_gpu_s, 40);
+    cr_expect_eq(m.loan_gpu_s, 1220);
+}
+
+Test(elastic, scenario_a_term)
+{
+    ecase k;
+    tt_job_result out[2];
+    tt_metrics m;
+    scen_a(&k);
+    k.p.resize = TT_RESIZE_TERM;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 395);
+    cr_expect_eq(m.resize_gpu_s, 360);
+    cr_expect_eq(m.placed_l0, 4);
+    cr_expect_eq(m.loan_gpu_s, 1570);
+}
+
+Test(elastic, scenario_a_fixed)
+{
+    ecase k;
+    tt_job_result out[2];
+    tt_metrics m;
+    scen_a(&k);
+    k.p.el_up = 0;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 1000);
+    cr_expect_eq(out[1].start, 100);
+    cr_expect_eq(out[1].end, 300);
+    cr_expect_eq(m.resizes, 0);
+    cr_expect_eq(m.loan_gpu_s, 0);
+}
+
+/* ---- scenario B: start smaller (10.10) ---- */
+
+static void scen_b(ecase *k)
+{
+    ecase_init(k, 1, 2, 4);
+    k->p.el_down = 1;
+    ejob(k, 0, 600, 4, 0);
+    ejob(k, 0, 300, 2, 0);
+    ejob(k, 0, 400, 4, 1);
+}
+
+Test(elastic, scenario_b)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    scen_b(&k);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 600);
+    cr_expect_eq(out[1].end, 300);
+    cr_expect_eq(out[2].start, 0);
+    cr_expect_eq(out[2].end, 560);
+    cr_expect_float_eq(m.jct_mean, 1460.0 / 3, 1e-9);
+    cr_expect_eq(m.resizes, 1);
+    cr_expect_eq(m.grows, 1);
+    cr_expect_eq(m.resize_gpu_s, 40);
+    cr_expect_eq(m.loan_gpu_s, 0);
+}
+
+Test(elastic, scenario_b_fixed)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    scen_b(&k);
+    k.p.el_down = 0;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].start, 300);
+    cr_expect_eq(out[2].end, 700);
+    cr_expect_float_eq(m.jct_mean, 1600.0 / 3, 1e-9);
+}
+
+Test(elastic, scenario_b_term)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    scen_b(&k);
+    k.p.resize = TT_RESIZE_TERM;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].end, 580);
+    cr_expect_eq(m.placed_l0, 4);
+}
+
+/* ---- the size rules (10.1) ---- */
+
+/* gpus_min and gpus_max bound the sizes: scenario A's J0 with gpus_max 4
+ * grows once (to 4, no loan beyond it), and with gpus_min 4 cannot start
+ * smaller in scenario B. */
+Test(elastic, gpus_min_max)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    scen_a(&k);
+    k.bounds = 1;
+    k.gmax[0] = 4;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    /* 0..100 at 4 (s 500): 200,000 done; J1 takes the other 4 */
+    cr_expect_eq(m.shrinks, 0);
+    cr_expect_eq(m.loan_gpu_s, 2 * out[0].end);
+    cr_expect_eq(out[1].start, 100);
+    scen_b(&k);
+    k.bounds = 1;
+    k.gmin[2] = 4;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].start, 300);
+    cr_expect_eq(out[2].end, 700);
+    k.gmin[2] = -1;
+    k.gmax[2] = 2; /* never removes k0: B as before */
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].end, 560);
+}
+
+/* Where the trace says -1 (or has no column), el_frac draws who is
+ * elastic from its own hash stream: 0 none, 1000 all. */
+Test(elastic, el_frac_hash)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    scen_b(&k);
+    k.elastic[2] = -1;
+    k.p.el_frac = 0;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].end, 700);
+    k.p.el_frac = 1000;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].end, 560);
+    /* about el_frac permille of 1000 hashed jobs */
+    tts_trace tr;
+    tts_config cf;
+    memset(&tr, 0, sizeof tr);
+    memset(&cf, 0, sizeof cf);
+    cf.seed = 1;
+    cf.el_frac = 300;
+    int64_t on = 0;
+    for (int64_t i = 0; i < 1000; i++)
+        on += tts_el_drawn(&tr, &cf, i);
+    cr_expect(on > 250 && on < 350, "%lld of 1000 elastic at el_frac 300", (long long)on);
+}
+
+/* A resize inside an overhead carries what is unpaid (10.12): J0 grows
+ * at its start, is shrunk at 20 (r = C = 5) and grows again at 22, 3 s
+ * of that overhead unpaid: the new segment pays 5 + 3. */
+Test(elastic, resize_inside_overhead)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    ecase_init(&k, 1, 1, 8);
+    k.p.el_up = 1;
+    k.p.resize_cost = 5;
+    ejob(&k, 0, 1000, 4, 1);
+    ejob(&k, 20, 2, 4, 0);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    /* t=0: J0 at 4 grows to 8 (gain 500). t=20: J1 reclaims 4: J0 shrinks,
+     * w = 1,000,000 - 20 x 2000 = 960,000, r = 5. t=22: J1 ends; J0 is in
+     * its overhead (no work done), gain 480 - 5: it grows, r = 5 + 3, and
+     * ends at 22 + 8 + 480. */
+    cr_expect_eq(out[1].end, 22);
+    cr_expect_eq(out[0].end, 510);
+    cr_expect_eq(m.resizes, 2);
+    cr_expect_eq(m.resize_gpu_s, 4 * 2 + 8 * 8);
+    cr_expect_eq(m.restart_gpu_s, m.resize_gpu_s);
+}
+
+/* backfill=0: no grow while a job waits; the grow comes when the queue
+ * empties. */
+Test(elastic, backfill_off_grow_phase)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    ecase_init(&k, 1, 2, 4);
+    k.p.backfill = 0;
+    k.p.el_up = 1;
+    ejob(&k, 0, 400, 4, 0);
+    ejob(&k, 0, 1000, 2, 1);
+    ejob(&k, 0, 100, 8, 0); /* waits for both nodes */
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    /* t=0: J0 node 0, J1 node 1 (2 GPUs), J2 waits: no grow for J1 (a
+     * grow at its start would be no resize, but a loan) */
+    cr_expect_eq(m.loan_gpu_s, 0);
+    cr_expect_eq(out[1].end, 1000);
+    cr_expect_eq(out[2].start, 1000);
+    k.p.backfill = 1;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(m.grows, 0);
+    cr_expect_eq(out[1].end, 500);
+    cr_expect_eq(m.loan_gpu_s, 2 * 500);
+}
+
+/* An elastic job with loans is evicted whole: loans go back with it and
+ * it waits at k0. */
+Test(elastic, eviction)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    tts_seglog L;
+    static tts_segment seg[64];
+    static int32_t alloc[1024];
+    memset(&L, 0, sizeof L);
+    L.seg = seg;
+    L.cap = 64;
+    L.alloc = alloc;
+    L.alloc_cap = 1024;
+    ecase_init(&k, 1, 1, 8);
+    k.slow_l2 = 2000;
+    k.p.el_up = 1;
+    k.p.theta = 1500; /* every job sensitive: none evictable */
+    k.p.w0 = 0;
+    k.p.min_run = 0;
+    ejob(&k, 0, 1000, 4, 1);
+    ejob(&k, 10, 100, 8, 0);
+    cr_assert_eq(erun(&k, out, &m, &L), 0);
+    /* sensitive jobs are never evicted: J1 reclaims the 4 loaned GPUs and
+     * waits for the other 4 */
+    cr_expect_eq(m.preemptions, 0);
+    k.p.theta = TT_INF;
+    k.slow_l2 = 1000;
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[1].start, 500);
+}
+
+/* ---- invariants on random cases with elasticity on ---- */
+
+static uint64_t mix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t rpick(uint64_t *s, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(mix64(s) % (uint64_t)(hi - lo + 1));
+}
+
+static void random_case(ecase *k, uint64_t seed)
+{
+    static const int32_t gs[] = {2, 4, 8};
+    uint64_t s = seed * 7919 + 17;
+    ecase_init(k, (int32_t)rpick(&s, 1, 2), (int32_t)rpick(&s, 1, 3), gs[rpick(&s, 0, 2)]);
+    int32_t all = k->c.racks * k->c.nodes_per_rack * k->c.gpus_per_node;
+    k->p.el_up = rpick(&s, 0, 2);
+    k->p.el_down = rpick(&s, 0, 2);
+    if (k->p.el_up + k->p.el_down == 0)
+        k->p.el_up = 1;
+    k->p.el_frac = rpick(&s, 0, 1000);
+    k->p.resize = (int32_t)rpick(&s, 0, 1);
+    k->p.resize_cost = rpick(&s, 0, 30);
+    k->p.resize_gap = rpick(&s, 0, 2) * 150;
+    k->p.backfill = (int32_t)rpick(&s, 0, 1);
+    k->p.w0 = rpick(&s, 0, 1) ? TT_INF : rpick(&s, 0, 200);
+    k->p.w1 = rpick(&s, 0, 1) ? TT_INF : rpick(&s, 0, 200);
+    k->p.theta = rpick(&s, 0, 2) ? TT_INF : 1300;
+    k->p.min_run = rpick(&s, 0, 100);
+    k->p.order = (int32_t)rpick(&s, 0, 3);
+    k->slow_l1 = rpick(&s, 1000, 1400);
+    k->slow_l2 = k->slow_l1 + rpick(&s, 0, 600);
+    int64_t n = rpick(&s, 2, EMAXJ), t = 0;
+    k->bounds = (int)rpick(&s, 0, 1);
+    for (int64_t i = 0; i < n; i++) {
+        t += rpick(&s, 0, 2) ? rpick(&s, 0, 100) : 0;
+        int32_t g = (int32_t)1 << rpick(&s, 0, 3);
+        if (g > all)
+            g = all;
+        ejob(k, t, rpick(&s, 1, 500), rpick(&s, 0, 5) ? g : (int32_t)rpick(&s, 1, all),
+             (int)rpick(&s, -1, 1));
+        k->gmin[i] = rpick(&s, 0, 3) ? -1 : (int32_t)rpick(&s, 1, 4);
+        k->gmax[i] = rpick(&s, 0, 3) ? -1 : (int32_t)rpick(&s, 1, 16);
+    }
+}
+
+/* sp(k) of `lin`, as tts_sp computes it (4 values: beyond 8 the last
+ * slope). */
+static int64_t lin_sp(int64_t k) { return k <= 8 ? 1000 * k : 8000 + 4000 * (k - 8) / 4; }
+
+Test(elastic, random_invariants)
+{
+    static tts_segment seg[4096];
+    static int32_t alloc[65536];
+    int64_t runs = 0, resized = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        ecase k;
+        random_case(&k, seed);
+        tts_seglog L;
+        memset(&L, 0, sizeof L);
+        L.seg = seg;
+        L.cap = 4096;
+        L.alloc = alloc;
+        L.alloc_cap = 65536;
+        tt_job_result out[EMAXJ];
+        tt_metrics m;
+        cr_assert_eq(erun(&k, out, &m, &L), 0, "seed %llu", (unsigned long long)seed);
+        cr_assert(!L.overflow);
+        runs++;
+        resized += m.resizes > 0;
+        int32_t G = k.c.gpus_per_node, nodes = k.c.racks * k.c.nodes_per_rack;
+        /* every accepted job ends once, all its work done, no sooner than
+         * its fastest size allows */
+        for (int64_t i = 0; i < k.n; i++) {
+            int ends = 0;
+            int64_t done = 0;
+            for (int64_t q = 0; q < L.n; q++)
+                if (seg[q].job == i) {
+                    ends += seg[q].completed;
+                    done += seg[q].done;
+                }
+            if (out[i].rejected) {
+                cr_expect_eq(ends, 0);
+                continue;
+            }
+            cr_expect_eq(ends, 1, "seed %llu job %lld ends %d times", (unsigned long long)seed,
+                         (long long)i, ends);
+            cr_expect_eq(done, k.duration[i] * 1000, "seed %llu job %lld: work %lld",
+                         (unsigned long long)seed, (long long)i, (long long)done);
+            int64_t kmax = (int64_t)k.gpus[i] << k.p.el_up; /* at most: the weakest bound */
+            int64_t ssc = 1000 * lin_sp(k.gpus[i]) / lin_sp(kmax);
+            cr_expect_geq(out[i].end - out[i].submit, (k.duration[i] * ssc + 999) / 1000,
+                          "seed %llu job %lld", (unsigned long long)seed, (long long)i);
+        }
+        /* no node holds more than G GPUs at any instant: at each segment
+         * start, the segments covering it */
+        for (int64_t a = 0; a < L.n; a++) {
+            int64_t t = seg[a].t0;
+            int32_t held[64] = {0};
+            cr_assert(nodes <= 64);
+            for (int64_t q = 0; q < L.n; q++) {
+                if (!(seg[q].t0 <= t && t < seg[q].t1))
+                    continue;
+                for (int64_t e = 0; e < seg[q].alloc_n; e++)
+                    held[alloc[seg[q].alloc_off + 2 * e]] += alloc[seg[q].alloc_off + 2 * e + 1];
+            }
+            for (int32_t x = 0; x < nodes; x++)
+                cr_expect_leq(held[x], G, "seed %llu: node %d holds %d at %lld",
+                              (unsigned long long)seed, x, held[x], (long long)t);
+        }
+        /* 10.12: resizes <= S + (starts + S) x (el_up + el_down); S, the
+         * (job, time) pairs with a shrink, is at least the resizes that
+         * did not grow (a size only goes down by a shrink) */
+        int64_t starts = 0;
+        for (int64_t i = 0; i < k.n; i++)
+            starts += out[i].starts[0] + out[i].starts[1] + out[i].starts[2];
+        if (k.p.resize == TT_RESIZE_TERM)
+            starts -= m.resizes; /* resizes count as placements under term */
+        int64_t S = m.resizes - m.grows;
+        cr_expect_leq(m.resizes, S + (starts + S) * (k.p.el_up + k.p.el_down), "seed %llu",
+                      (unsigned long long)seed);
+        cr_expect_leq(m.resize_gpu_s, m.restart_gpu_s);
+    }
+    cr_expect_gt(resized, runs / 10, "only %lld of %lld runs resized", (long long)resized,
+                 (long long)runs);
+}
