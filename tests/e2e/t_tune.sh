@@ -132,7 +132,7 @@ for r in 2 3 4 5; do
     args=$(row_params cls.tsv $r)
     # shellcheck disable=SC2086
     expect_exit 0 tt-sim -c 2x8x8 $args ex.h5
-    [ "$(sed -n 2p out.txt | cut -f19-40)" = "$(echo "$row" | cut -f25-46)" ] ||
+    [ "$(sed -n 2p out.txt | cut -f19-45)" = "$(echo "$row" | cut -f25-51)" ] ||
         fail "w0.* row $r: metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
 done
 # strict and no_wait keep no class timers of their own
