@@ -45,7 +45,10 @@ int tt_search_run_local(tt_search *s)
             rc = TT_ENOMEM;
             break;
         }
-        for (int64_t i = 0; i < s->nset && tt_search_room(s) > 0 && !rc; i++)
+        /* the ranking's length: a proposal that fills a batch runs it, and
+         * the rows it adds to s->set are not in r */
+        int64_t nr = s->nset;
+        for (int64_t i = 0; i < nr && tt_search_room(s) > 0 && !rc; i++)
             if (!tt_search_ranked_repeat(s, r, i))
                 rc = tt_search_propose_around(s, r[i].row, one, 1, NAN);
         free(r);

@@ -314,7 +314,8 @@ static int model_round(tt_search *s, tt_la *la)
         one[d] = 1;
     int64_t saved = s->batch;
     s->batch = quarter < s->batch ? quarter : s->batch;
-    for (int64_t i = 0, n = 0; r && n < 2 && i < s->nset && !rc; i++)
+    int64_t nr = s->nset; /* r's length: a flush in a proposal adds rows */
+    for (int64_t i = 0, n = 0; r && n < 2 && i < nr && !rc; i++)
         if (!tt_search_ranked_repeat(s, r, i)) {
             rc = tt_search_propose_around(s, r[i].row, one, 1, NAN);
             n++;

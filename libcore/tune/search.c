@@ -323,7 +323,8 @@ static int run_refine(tt_search *s)
         tt_search_ranked *r = tt_search_rank(s, bound);
         if (!r)
             return TT_ENOMEM;
-        for (int64_t i = 0; i < s->nset && tt_search_room(s) > 0 && !rc; i++)
+        int64_t nr = s->nset; /* r's length: a flush in a proposal adds rows */
+        for (int64_t i = 0; i < nr && tt_search_room(s) > 0 && !rc; i++)
             if (!tt_search_ranked_repeat(s, r, i))
                 rc = tt_search_propose_around(s, r[i].row, step, 0, NAN);
         free(r);

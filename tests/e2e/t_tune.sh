@@ -193,3 +193,19 @@ wait $pid || got=$?
     fail "SIGINT: not said once: $(cat stop.err)"
 [ "$(cat stop.h5)" = old ] || fail "SIGINT: stop.h5 was touched"
 [ ! -s stop.out ] || fail "SIGINT: rows printed"
+
+# ---- a local search whose proposals run a batch mid-ranking: the ranking's
+# length is the one it was made with (rows added by the batch are not in it;
+# reading past it crashed, or under ASan reported, with -j 2 here) ----
+openb="$TT_SHARED/traces/alibaba_gpu_v2023_openb/csv/openb_pod_list_default.csv"
+if [ -f "$openb" ]; then
+    expect_exit 0 tt-ingest -q -o openb.h5 "$openb"
+    for j in 1 2; do
+        expect_exit 0 tt-tune -d cpu -j $j -c 1x4x8 -s w0=log:30:86400:16,inf \
+            -s theta=log:1000:10000:12,inf -p w1=0 \
+            --objective 'jct_mean s.t. makespan <= 1.05*best' --budget 40 --holdout 0.25 \
+            openb.h5
+        cp out.txt openb-tune$j.tsv
+    done
+    cmp -s openb-tune1.tsv openb-tune2.tsv || fail "tune on openb: -j 1 and -j 2 differ"
+fi
