@@ -349,21 +349,25 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
             thr[TTS_C1S] = m1 > mp ? m1 : mp;
             thr[TTS_C2I] = m2;
             thr[TTS_C2S] = m2 > mp ? m2 : mp;
-            if (tts_prio_on(S)) { /* what step 7 could free for a waiter of queue 0 */
-                int64_t pb = tts_prio_bound(S, 0);
-                for (int c = 0; c < TTS_NCLASS; c++)
-                    if (pb > thr[c])
-                        thr[c] = pb < TTS_BIG - 1 ? (int32_t)pb : TTS_BIG - 1;
-            }
         }
+        /* with priority preemption, what step 7 could free for a waiter of
+         * each queue: fresh jobs (the tree) are in queue 0 */
+        int64_t bq[TTS_MAX_QUEUES];
+        int32_t tthr[TTS_NCLASS];
+        int prio = S->cf->backfill && tts_prio_on(S);
+        for (int32_t q = 0; prio && q < S->cf->nq; q++)
+            bq[q] = tts_prio_bound(S, q);
+        for (int c = 0; c < TTS_NCLASS; c++)
+            tthr[c] = prio && bq[0] > thr[c] ? (bq[0] < TTS_BIG - 1 ? (int32_t)bq[0] : TTS_BIG - 1)
+                                             : thr[c];
         /* the next fresh candidate, and the next in the sorted array */
         int64_t fr = -1, arrived = S->arr_hi > S->arr_lo;
         if (!arrived || p < S->arr_lo) /* past arr_lo the tree has no rank */
-            fr = tts_tree_first(S, p, thr);
+            fr = tts_tree_first(S, p, tthr);
         if (fr < 0 && arrived)
-            fr = tts_arrival_first(S, p, thr, t);
+            fr = tts_arrival_first(S, p, tthr, t);
         int64_t fj = fr < 0 ? -1 : tts_job_at(S, fr);
-        int64_t vj = tts_vict_next(S, thr, cur);
+        int64_t vj = tts_vict_next(S, thr, prio ? bq : NULL, cur);
         int64_t j = fj >= 0 && (vj < 0 || tts_job_after(S, vj, fj)) ? fj : vj;
         if (j < 0)
             break;

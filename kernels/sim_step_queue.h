@@ -319,16 +319,26 @@ TTS_FN void tts_vict_remove(tts_state *S, int32_t j)
 
 /* The job of the array first in queue order after job cur (anywhere when
  * cur < 0) among those of at most thr[c] GPUs in segment c, or -1: per
- * segment and GPU count, a binary search for the first after the cursor. */
-TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, int64_t cur)
+ * segment and GPU count, a binary search for the first after the cursor.
+ * With bq (priority preemption; NULL otherwise), a job of queue q passes
+ * too when its GPUs are at most bq[q], what step 7 could free for it:
+ * bq falls as q grows, and a GPU count's run is in queue order, so past
+ * thr[c] a run's jobs pass up to the last queue whose bound holds them. */
+TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, const int64_t *bq,
+                             int64_t cur)
 {
     int64_t best = -1;
     for (int c = 0; c < TTS_NCLASS; c++) {
         int64_t pos = tts_vict_begin(S, c), stop = pos + S->vcnt[c];
         while (pos < stop) {
-            int32_t g = S->tr->gpus[S->vict[pos]];
-            if (g > thr[c])
-                break;
+            int32_t g = S->tr->gpus[S->vict[pos]], qmax = TTS_MAX_QUEUES;
+            if (g > thr[c]) {
+                qmax = -1;
+                while (bq && qmax + 1 < S->cf->nq && bq[qmax + 1] >= g)
+                    qmax++;
+                if (qmax < 0)
+                    break; /* the runs after hold more GPUs */
+            }
             int64_t lo = pos, hi = stop, end;
             while (lo < hi) { /* end of this GPU count's run */
                 int64_t mid = lo + (hi - lo) / 2;
@@ -347,7 +357,7 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, int64_t cur
                 else
                     lo = mid + 1;
             }
-            if (lo < end) {
+            if (lo < end && (qmax == TTS_MAX_QUEUES || S->mq[S->vict[lo]] <= qmax)) {
                 int64_t j = S->vict[lo];
                 if (best < 0 || tts_job_after(S, best, j))
                     best = j;

@@ -195,7 +195,7 @@ int tt_tab_read_attrs(tt_ctx *ctx, const char *path, hid_t f, const char *where,
 static const char *const job_names[] = {
     "job",   "submit", "duration",  "gpus",      "cls",       "start",     "end",
     "queue", "level",  "slow",      "preemptions", "starts_l0", "starts_l1", "starts_l2",
-    "gpu_s", "rejected",
+    "gpu_s", "rejected", "rho",
 };
 static const char *const timeline_names[] = {"t",          "waiting",    "running",
                                              "busy_gpus",  "running_l0", "running_l1",

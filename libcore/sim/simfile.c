@@ -109,7 +109,7 @@ static const col_desc job_cols[] = {
     {"starts_l1", 0, offsetof(tt_job_result, starts[1]), "count", 0},
     {"starts_l2", 0, offsetof(tt_job_result, starts[2]), "count", 0},
     JC(rejected, 0, "1: more GPUs than the cluster, not simulated", 0),
-    JC(rho, 1, "permille: finish-time fairness (JCT over the isolated time under a 1/N share)", 1),
+    JC(rho, 1, "permille", 1), /* finish-time fairness, docs/model.md section 11 */
 };
 
 #define TC(f, u) {#f, 1, offsetof(tt_timeline_row, f), u, 0}
