@@ -327,9 +327,10 @@ TTS_FN void tts_vict_remove(tts_state *S, int32_t j)
 TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, const int64_t *bq,
                              int64_t cur)
 {
-    int64_t best = -1;
-    for (int c = 0; c < TTS_NCLASS; c++) {
-        int64_t pos = tts_vict_begin(S, c), stop = pos + S->vcnt[c];
+    int64_t best = -1, base = 0;
+    /* segments one after another: each begins where the one before ends */
+    for (int c = 0; c < TTS_NCLASS && base < S->nvict; base += S->vcnt[c], c++) {
+        int64_t pos = base, stop = base + S->vcnt[c];
         while (pos < stop) {
             int32_t g = S->tr->gpus[S->vict[pos]], qmax = TTS_MAX_QUEUES;
             if (g > thr[c]) {
