@@ -423,14 +423,33 @@ TTS_FN void tts_heap_push(tts_state *S, int32_t i)
     tts_heap_fix(S, S->nheap - 1);
 }
 
+/* Job i leaves the heap. Its place becomes a hole that goes down to a
+ * leaf by the least children, and the last entry fills it from there,
+ * climbing as far as it must (rarely far: it is one of the latest ends):
+ * no comparison with the moved entry on the way down. */
 TTS_FN void tts_heap_remove(tts_state *S, int32_t i)
 {
     int64_t p = S->heap_pos[tts_slot(S, i)];
-    S->nheap--;
-    if (p != S->nheap) {
-        S->heap[p] = S->heap[S->nheap];
-        tts_heap_fix(S, p);
+    tts_hent last = S->heap[--S->nheap];
+    if (p == S->nheap)
+        return;
+    for (;;) {
+        int64_t c = TTS_HEAP_D * p + 1, e = c + TTS_HEAP_D, m = c;
+        if (c >= S->nheap)
+            break;
+        if (e > S->nheap)
+            e = S->nheap;
+        for (int64_t q = c + 1; q < e; q++)
+            if (tts_hent_less(S->heap[q], S->heap[m]))
+                m = q;
+        tts_heap_place(S, p, S->heap[m]);
+        p = m;
     }
+    while (p > 0 && tts_hent_less(last, S->heap[(p - 1) / TTS_HEAP_D])) {
+        tts_heap_place(S, p, S->heap[(p - 1) / TTS_HEAP_D]);
+        p = (p - 1) / TTS_HEAP_D;
+    }
+    tts_heap_place(S, p, last);
 }
 
 #endif
