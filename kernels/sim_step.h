@@ -55,7 +55,7 @@
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
 
-/* The step in seven parts, each calling only those before it:
+/* The step in eight parts, each calling only those before it:
  *   sim_step_base.h     host/device marking, the structs, arithmetic,
  *                       the per-job rules, the state's buffer
  *   sim_step_order.h    the queue orders' keys (SPEC 11's queues, Gittins
@@ -66,8 +66,8 @@
  *   sim_step_mlfq.h     demotions, promotions, priority preemption
  *   sim_step_elastic.h  elastic jobs: sizes, speed, loans, reclaim, the
  *                       grow phase, resizes (off without el_up, el_down)
- *   sim_step_pass.h     starts and ends, the pass, timers and events,
- *                       the run's summary */
+ *   sim_step_pass.h     starts and ends, the pass, timers and events
+ *   sim_step_summary.h  the run's summary, its percentiles by selection */
 #include "sim_step_base.h"
 #include "sim_step_order.h"
 #include "sim_step_queue.h"
@@ -75,5 +75,6 @@
 #include "sim_step_mlfq.h"
 #include "sim_step_elastic.h"
 #include "sim_step_pass.h"
+#include "sim_step_summary.h"
 
 #endif

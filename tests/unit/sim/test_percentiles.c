@@ -1,4 +1,4 @@
-/* The percentiles at the end of a run (kernels/sim_step_pass.h): the
+/* The percentiles at the end of a run (kernels/sim_step_summary.h): the
  * selection puts in place what a sort would, on inputs with many ties, in
  * order, reversed, all equal, and with the round budget cut so that its
  * heapsort fallback runs; tts_percentiles gives the nearest ranks of the
