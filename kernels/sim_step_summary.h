@@ -128,52 +128,77 @@ TTS_FN void tts_heapsort(int64_t *a, int64_t lo, int64_t hi)
     }
 }
 
-/* Puts in a[k] (lo <= k < hi) the value sorting a[lo..hi) would put there,
- * nothing greater before it and nothing smaller after it. Quickselect on
- * the median of the first, middle and last, with a three-way partition
- * (JCTs and queueing delays repeat: most delays are 0); after `rounds`
- * partitions it heapsorts what is left, so no input makes it quadratic.
+/* Puts in a[rk[0]], .., a[rk[nr - 1]] (ascending, distinct, within
+ * [0, n)) the values sorting a[0..n) would put there. Quickselect on the
+ * median of the first, middle and last, with a three-way partition (JCTs
+ * and queueing delays repeat: most delays are 0); one partition serves
+ * every rank, and the ranks on either side go on there (a small stack:
+ * each split of the ranks leaves one side waiting). A range that has used
+ * up `rounds` partitions is heapsorted, so no input makes it quadratic.
  * Deterministic and in place; on the host and the device alike. */
-TTS_FN void tts_select_in(int64_t *a, int64_t lo, int64_t hi, int64_t k, int32_t rounds)
+#define TTS_SELECT_MAX 4 /* ranks one call selects */
+TTS_FN void tts_select_in(int64_t *a, int64_t n, const int64_t *rk, int32_t nr, int32_t rounds)
 {
-    while (hi - lo > 1) {
-        if (rounds-- <= 0) {
-            tts_heapsort(a, lo, hi);
-            return;
-        }
-        int64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1], t;
-        if (x > y) {
-            t = x, x = y, y = t;
-        }
-        if (y > z)
-            y = z;
-        int64_t p = x > y ? x : y; /* the median of the three */
-        int64_t lt = lo, i = lo, gt = hi;
-        while (i < gt) { /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */
-            if (a[i] < p)
-                tts_swap64(a, lt++, i++);
-            else if (a[i] > p)
-                tts_swap64(a, i, --gt);
-            else
-                i++;
-        }
-        if (k < lt)
+    int64_t slo[TTS_SELECT_MAX], shi[TTS_SELECT_MAX];
+    int32_t sr0[TTS_SELECT_MAX], sr1[TTS_SELECT_MAX], sro[TTS_SELECT_MAX], top = 0;
+    int64_t lo = 0, hi = n;
+    int32_t r0 = 0, r1 = nr;
+    for (;;) {
+        while (r0 < r1 && hi - lo > 1) {
+            if (rounds-- <= 0) {
+                tts_heapsort(a, lo, hi);
+                break;
+            }
+            int64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi - 1], t;
+            if (x > y) {
+                t = x, x = y, y = t;
+            }
+            if (y > z)
+                y = z;
+            int64_t p = x > y ? x : y; /* the median of the three */
+            int64_t lt = lo, i = lo, gt = hi;
+            while (i < gt) { /* [lo, lt) < p, [lt, i) == p, [gt, hi) > p */
+                if (a[i] < p)
+                    tts_swap64(a, lt++, i++);
+                else if (a[i] > p)
+                    tts_swap64(a, i, --gt);
+                else
+                    i++;
+            }
+            int32_t m0 = r0, m1;
+            while (m0 < r1 && rk[m0] < lt)
+                m0++;
+            for (m1 = m0; m1 < r1 && rk[m1] < gt; m1++)
+                ; /* ranks in [lt, gt) hold p: done */
+            if (m1 < r1) { /* the ranks above wait, the ones below go on */
+                slo[top] = gt;
+                shi[top] = hi;
+                sr0[top] = m1;
+                sr1[top] = r1;
+                sro[top++] = rounds;
+            }
             hi = lt;
-        else if (k >= gt)
-            lo = gt;
-        else
+            r1 = m0;
+        }
+        if (top == 0)
             return;
+        top--;
+        lo = slo[top];
+        hi = shi[top];
+        r0 = sr0[top];
+        r1 = sr1[top];
+        rounds = sro[top];
     }
 }
 
 /* tts_select_in with 2 log2(n) + 8 rounds: expected linear time, n log n
- * at worst. */
-TTS_FN void tts_select(int64_t *a, int64_t lo, int64_t hi, int64_t k)
+ * at worst. nr <= TTS_SELECT_MAX. */
+TTS_FN void tts_select(int64_t *a, int64_t n, const int64_t *rk, int32_t nr)
 {
     int32_t rounds = 8;
-    for (int64_t m = hi - lo; m > 1; m >>= 1)
+    for (int64_t m = n; m > 1; m >>= 1)
         rounds += 2;
-    tts_select_in(a, lo, hi, k, rounds);
+    tts_select_in(a, n, rk, nr, rounds);
 }
 
 /* The index of the pct-th percentile of n values by nearest rank (n > 0). */
@@ -184,24 +209,24 @@ TTS_FN int64_t tts_rank_index(int64_t n, int64_t pct)
 }
 
 /* The four percentiles of m by nearest rank from the arrays tts_summarize
- * wrote (reordered; 0 when no job was accepted). The highest rank first:
- * after it, the lower ranks lie among the values before it. */
+ * wrote (reordered; 0 when no job was accepted). */
 TTS_FN void tts_percentiles(tts_summary *m, int64_t *jct, int64_t *que)
 {
     int64_t n = m->accepted;
     m->jct_p50 = m->jct_p90 = m->jct_p99 = m->que_p99 = 0;
     if (n == 0)
         return;
-    int64_t r99 = tts_rank_index(n, 99), r90 = tts_rank_index(n, 90), r50 = tts_rank_index(n, 50);
-    tts_select(jct, 0, n, r99);
-    if (r90 < r99)
-        tts_select(jct, 0, r99, r90);
-    if (r50 < r90)
-        tts_select(jct, 0, r90, r50);
-    m->jct_p99 = jct[r99];
-    m->jct_p90 = jct[r90];
-    m->jct_p50 = jct[r50];
-    tts_select(que, 0, n, r99);
+    int64_t rk[3] = {tts_rank_index(n, 50), tts_rank_index(n, 90), tts_rank_index(n, 99)};
+    int32_t nr = 1; /* distinct ranks: few jobs make some equal */
+    for (int32_t q = 1; q < 3; q++)
+        if (rk[q] != rk[nr - 1])
+            rk[nr++] = rk[q];
+    tts_select(jct, n, rk, nr);
+    m->jct_p50 = jct[tts_rank_index(n, 50)];
+    m->jct_p90 = jct[tts_rank_index(n, 90)];
+    m->jct_p99 = jct[tts_rank_index(n, 99)];
+    int64_t r99 = tts_rank_index(n, 99);
+    tts_select(que, n, &r99, 1);
     m->que_p99 = que[r99];
 }
 

@@ -1,8 +1,8 @@
 /* The percentiles at the end of a run (kernels/sim_step_summary.h): the
- * selection puts in place what a sort would, on inputs with many ties, in
- * order, reversed, all equal, and with the round budget cut so that its
- * heapsort fallback runs; tts_percentiles gives the nearest ranks of the
- * sorted values. */
+ * selection puts in place what a sort would, at one rank or several at
+ * once, on inputs with many ties, in order, reversed, all equal, and with
+ * the round budget cut so that its heapsort fallback runs; tts_percentiles
+ * gives the nearest ranks of the sorted values. */
 #include "testutil.h"
 
 #include "randcase.h"
@@ -42,6 +42,8 @@ static void check_selected(const int64_t *a, const int64_t *sorted, int64_t n, i
                   (long long)n, (long long)k, (long long)i);
 }
 
+static int cmp_rank(const void *a, const void *b) { return cmp64(a, b); }
+
 Test(percentiles, select_puts_what_a_sort_would)
 {
     static int64_t a[MAXN], sorted[MAXN];
@@ -49,19 +51,29 @@ Test(percentiles, select_puts_what_a_sort_would)
     uint64_t seed = 7;
     for (size_t q = 0; q < sizeof ns / sizeof ns[0]; q++)
         for (int s = 0; s < 6; s++)
-            for (int t = 0; t < 6; t++) {
-                int64_t n = ns[q];
-                int64_t k = t == 0 ? 0 : t == 1 ? n - 1 : rc_pick(&seed, 0, n - 1);
+            for (int t = 0; t < 8; t++) {
+                int64_t n = ns[q], rk[TTS_SELECT_MAX];
+                /* one rank (the first, the last, any) or several distinct */
+                int32_t nr = t < 4 ? 1 : (int32_t)rc_pick(&seed, 1, TTS_SELECT_MAX);
+                rk[0] = t == 0 ? 0 : t == 1 ? n - 1 : rc_pick(&seed, 0, n - 1);
+                for (int32_t u = 1; u < nr; u++)
+                    rk[u] = rc_pick(&seed, 0, n - 1);
+                qsort(rk, (size_t)nr, sizeof *rk, cmp_rank);
+                int32_t d = 1;
+                for (int32_t u = 1; u < nr; u++)
+                    if (rk[u] != rk[d - 1])
+                        rk[d++] = rk[u];
                 /* rounds: none (heapsort at once), a few (heapsort midway), the default */
                 for (int r = 0; r < 3; r++) {
                     fill(a, n, s, &seed);
                     memcpy(sorted, a, (size_t)n * sizeof *a);
                     qsort(sorted, (size_t)n, sizeof *a, cmp64);
                     if (r == 2)
-                        tts_select(a, 0, n, k);
+                        tts_select(a, n, rk, d);
                     else
-                        tts_select_in(a, 0, n, k, r == 0 ? 0 : 2);
-                    check_selected(a, sorted, n, k);
+                        tts_select_in(a, n, rk, d, r == 0 ? 0 : 2);
+                    for (int32_t u = 0; u < d; u++)
+                        check_selected(a, sorted, n, rk[u]);
                 }
             }
 }
