@@ -5,7 +5,9 @@
  * Runs the configuration once untimed to check it (the run must finish,
  * every accepted job must end, the invariant "used GPU-seconds = the sum
  * of per-job GPU-seconds" must hold) and to count its event times, then
- * REPS times (default 3) timed; prints the best. -n keeps the first JOBS
+ * REPS times (default 3) timed; prints the best, with the events' counts
+ * (event times, evictions, SPEC 11's demotions, promotions and priority
+ * evictions). -n keeps the first JOBS
  * jobs; -R times the naive reference simulator (tests/refsim) on the same
  * jobs instead, as the baseline, and checks that it gives the engine's
  * per-job results. Peak RSS is the process's. -H prints the header. */
@@ -116,7 +118,8 @@ int main(int argc, char **argv)
     }
     if (header)
         printf("bench\tconfig\tjobs\tevents\tseconds\tevents_per_s\tjobs_per_s\tpeak_rss_MB\t"
-               "makespan\tjct_mean\tcomm_share\tpreemptions\n");
+               "makespan\tjct_mean\tcomm_share\tpreemptions\tdemotions\tpromotions\t"
+               "preempt_prio\n");
     if (optind != argc - 1 || !cluster)
         return header ? 0 : 2;
     tt_ctx *ctx = tt_ctx_create();
@@ -180,10 +183,11 @@ int main(int argc, char **argv)
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    printf("%s\t%s\t%lld\t%lld\t%.4f\t%.0f\t%.0f\t%.1f\t%lld\t%.1f\t%.4f\t%lld\n",
+    printf("%s\t%s\t%lld\t%lld\t%.4f\t%.0f\t%.0f\t%.1f\t%lld\t%.1f\t%.4f\t%lld\t%lld\t%lld\t%lld\n",
            ref ? "refsim" : "tt_simulate", label, (long long)j.n, (long long)events, best,
            (double)events / best, (double)j.n / best, (double)ru.ru_maxrss / 1024.0,
-           (long long)mt.makespan, mt.jct_mean, mt.comm_share, (long long)mt.preemptions);
+           (long long)mt.makespan, mt.jct_mean, mt.comm_share, (long long)mt.preemptions,
+           (long long)mt.demotions, (long long)mt.promotions, (long long)mt.preempt_prio);
     free(out);
     tt_timeline_free(&tl);
     tt_sim_jobs_free(&j);

@@ -245,6 +245,10 @@ typedef struct {
      * waiter of queue q */
     int64_t pe[TTS_MAX_QUEUES];
     int32_t victim_q;
+    /* the fewest GPUs step 7's L0 victim search failed for (a waiter of
+     * queue 0) since a job last started or ended: the search fails for
+     * every larger request too until one does */
+    int32_t l0fail;
     int64_t *fkey; /* ftf (TTS_WITH_FTF): the key F of each job */
     /* every order, for the fairness metrics (SPEC 11.6): A at submit' of
      * each job, and once it ends, its rho (permille; -1: none); area is A

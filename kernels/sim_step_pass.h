@@ -126,6 +126,7 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     S->running++;
     S->busy += k;
     S->running_level[lv]++;
+    S->l0fail = TTS_BIG;
     if (tts_is_mlfq(S)) {
         tts_mlfq_arm(S, i, t);
         if (tts_pe_counted(S, i))
@@ -203,6 +204,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     S->running--;
     S->busy -= k;
     S->running_level[lv]--;
+    S->l0fail = TTS_BIG;
     if (completed) {
         tts_set_st(S, i, TTS_DONE);
         S->tend[i] = t;
@@ -294,19 +296,31 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
                        (tts_is_el(S, i) && tts_try_elastic(S, i, t, al, 6))))
         return 1;
     /* 7. priority preemption (dlas, gittins): victims in higher queues */
-    if (tts_prio_on(S) && k <= tts_prio_bound(S, S->mq[i]) &&
-        (al == 2 ? tts_prio_victims(S, i) : tts_prio_victims_l0(S, i))) {
-        for (int32_t v = 0; v < S->nvic; v++)
-            tts_end(S, S->vic[v], t, 0);
-        S->preempt_prio += S->nvic;
-        /* L0 (and L1): the placement the victim rule picked; L2: the best
-         * level free now, which exists (the free GPUs reach k) */
-        if (al < 2 || tts_find_l0(S, k) || tts_find_l1(S, k) || tts_find_l2(S, k)) {
-            tts_start(S, i, t, k);
-            return 1;
-        }
+    if (!tts_prio_on(S) || k > tts_prio_bound(S, S->mq[i]))
+        return 0;
+    int found;
+    if (al == 2) {
+        found = tts_prio_victims(S, i);
+    } else {
+        /* SPEC 6's L0 victim rule: when it fails for k, it fails for every
+         * larger request of the same queue until a job starts or ends (a
+         * larger L0 shape needs what a smaller one needs) */
+        int q0 = S->mq[i] == 0;
+        found = (!q0 || k < S->l0fail) && tts_prio_victims_l0(S, i);
+        if (!found && q0 && k < S->l0fail)
+            S->l0fail = k;
     }
-    return 0;
+    if (!found)
+        return 0;
+    for (int32_t v = 0; v < S->nvic; v++)
+        tts_end(S, S->vic[v], t, 0);
+    S->preempt_prio += S->nvic;
+    /* L0 (and L1): the placement the victim rule picked; L2: the best
+     * level free now, which exists (the free GPUs reach k) */
+    if (al == 2 && !tts_find_l0(S, k) && !tts_find_l1(S, k))
+        tts_find_l2(S, k);
+    tts_start(S, i, t, k);
+    return 1;
 }
 
 /* The first of the jobs that arrived at t and wait outside the tree, at
@@ -356,9 +370,12 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
         int prio = S->cf->backfill && tts_prio_on(S);
         for (int32_t q = 0; prio && q < S->cf->nq; q++)
             bq[q] = tts_prio_bound(S, q);
-        for (int c = 0; c < TTS_NCLASS; c++)
-            tthr[c] = prio && bq[0] > thr[c] ? (bq[0] < TTS_BIG - 1 ? (int32_t)bq[0] : TTS_BIG - 1)
-                                             : thr[c];
+        for (int c = 0; c < TTS_NCLASS; c++) {
+            /* below L2 step 7 takes the L0 victim rule: not past its failure */
+            int64_t b = !prio ? 0 : c == TTS_C2I || c == TTS_C2S || bq[0] < S->l0fail ? bq[0]
+                                                                                     : S->l0fail - 1;
+            tthr[c] = b > thr[c] ? (b < TTS_BIG - 1 ? (int32_t)b : TTS_BIG - 1) : thr[c];
+        }
         /* the next fresh candidate, and the next in the sorted array */
         int64_t fr = -1, arrived = S->arr_hi > S->arr_lo;
         if (!arrived || p < S->arr_lo) /* past arr_lo the tree has no rank */
@@ -557,6 +574,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->age_head = S->age_tail = -1;
     S->nmheap = 0;
     S->due_head = S->victim_q = -1;
+    S->l0fail = TTS_BIG;
     for (int q = 0; q < TTS_MAX_QUEUES; q++)
         S->pe[q] = 0;
     for (int k = 0; k < TTS_NCLASS; k++)
@@ -616,6 +634,7 @@ TTS_FN int tts_step(tts_state *S)
     if (!tts_next_event(S, &t))
         return 0;
     S->now = t;
+    S->l0fail = TTS_BIG; /* aging and demotions may add victims */
     /* A, the integral of the active jobs' count, up to t (SPEC 11.6) */
     S->area = tts_sat_add(S->area, tts_sat_mul(S->waiting + S->running, t - S->area_t));
     S->area_t = t;
