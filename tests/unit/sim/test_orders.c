@@ -4,6 +4,7 @@
  * the ping-pong bound). Each runs the reference simulator, checks its
  * invariants, and asks the engine for the same results (simcase.h). */
 #include "simcase.h"
+#include "sim/simrun.h"
 
 /* m0: every slowdown 1000, never sensitive. */
 static const ref_model MD[] = {{1000, 1000}};
@@ -272,4 +273,27 @@ Test(orders, backfill_0_stops_at_step_7)
     expect_job(&r, 0, 0, 1110, 1);
     expect_job(&r, 1, 200, 300, 0);
     expect_job(&r, 2, 20, 70, 0);
+}
+
+/* dlas and gittins with elastic jobs are refused, saying why (SPEC 11.1's
+ * rules under resizes are not built); ftf and the other orders run. */
+Test(orders, elastic_refused_under_dlas_and_gittins)
+{
+    tt_params p;
+    tt_params_default(&p);
+    p.el_up = 1;
+    tt_ctx *ctx = tt_ctx_create();
+    for (int32_t o = TT_ORDER_FIFO; o <= TT_ORDER_FTF; o++) {
+        p.order = o;
+        int rc = tt_simprep_check_params(ctx, &p, 1);
+        int refused = o == TT_ORDER_DLAS || o == TT_ORDER_GITTINS;
+        cr_expect_eq(rc, refused ? TT_EINVAL : 0, "order %d: %s", o, tt_errmsg(ctx));
+        if (refused)
+            cr_expect(strstr(tt_errmsg(ctx), "with elastic jobs (el_up or el_down > 0): not built"));
+    }
+    p.order = TT_ORDER_GITTINS;
+    p.el_up = 0;
+    p.el_down = 1;
+    cr_expect_eq(tt_simprep_check_params(ctx, &p, 1), TT_EINVAL);
+    tt_ctx_free(ctx);
 }
