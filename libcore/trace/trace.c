@@ -113,6 +113,15 @@ void tt_trace_free(tt_trace *t)
         free(*col64(t, i));
     for (int i = 0; i < NCOL32; i++)
         free(*col32(t, i));
+    free(t->elastic);
+    free(t->gpus_min);
+    free(t->gpus_max);
+    free(t->wf);
+    free(t->dep_off);
+    free(t->deps);
+    free(t->mid);
+    free(t->mem_mb);
+    free(t->out_mb);
     tt_strtab_free(t->names);
     tt_strtab_free(t->users);
     tt_strtab_free(t->vcs);

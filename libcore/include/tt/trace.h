@@ -86,6 +86,18 @@ typedef struct tt_trace {
     int32_t *nodes;    /* observed node count, or -1 */
     int32_t *name, *user, *vc, *model, *status; /* string codes, or -1 */
     tt_strtab *names, *users, *vcs, *models, *statuses;
+    /* Optional columns, each NULL when the trace lacks it (files without
+     * them stay as they were). Elasticity (SPEC 10.6): elastic 1, 0 or -1
+     * (unknown); gpus_min, gpus_max, -1 = no bound. Workflows (SPEC 12.7):
+     * wf, the workflow of a task (-1: not a task); its parents are
+     * deps[dep_off[i] .. dep_off[i + 1]), row indices (n + 1 offsets in
+     * memory); mid, the model id (-1: the class); mem_mb, the model's size
+     * in MiB (-1: from the model table); out_mb, the output's size (0). */
+    int8_t *elastic;
+    int32_t *gpus_min, *gpus_max;
+    int64_t *wf, *dep_off;
+    int32_t *deps;
+    int32_t *mid, *mem_mb, *out_mb;
     tt_provenance prov;
 } tt_trace;
 
