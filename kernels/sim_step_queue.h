@@ -389,27 +389,37 @@ TTS_FN void tts_heap_place(tts_state *S, int64_t p, tts_hent h)
     S->heap_pos[h.slot] = (int32_t)p;
 }
 
-TTS_FN void tts_heap_fix(tts_state *S, int64_t p)
+/* The least of node p's children, or -1 when p is a leaf. */
+TTS_FN int64_t tts_heap_least_child(const tts_state *S, int64_t p)
 {
-    tts_hent h = S->heap[p];
+    int64_t c = TTS_HEAP_D * p + 1, e = c + TTS_HEAP_D, m = c;
+    if (c >= S->nheap)
+        return -1;
+    if (e > S->nheap)
+        e = S->nheap;
+    for (int64_t q = c + 1; q < e; q++)
+        if (tts_hent_less(S->heap[q], S->heap[m]))
+            m = q;
+    return m;
+}
+
+/* Moves the parents of place p that come after h down a level each, and
+ * returns the place h belongs in. */
+TTS_FN int64_t tts_heap_climb(tts_state *S, int64_t p, tts_hent h)
+{
     while (p > 0 && tts_hent_less(h, S->heap[(p - 1) / TTS_HEAP_D])) {
         tts_heap_place(S, p, S->heap[(p - 1) / TTS_HEAP_D]);
         p = (p - 1) / TTS_HEAP_D;
     }
-    for (;;) {
-        int64_t c = TTS_HEAP_D * p + 1, e = c + TTS_HEAP_D, m = c;
-        if (c >= S->nheap)
-            break;
-        if (e > S->nheap)
-            e = S->nheap;
-        for (int64_t q = c + 1; q < e; q++)
-            if (tts_hent_less(S->heap[q], S->heap[m]))
-                m = q;
-        if (!tts_hent_less(S->heap[m], h))
-            break;
+    return p;
+}
+
+TTS_FN void tts_heap_fix(tts_state *S, int64_t p)
+{
+    tts_hent h = S->heap[p];
+    p = tts_heap_climb(S, p, h);
+    for (int64_t m; (m = tts_heap_least_child(S, p)) >= 0 && tts_hent_less(S->heap[m], h); p = m)
         tts_heap_place(S, p, S->heap[m]);
-        p = m;
-    }
     tts_heap_place(S, p, h);
 }
 
@@ -433,23 +443,9 @@ TTS_FN void tts_heap_remove(tts_state *S, int32_t i)
     tts_hent last = S->heap[--S->nheap];
     if (p == S->nheap)
         return;
-    for (;;) {
-        int64_t c = TTS_HEAP_D * p + 1, e = c + TTS_HEAP_D, m = c;
-        if (c >= S->nheap)
-            break;
-        if (e > S->nheap)
-            e = S->nheap;
-        for (int64_t q = c + 1; q < e; q++)
-            if (tts_hent_less(S->heap[q], S->heap[m]))
-                m = q;
+    for (int64_t m; (m = tts_heap_least_child(S, p)) >= 0; p = m)
         tts_heap_place(S, p, S->heap[m]);
-        p = m;
-    }
-    while (p > 0 && tts_hent_less(last, S->heap[(p - 1) / TTS_HEAP_D])) {
-        tts_heap_place(S, p, S->heap[(p - 1) / TTS_HEAP_D]);
-        p = (p - 1) / TTS_HEAP_D;
-    }
-    tts_heap_place(S, p, last);
+    tts_heap_place(S, tts_heap_climb(S, p, last), last);
 }
 
 #endif
