@@ -5,7 +5,20 @@
 #include <string.h>
 
 #include "base/radix.h"
+#include "trace/optcols.h"
 #include "tt/version.h"
+
+#define OPT(bit, f, size, absent, units) \
+    {bit, #f, offsetof(tt_trace, f), offsetof(tt_job, f), size, absent, units}
+const tt_optcol tt_optcols[TT_NOPTCOLS] = {
+    OPT(TT_COL_ELASTIC, elastic, 1, -1, "1 elastic, 0 not, -1 unknown"),
+    OPT(TT_COL_GPUS_MIN, gpus_min, 4, -1, "GPUs, -1 no bound"),
+    OPT(TT_COL_GPUS_MAX, gpus_max, 4, -1, "GPUs, -1 no bound"),
+    OPT(TT_COL_WF, wf, 8, -1, "workflow id, -1 not a task"),
+    OPT(TT_COL_MID, mid, 4, -1, "model id, -1 the model class"),
+    OPT(TT_COL_MEM_MB, mem_mb, 4, -1, "MiB, -1 from the model table"),
+    OPT(TT_COL_OUT_MB, out_mb, 4, 0, "MiB"),
+};
 
 const char *tt_drop_name(int reason)
 {
@@ -29,6 +42,9 @@ tt_job tt_job_empty(void)
     j.start = TT_TIME_NONE;
     j.end = TT_TIME_NONE;
     j.nodes = TT_NONE32;
+    j.elastic = -1;
+    j.gpus_min = j.gpus_max = j.mid = j.mem_mb = -1;
+    j.wf = -1;
     return j;
 }
 
@@ -150,7 +166,90 @@ int tt_trace_reserve(tt_trace *t, int64_t n)
             return TT_ENOMEM;
         *col32(t, i) = p;
     }
+    for (int i = 0; i < TT_NOPTCOLS; i++) {
+        void **a = tt_optcol_arr(t, &tt_optcols[i]);
+        void *p = *a ? realloc(*a, (size_t)n * (size_t)tt_optcols[i].size) : NULL;
+        if (*a && !p)
+            return TT_ENOMEM;
+        if (p)
+            *a = p;
+    }
+    if (t->dep_off) {
+        int64_t *p = (int64_t *)realloc(t->dep_off, (size_t)(n + 1) * sizeof *p);
+        if (!p)
+            return TT_ENOMEM;
+        t->dep_off = p;
+    }
     t->cap = n;
+    return 0;
+}
+
+unsigned tt_trace_cols(const tt_trace *t)
+{
+    unsigned has = t->dep_off ? TT_COL_DEPS : 0;
+    for (int i = 0; i < TT_NOPTCOLS; i++)
+        if (*tt_optcol_arr(t, &tt_optcols[i]))
+            has |= tt_optcols[i].bit;
+    return has;
+}
+
+/* Gives t the optional columns j has and t lacks, its rows so far
+ * absent there. 0 or TT_ENOMEM. */
+static int opt_add(tt_trace *t, const tt_job *j)
+{
+    for (int i = 0; i < TT_NOPTCOLS; i++) {
+        const tt_optcol *c = &tt_optcols[i];
+        void **a = tt_optcol_arr(t, c);
+        if (!(j->has & c->bit) || *a)
+            continue;
+        if (!(*a = malloc((size_t)t->cap * (size_t)c->size)))
+            return TT_ENOMEM;
+        for (int64_t r = 0; r < t->n; r++)
+            tt_optcol_set(c, *a, r, c->absent);
+    }
+    if ((j->has & TT_COL_DEPS) && !t->dep_off &&
+        !(t->dep_off = (int64_t *)calloc((size_t)t->cap + 1, sizeof *t->dep_off)))
+        return TT_ENOMEM;
+    return 0;
+}
+
+/* Row i's parents: the names in text, as codes into t->names after the
+ * parents kept so far. 0 or TT_ENOMEM. */
+static int deps_add(tt_trace *t, int64_t i, const char *text)
+{
+    int64_t m = t->dep_off[i];
+    while (text && *text) {
+        const char *end = strchr(text, ';');
+        size_t len = end ? (size_t)(end - text) : strlen(text);
+        const char *a = text, *b = text + len;
+        text = end ? end + 1 : b;
+        while (a < b && (*a == ' ' || *a == '\t'))
+            a++;
+        while (b > a && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (a == b)
+            continue;
+        if (m == t->dep_cap) {
+            int64_t cap = t->dep_cap ? t->dep_cap * 2 : 1024;
+            int32_t *p = (int32_t *)realloc(t->deps, (size_t)cap * sizeof *p);
+            if (!p)
+                return TT_ENOMEM;
+            t->deps = p;
+            t->dep_cap = cap;
+        }
+        char *name = (char *)malloc((size_t)(b - a) + 1);
+        if (!name)
+            return TT_ENOMEM;
+        memcpy(name, a, (size_t)(b - a));
+        name[b - a] = '\0';
+        int32_t code = tt_strtab_intern(t->names, name);
+        free(name);
+        if (code < 0)
+            return TT_ENOMEM;
+        t->deps[m++] = code;
+        t->deps_named = 1;
+    }
+    t->dep_off[i + 1] = m;
     return 0;
 }
 
@@ -167,9 +266,18 @@ int tt_trace_append(tt_trace *t, const tt_job *j)
             vc = intern_opt(t->vcs, j->vc), model = intern_opt(t->models, j->model),
             status = intern_opt(t->statuses, j->status);
     if ((j->name && name < 0) || (j->user && user < 0) || (j->vc && vc < 0) ||
-        (j->model && model < 0) || (j->status && status < 0))
+        (j->model && model < 0) || (j->status && status < 0) || opt_add(t, j))
         return TT_ENOMEM;
-    int64_t i = t->n++;
+    int64_t i = t->n;
+    if (t->dep_off && deps_add(t, i, (j->has & TT_COL_DEPS) ? j->deps : NULL))
+        return TT_ENOMEM;
+    t->n++;
+    for (int c = 0; c < TT_NOPTCOLS; c++) {
+        const tt_optcol *oc = &tt_optcols[c];
+        void *a = *tt_optcol_arr(t, oc);
+        if (a)
+            tt_optcol_set(oc, a, i, (j->has & oc->bit) ? tt_optcol_job(oc, j) : oc->absent);
+    }
     t->submit[i] = j->submit;
     t->duration[i] = j->duration;
     t->start[i] = j->start;
@@ -208,8 +316,39 @@ int tt_trace_need_seconds(tt_ctx *ctx, const tt_trace *t, int code, const char *
                   "be %s as it is", t->prov.duration_unit, doing);
 }
 
+/* The deps CSR in the new row order: row order[i] becomes row i, parent
+ * p becomes row inv[p]. inv has room for n values. 0 or TT_ENOMEM. */
+static int deps_permute(tt_trace *t, const int64_t *order, int64_t *inv)
+{
+    int64_t n = t->n, m = t->dep_off[n];
+    int64_t *off = (int64_t *)malloc((size_t)(n + 1) * sizeof *off);
+    int32_t *deps = (int32_t *)malloc((size_t)(m ? m : 1) * sizeof *deps);
+    if (!off || !deps) {
+        free(off);
+        free(deps);
+        return TT_ENOMEM;
+    }
+    for (int64_t i = 0; i < n; i++)
+        inv[order[i]] = i;
+    off[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t a = t->dep_off[order[i]], b = t->dep_off[order[i] + 1], k = off[i];
+        for (int64_t d = a; d < b; d++)
+            deps[k++] = (int32_t)inv[t->deps[d]];
+        off[i + 1] = k;
+    }
+    memcpy(t->dep_off, off, (size_t)(n + 1) * sizeof *off);
+    free(off);
+    free(t->deps);
+    t->deps = deps;
+    t->dep_cap = m ? m : 1;
+    return 0;
+}
+
 int tt_trace_sort(tt_trace *t)
 {
+    if (t->deps_named)
+        return TT_EINVAL;
     if (t->n < 2 || tt_trace_is_sorted(t))
         return 0;
     int64_t n = t->n;
@@ -238,9 +377,19 @@ int tt_trace_sort(tt_trace *t)
             out[i] = col[order[i]];
         memcpy(col, out, (size_t)n * sizeof *col);
     }
+    for (int c = 0; c < TT_NOPTCOLS; c++) {
+        const tt_optcol *oc = &tt_optcols[c];
+        void *col = *tt_optcol_arr(t, oc);
+        if (!col)
+            continue;
+        for (int64_t i = 0; i < n; i++)
+            tt_optcol_set(oc, buf, i, tt_optcol_get(oc, col, order[i]));
+        memcpy(col, buf, (size_t)n * (size_t)oc->size);
+    }
+    int rc = t->dep_off ? deps_permute(t, order, buf) : 0;
     free(order);
     free(buf);
-    return 0;
+    return rc;
 }
 
 static uint64_t mix64(uint64_t h, uint64_t v)
@@ -256,6 +405,13 @@ static uint64_t row_hash(tt_trace *t, int64_t i)
         h = mix64(h, (uint64_t)(*col64(t, c))[i]);
     for (int c = 0; c < NCOL32; c++)
         h = mix64(h, (uint64_t)(uint32_t)(*col32(t, c))[i]);
+    for (int c = 0; c < TT_NOPTCOLS; c++) {
+        const void *col = *tt_optcol_arr(t, &tt_optcols[c]);
+        if (col)
+            h = mix64(h, (uint64_t)tt_optcol_get(&tt_optcols[c], col, i));
+    }
+    for (int64_t d = t->dep_off ? t->dep_off[i] : 0; t->dep_off && d < t->dep_off[i + 1]; d++)
+        h = mix64(h, (uint64_t)(uint32_t)t->deps[d]);
     return h ? h : 1;
 }
 
@@ -267,7 +423,16 @@ static int row_equal(tt_trace *t, int64_t a, int64_t b)
     for (int c = 0; c < NCOL32; c++)
         if ((*col32(t, c))[a] != (*col32(t, c))[b])
             return 0;
-    return 1;
+    for (int c = 0; c < TT_NOPTCOLS; c++) {
+        const void *col = *tt_optcol_arr(t, &tt_optcols[c]);
+        if (col && tt_optcol_get(&tt_optcols[c], col, a) != tt_optcol_get(&tt_optcols[c], col, b))
+            return 0;
+    }
+    if (!t->dep_off)
+        return 1;
+    int64_t na = t->dep_off[a + 1] - t->dep_off[a];
+    return na == t->dep_off[b + 1] - t->dep_off[b] &&
+           memcmp(t->deps + t->dep_off[a], t->deps + t->dep_off[b], (size_t)na * sizeof *t->deps) == 0;
 }
 
 /* Duplicates among rows [a, b) with equal submit: pairwise for the short

@@ -12,6 +12,7 @@
 
 #include "io/h5util.h"
 #include "io/layout.h"
+#include "trace/optcols.h"
 
 /* ---- writing ---- */
 
@@ -86,6 +87,36 @@ static int write_prov(hid_t g, const tt_trace *t)
     return rc || tt_h5u_attr_i64(g, "rows_dropped", total);
 }
 
+static hid_t int_type(int size, int native)
+{
+    if (size == 1)
+        return native ? H5T_NATIVE_INT8 : H5T_STD_I8LE;
+    if (size == 4)
+        return native ? H5T_NATIVE_INT32 : H5T_STD_I32LE;
+    return native ? H5T_NATIVE_INT64 : H5T_STD_I64LE;
+}
+
+/* The optional columns t has, each a dataset like the others; deps as
+ * dep_off (row i's first parent in /jobs/deps, n values: the last row's
+ * parents end at the length of deps) and deps (row indices). 0 or -1. */
+static int write_optional(hid_t g, const tt_trace *t)
+{
+    int rc = 0;
+    for (int i = 0; i < TT_NOPTCOLS && !rc; i++) {
+        const tt_optcol *c = &tt_optcols[i];
+        const void *a = *tt_optcol_arr(t, c);
+        if (a)
+            rc = tt_h5u_write_col(g, c->name, int_type(c->size, 0), int_type(c->size, 1), t->n,
+                                  a, c->units, c->absent, c->absent != 0);
+    }
+    if (!rc && t->dep_off)
+        rc = tt_h5u_write_col(g, "dep_off", H5T_STD_I64LE, H5T_NATIVE_INT64, t->n, t->dep_off,
+                              "index into /jobs/deps of the row's first parent", 0, 0) ||
+             tt_h5u_write_col(g, "deps", H5T_STD_I32LE, H5T_NATIVE_INT32, t->dep_off[t->n],
+                              t->deps, "row index of a parent", 0, 0);
+    return rc;
+}
+
 /* The trace arg into the file f (tt_h5u_save). 0 or -1. */
 static int write_trace(hid_t f, void *arg)
 {
@@ -102,6 +133,8 @@ static int write_trace(hid_t f, void *arg)
         if (!rc && c->tab)
             rc = write_table(tables, c->name, *(tt_strtab *const *)((const char *)t + c->tab));
     }
+    if (!rc)
+        rc = write_optional(g, t);
     if (tables >= 0)
         H5Gclose(tables);
     if (g >= 0)
@@ -171,30 +204,88 @@ static int read_table(tt_ctx *ctx, const char *path, hid_t tables, const char *n
     return damaged(ctx, path, "cannot read /jobs/tables/%s as strings", name);
 }
 
-/* Reads column c into a new array of t->cap values. */
-static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, tt_trace *t)
+/* Reads the 1-D integer dataset name of g, of n values (one per job but
+ * for deps, whose n is its own), into a new array of cap values of size
+ * bytes each at *out. */
+static int read_ints(tt_ctx *ctx, const char *path, hid_t g, const char *name, int size,
+                     int64_t n, int64_t cap, void **out)
 {
-    void **col = (void **)((char *)t + c->off);
-    if (!(*col = malloc((size_t)t->cap * (c->is64 ? sizeof(int64_t) : sizeof(int32_t)))))
-        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
-    hid_t d = H5Dopen2(g, c->name, H5P_DEFAULT);
+    if (!(*out = malloc((size_t)(cap > 0 ? cap : 1) * (size_t)size)))
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld values of /jobs/%s",
+                      (long long)cap, name);
+    hid_t d = H5Dopen2(g, name, H5P_DEFAULT);
     if (d < 0)
-        return damaged(ctx, path, "no dataset /jobs/%s", c->name);
+        return damaged(ctx, path, "no dataset /jobs/%s", name);
     hid_t space = H5Dget_space(d), type = H5Dget_type(d);
     int rc = 0;
-    if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_npoints(space) != t->n)
-        rc = damaged(ctx, path, "/jobs/%s has %lld values for %lld jobs", c->name,
-                     (long long)H5Sget_simple_extent_npoints(space), (long long)t->n);
+    if (H5Sget_simple_extent_ndims(space) != 1 || H5Sget_simple_extent_npoints(space) != n)
+        rc = damaged(ctx, path, "/jobs/%s has %lld values for %lld jobs", name,
+                     (long long)H5Sget_simple_extent_npoints(space), (long long)n);
     else if (H5Tget_class(type) != H5T_INTEGER)
-        rc = damaged(ctx, path, "/jobs/%s is not an integer dataset", c->name);
-    else if (t->n > 0 &&
-             H5Dread(d, c->is64 ? H5T_NATIVE_INT64 : H5T_NATIVE_INT32, H5S_ALL, H5S_ALL,
-                     H5P_DEFAULT, *col) < 0)
-        rc = damaged(ctx, path, "cannot read /jobs/%s", c->name);
+        rc = damaged(ctx, path, "/jobs/%s is not an integer dataset", name);
+    else if (n > 0 && H5Dread(d, int_type(size, 1), H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) < 0)
+        rc = damaged(ctx, path, "cannot read /jobs/%s", name);
     H5Tclose(type);
     H5Sclose(space);
     H5Dclose(d);
     return rc;
+}
+
+/* Reads column c into a new array of t->cap values. */
+static int read_col(tt_ctx *ctx, const char *path, hid_t g, const col_desc *c, tt_trace *t)
+{
+    return read_ints(ctx, path, g, c->name, c->is64 ? 8 : 4, t->n, t->cap,
+                     (void **)((char *)t + c->off));
+}
+
+/* The optional columns in want that the file has, checked. */
+static int read_optional(tt_ctx *ctx, const char *path, hid_t g, unsigned want, tt_trace *t)
+{
+    int rc = 0;
+    for (int i = 0; i < TT_NOPTCOLS && !rc; i++) {
+        const tt_optcol *c = &tt_optcols[i];
+        if (!(want & c->bit) || H5Lexists(g, c->name, H5P_DEFAULT) <= 0)
+            continue;
+        void **a = tt_optcol_arr(t, c);
+        rc = read_ints(ctx, path, g, c->name, c->size, t->n, t->cap, a);
+        for (int64_t j = 0; !rc && j < t->n; j++) {
+            int64_t v = tt_optcol_get(c, *a, j);
+            if (v < c->absent || (c->bit == TT_COL_ELASTIC && v > 1))
+                rc = damaged(ctx, path, "/jobs/%s[%lld] = %lld is out of range", c->name,
+                             (long long)j, (long long)v);
+        }
+    }
+    int has_off = H5Lexists(g, "dep_off", H5P_DEFAULT) > 0,
+        has_deps = H5Lexists(g, "deps", H5P_DEFAULT) > 0;
+    if (rc || !(want & TT_COL_DEPS) || (!has_off && !has_deps))
+        return rc;
+    if (has_off != has_deps)
+        return damaged(ctx, path, "/jobs/%s without /jobs/%s", has_off ? "dep_off" : "deps",
+                       has_off ? "deps" : "dep_off");
+    hid_t d = H5Dopen2(g, "deps", H5P_DEFAULT);
+    hid_t space = d < 0 ? -1 : H5Dget_space(d);
+    int64_t m = space < 0 ? -1 : (int64_t)H5Sget_simple_extent_npoints(space);
+    if (space >= 0)
+        H5Sclose(space);
+    if (d >= 0)
+        H5Dclose(d);
+    if (m < 0)
+        return damaged(ctx, path, "cannot read /jobs/deps");
+    if ((rc = read_ints(ctx, path, g, "dep_off", 8, t->n, t->cap + 1, (void **)&t->dep_off)) ||
+        (rc = read_ints(ctx, path, g, "deps", 4, m, m, (void **)&t->deps)))
+        return rc;
+    t->dep_cap = m > 0 ? m : 1;
+    t->dep_off[t->n] = m;
+    for (int64_t j = 0; j < t->n; j++)
+        if ((j == 0 && t->dep_off[0] != 0) || t->dep_off[j] > t->dep_off[j + 1])
+            return damaged(ctx, path, "/jobs/dep_off[%lld] = %lld does not follow /jobs/dep_off "
+                           "before it (%lld parents in all)", (long long)j,
+                           (long long)t->dep_off[j], (long long)m);
+    for (int64_t k = 0; k < m; k++)
+        if (t->deps[k] < 0 || t->deps[k] >= t->n)
+            return damaged(ctx, path, "/jobs/deps[%lld] = %d is not a row (0 .. %lld)",
+                           (long long)k, t->deps[k], (long long)t->n - 1);
+    return 0;
 }
 
 static int load(tt_ctx *ctx, const char *path, hid_t f, unsigned want, tt_trace *t)
@@ -263,6 +354,8 @@ static int load(tt_ctx *ctx, const char *path, hid_t f, unsigned want, tt_trace 
                                  "table", cols[i].name, (long long)j, codes[j]);
         }
     }
+    if (!rc)
+        rc = read_optional(ctx, path, g, want, t);
     for (int64_t j = 0; !rc && j < t->n; j++)
         if (t->gpus[j] < 1 || t->duration[j] < 0 || (j > 0 && t->submit[j] < t->submit[j - 1]))
             rc = tt_err(ctx, TT_EFORMAT,
@@ -280,6 +373,11 @@ unsigned tt_trace_col(const char *name)
     for (size_t i = 0; i < NCOLS; i++)
         if (strcmp(cols[i].name, name) == 0)
             return 1u << i;
+    for (int i = 0; i < TT_NOPTCOLS; i++)
+        if (strcmp(tt_optcols[i].name, name) == 0)
+            return tt_optcols[i].bit;
+    if (strcmp(name, "deps") == 0)
+        return TT_COL_DEPS;
     return 0;
 }
 

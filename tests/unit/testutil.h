@@ -23,6 +23,14 @@ static inline const char *shared_path(const char *rel)
     return buf[k];
 }
 
+/* A path under /tmp for a test's file, unique to this process. */
+static inline char *tmpfile_path(const char *name)
+{
+    static char p[512];
+    snprintf(p, sizeof p, "/tmp/tt-unit-%d-%s", (int)getpid(), name);
+    return p;
+}
+
 /* 1 when the shared file exists; tests of real traces skip visibly otherwise. */
 static inline int have_shared(const char *rel) { return access(shared_path(rel), R_OK) == 0; }
 

@@ -74,6 +74,19 @@ typedef struct tt_provenance {
  * reader takes an absent count as 0). */
 int tt_drop_shown(const tt_provenance *p, int reason);
 
+/* The optional columns (SPEC 10.6, 12.7), one bit each: in tt_job.has,
+ * tt_trace_cols and tt_trace_load_cols (tt/tracefile.h, after its twelve
+ * columns). TT_COL_DEPS is the pair dep_off and deps. */
+#define TT_COL_ELASTIC (1u << 12)
+#define TT_COL_GPUS_MIN (1u << 13)
+#define TT_COL_GPUS_MAX (1u << 14)
+#define TT_COL_WF (1u << 15)
+#define TT_COL_DEPS (1u << 16)
+#define TT_COL_MID (1u << 17)
+#define TT_COL_MEM_MB (1u << 18)
+#define TT_COL_OUT_MB (1u << 19)
+#define TT_COL_OPTIONAL (0xffu << 12)
+
 typedef struct tt_trace {
     int64_t n; /* jobs */
     int64_t cap;
@@ -98,18 +111,33 @@ typedef struct tt_trace {
     int64_t *wf, *dep_off;
     int32_t *deps;
     int32_t *mid, *mem_mb, *out_mb;
+    int64_t dep_cap; /* room in deps */
+    /* 1 while deps holds codes into names (tt_trace_append) rather than
+     * row indices: until tt_trace_link_deps */
+    int deps_named;
     tt_provenance prov;
 } tt_trace;
 
 /* One job as a parser hands it over; strings may be NULL (absent) and are
- * copied by tt_trace_append. */
+ * copied by tt_trace_append. The optional columns count only where has
+ * holds their TT_COL_* bit: the first job that has one gives the trace
+ * that column (earlier rows get its absent value), and a job without the
+ * bit gets the absent value too. deps is the parents' names joined by
+ * ';' (blank entries ignored), each the name of another row. */
 typedef struct tt_job {
     int64_t submit, duration, start, end;
     int32_t gpus, gpu_milli, nodes;
     const char *name, *user, *vc, *model, *status;
+    unsigned has;
+    int8_t elastic;
+    int32_t gpus_min, gpus_max;
+    int64_t wf;
+    const char *deps;
+    int32_t mid, mem_mb, out_mb;
 } tt_job;
 
-/* A job with every optional field absent and gpu_milli = 0 (meaning
+/* A job with every optional field absent (has = 0, the optional values
+ * their absent ones: -1, out_mb 0) and gpu_milli = 0 (meaning
  * "gpus * 1000", filled in by tt_trace_append). */
 tt_job tt_job_empty(void);
 
@@ -118,10 +146,20 @@ tt_trace *tt_trace_create(void);
 void tt_trace_free(tt_trace *t);
 /* Makes room for n jobs in total. 0 or TT_ENOMEM. */
 int tt_trace_reserve(tt_trace *t, int64_t n);
-/* Appends a job. 0 or TT_ENOMEM (the trace is unchanged then). */
+/* Appends a job. 0 or TT_ENOMEM (the trace is unchanged then). A job with
+ * deps leaves the trace waiting for tt_trace_link_deps (deps_named). */
 int tt_trace_append(tt_trace *t, const tt_job *j);
-/* Sorts jobs by submit time, stably (ties keep input order). 0 or TT_ENOMEM. */
+/* Turns the parents' names that tt_trace_append kept into row indices,
+ * before any other use of the trace: a name is the row of that name in
+ * the same workflow (wf), else any row of that name, the first in row
+ * order. 0; TT_ENOMEM; or TT_EPARSE "no job is named 'x'" with
+ * *bad_row the row that names it. */
+int tt_trace_link_deps(tt_ctx *ctx, tt_trace *t, int64_t *bad_row);
+/* Sorts jobs by submit time, stably (ties keep input order), the deps
+ * following their rows. 0, TT_ENOMEM, or TT_EINVAL while deps_named. */
 int tt_trace_sort(tt_trace *t);
+/* The optional columns t has (TT_COL_* bits of TT_COL_OPTIONAL). */
+unsigned tt_trace_cols(const tt_trace *t);
 /* Counts rows equal in every column to an earlier row (kept, not removed).
  * Returns the count, or TT_ENOMEM. One sequential pass on a sorted trace. */
 int64_t tt_trace_count_duplicates(const tt_trace *t);

@@ -8,7 +8,12 @@
  * shuffle + deflate, units on every dataset, provenance as attributes of
  * /jobs, and the marker attribute tracetune_layout = "trace/1". Absent
  * times are INT64_MIN, absent codes and counts -1 (each dataset's
- * "missing" attribute says so). h5py and h5dump read it without this
+ * "missing" attribute says so). The optional columns of SPEC 10.6 and
+ * 12.7 are datasets only in the files of traces that have them: int8
+ * elastic, int32 gpus_min, gpus_max, mid, mem_mb, out_mb, int64 wf, and
+ * the parents as int64 dep_off (row i's first entry in /jobs/deps, one per
+ * row: row i's parents end where row i + 1's begin, the last row's at the
+ * end of deps) and int32 deps (row indices). h5py and h5dump read it without this
  * library; pandas through python/tracetune. Not thread-safe (the HDF5
  * library is serial).
  */
@@ -40,15 +45,16 @@ int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path);
 #define TT_COL_VC (1u << 9)
 #define TT_COL_MODEL (1u << 10)
 #define TT_COL_STATUS (1u << 11)
-#define TT_COL_ALL ((1u << 12) - 1)
+/* and the optional ones of tt/trace.h, TT_COL_ELASTIC .. TT_COL_OUT_MB */
+#define TT_COL_ALL ((1u << 20) - 1)
 /* What the simulator reads (tt_sim_jobs_from_trace). */
 #define TT_COL_SIM (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_MODEL)
 /* What the statistics read (tt/stats.h). */
 #define TT_COL_STATS \
     (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_GPU_MILLI | TT_COL_USER | TT_COL_VC)
 
-/* The bit of the column called name ("submit", "gpu_milli", "vc", ...),
- * or 0 for no such column. */
+/* The bit of the column called name ("submit", "gpu_milli", "vc",
+ * "elastic", "deps", ...), or 0 for no such column. */
 unsigned tt_trace_col(const char *name);
 
 /* Reads a trace written by tt_trace_save. TT_EFORMAT with a clear message

@@ -69,13 +69,6 @@ Test(strtab, intern_and_find)
     tt_strtab_free(s);
 }
 
-static char *tmpfile_path(const char *name)
-{
-    static char p[512];
-    snprintf(p, sizeof p, "/tmp/tt-unit-%d-%s", (int)getpid(), name);
-    return p;
-}
-
 Test(tracefile, round_trip_every_column)
 {
     tt_ctx *ctx = tt_ctx_create();
