@@ -3,7 +3,9 @@
  * header names (case-insensitive) or named with -m key=COL,...; what tt-cat
  * prints reads back unchanged. Times are seconds (time base "relative") or
  * calendar times ("unix"), one kind in all the inputs. Rows without submit,
- * GPUs or a run time (pending jobs in real exports) are dropped, counted. */
+ * GPUs or a run time (pending jobs in real exports) are dropped, counted.
+ * The optional columns of SPEC 10.6 and 12.7 go by their own names (deps:
+ * the parents' names joined by ';'). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +13,39 @@
 
 #include "base/csv.h"
 #include "ingest/ingest_impl.h"
+#include "trace/optcols.h"
 #include "tt/parse.h"
 
 #define MAXF 256
 
 enum { K_SUBMIT, K_DURATION, K_GPUS, K_START, K_END, K_NAME, K_USER, K_VC, K_MODEL, K_STATUS,
-       K_NODES, K_GPU_MILLI, NKEYS };
+       K_NODES, K_GPU_MILLI, K_ELASTIC, K_GPUS_MIN, K_GPUS_MAX, K_WF, K_DEPS, K_MID, K_MEM_MB,
+       K_OUT_MB, NKEYS };
 
-static const char *const keys[NKEYS] = {"submit", "duration", "gpus",   "start",
-                                        "end",    "name",     "user",   "vc",
-                                        "model",  "status",   "nodes",  "gpu_milli"};
-#define KEY_LIST "submit duration gpus start end name user vc model status nodes gpu_milli"
+static const char *const keys[NKEYS] = {
+    "submit", "duration", "gpus",     "start",    "end", "name", "user",
+    "vc",     "model",    "status",   "nodes",    "gpu_milli", "elastic", "gpus_min",
+    "gpus_max", "wf",     "deps",     "mid",      "mem_mb",    "out_mb"};
+#define KEY_LIST "submit duration gpus start end name user vc model status nodes gpu_milli " \
+                 "elastic gpus_min gpus_max wf deps mid mem_mb out_mb"
+
+/* The optional integer columns: their bit and the values they take. */
+static const struct {
+    int key;
+    unsigned bit;
+    int64_t lo, hi;
+    int zero_ok; /* 0 for a GPU bound: -1 is "none", 0 GPUs is no size */
+    const char *range;
+} optkeys[] = {
+    {K_ELASTIC, TT_COL_ELASTIC, -1, 1, 1, "-1, 0 or 1"},
+    {K_GPUS_MIN, TT_COL_GPUS_MIN, -1, INT32_MAX, 0, "-1 (no bound) or 1 .. 2^31-1"},
+    {K_GPUS_MAX, TT_COL_GPUS_MAX, -1, INT32_MAX, 0, "-1 (no bound) or 1 .. 2^31-1"},
+    {K_WF, TT_COL_WF, -1, INT64_MAX, 1, "-1 (not a task) or more"},
+    {K_MID, TT_COL_MID, -1, INT32_MAX, 1, "-1 .. 2^31-1"},
+    {K_MEM_MB, TT_COL_MEM_MB, -1, INT32_MAX, 1, "-1 .. 2^31-1"},
+    {K_OUT_MB, TT_COL_OUT_MB, 0, INT32_MAX, 1, "0 .. 2^31-1"},
+};
+#define NOPTKEYS (int)(sizeof optkeys / sizeof optkeys[0])
 
 /* Header names recognised per key; when several are in a header, the one
  * listed first wins. "queue" is not a VC name: Helios and Acme use it for
@@ -42,6 +66,14 @@ static const char *const aliases[NKEYS][NALIAS] = {
     [K_STATUS] = {"status", "state"},
     [K_NODES] = {"nodes", "node_num", "num_nodes"},
     [K_GPU_MILLI] = {"gpu_milli"},
+    [K_ELASTIC] = {"elastic"},
+    [K_GPUS_MIN] = {"gpus_min"},
+    [K_GPUS_MAX] = {"gpus_max"},
+    [K_WF] = {"wf"},
+    [K_DEPS] = {"deps"},
+    [K_MID] = {"mid"},
+    [K_MEM_MB] = {"mem_mb"},
+    [K_OUT_MB] = {"out_mb"},
 };
 
 
@@ -320,6 +352,39 @@ static int drop_reason(ig_state *ig, const colmap *c, tt_job *j, int64_t milli)
     return -1;
 }
 
+/* The optional columns the input has into j (a missing value is the
+ * column's absent one). */
+static int get_optional(ig_state *ig, const colmap *c, char **f, tt_job *j)
+{
+    for (int o = 0; o < NOPTKEYS; o++) {
+        int k = optkeys[o].key;
+        if (c->col[k] < 0)
+            continue;
+        const tt_optcol *oc = NULL;
+        for (int i = 0; i < TT_NOPTCOLS && !oc; i++)
+            if (tt_optcols[i].bit == optkeys[o].bit)
+                oc = &tt_optcols[i];
+        const char *text = tt_trim(f[c->col[k]]);
+        int64_t v = oc->absent;
+        int rc = tt_is_missing(text) ? 0 : tt_parse_round(text, &v);
+        if (rc == TT_ERANGE || (!rc && (v < optkeys[o].lo || v > optkeys[o].hi ||
+                                        (v == 0 && !optkeys[o].zero_ok))))
+            return tt_ig_fail(ig, "field '%s': '%.40s' is out of range (%s)", c->label[k], text,
+                              optkeys[o].range);
+        if (rc)
+            return tt_ig_fail(ig, "field '%s': expected an integer, got '%.40s'", c->label[k],
+                              text);
+        tt_optcol_set(oc, (char *)j + oc->job_off, 0, v);
+        j->has |= oc->bit;
+    }
+    if (c->col[K_DEPS] >= 0) {
+        j->deps = f[c->col[K_DEPS]];
+        j->has |= TT_COL_DEPS;
+        snprintf(ig->deps_field, sizeof ig->deps_field, "%s", c->label[K_DEPS]);
+    }
+    return 0;
+}
+
 static int parse_row(ig_state *ig, const colmap *c, char **f, timebase *tb)
 {
     tt_job j = tt_job_empty();
@@ -330,7 +395,8 @@ static int parse_row(ig_state *ig, const colmap *c, char **f, timebase *tb)
         (rc = get_time(ig, c, f, K_START, tb, &j.start)) ||
         (rc = get_time(ig, c, f, K_END, tb, &j.end)) || (rc = get_gpus(ig, c, f, &milli)) ||
         (rc = get_count(ig, c, f, K_GPU_MILLI, INT32_MAX, &explicit_milli)) ||
-        (rc = get_count(ig, c, f, K_NODES, INT32_MAX, &nodes)))
+        (rc = get_count(ig, c, f, K_NODES, INT32_MAX, &nodes)) ||
+        (rc = get_optional(ig, c, f, &j)))
         return rc;
     int why = drop_reason(ig, c, &j, milli);
     if (why >= 0) {

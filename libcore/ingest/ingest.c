@@ -70,6 +70,7 @@ int tt_ig_open(ig_state *ig, int i)
             return rc;
     }
     ig->src = in->src;
+    ig->cur = i;
     return 0;
 }
 
@@ -101,6 +102,31 @@ int tt_ig_each_input(ig_state *ig, int (*one)(ig_state *ig))
 
 void tt_ig_row(ig_state *ig) { ig->trace->prov.rows_read++; }
 
+/* Where a row with parents came from: its parents are looked up when every
+ * row is in, after the input is closed. */
+struct ig_deprow {
+    int64_t row, line;
+    int input;
+};
+
+static int note_deprow(ig_state *ig)
+{
+    if (ig->ndeprows == ig->deprows_cap) {
+        int64_t cap = ig->deprows_cap ? ig->deprows_cap * 2 : 256;
+        struct ig_deprow *p =
+            (struct ig_deprow *)realloc(ig->deprows, (size_t)cap * sizeof *p);
+        if (!p)
+            return TT_ENOMEM;
+        ig->deprows = p;
+        ig->deprows_cap = cap;
+    }
+    struct ig_deprow *d = &ig->deprows[ig->ndeprows++];
+    d->row = ig->trace->n;
+    d->line = ig->src ? tt_src_lineno(ig->src) : 0;
+    d->input = ig->cur;
+    return 0;
+}
+
 int tt_ig_keep(ig_state *ig, const tt_job *j)
 {
     /* the engine's bounds, checked here so that a trace tt-ingest writes
@@ -111,7 +137,8 @@ int tt_ig_keep(ig_state *ig, const tt_job *j)
     if (j->duration < 0 || j->duration > TT_DURATION_MAX)
         return tt_ig_fail(ig, "field '%s': duration %lld is out of range (0 .. 2^32)",
                           ig->duration_field, (long long)j->duration);
-    if (tt_trace_append(ig->trace, j))
+    if (((j->has & TT_COL_DEPS) && j->deps && *j->deps && note_deprow(ig)) ||
+        tt_trace_append(ig->trace, j))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory after %lld jobs",
                       (long long)ig->trace->n);
     ig->trace->prov.rows_kept++;
@@ -367,6 +394,27 @@ static int finish(ig_state *ig, const tt_format *fmt)
         return tt_err(ig->ctx, TT_EEMPTY, "%s: no job can be simulated (%lld rows: %s)",
                       tt_ig_label(ig, 0), (long long)p->rows_read, why);
     }
+    int64_t bad;
+    int rc = tt_trace_link_deps(ig->ctx, t, &bad);
+    if (rc == TT_EPARSE) {
+        /* the row that names no job, as its input and line */
+        int64_t lo = 0, hi = ig->ndeprows - 1;
+        while (lo < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (ig->deprows[mid].row < bad)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        char msg[512];
+        snprintf(msg, sizeof msg, "%s", tt_errmsg(ig->ctx));
+        const struct ig_deprow *d = &ig->deprows[lo];
+        return tt_err(ig->ctx, TT_EPARSE, "%s:%lld: field '%s': %s",
+                      tt_ig_label(ig, d->input), (long long)d->line,
+                      ig->deps_field[0] ? ig->deps_field : "deps", msg);
+    }
+    if (rc)
+        return rc;
     if (tt_trace_sort(t))
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory sorting %lld jobs", (long long)t->n);
     int64_t d = tt_trace_count_duplicates(t);
@@ -431,6 +479,7 @@ static int run(tt_ctx *ctx, const tt_ingest_opts *opts, ig_input *in, int n, tt_
         tt_src_close(in[i].src);
     tt_trace_free(ig.trace);
     tt_tz_free(ig.tz);
+    free(ig.deprows);
     return rc;
 }
 

@@ -23,6 +23,12 @@ typedef struct ig_state {
      * in tt_ig_keep: the format's, which a parser may replace (csv takes
      * the header's). */
     const char *submit_field, *duration_field;
+    /* The input's name for the parents (a parser sets it), for the error
+     * on a name no row has, and where each row with parents came from. */
+    char deps_field[64];
+    int cur; /* the current input (tt_ig_open) */
+    int64_t ndeprows, deprows_cap;
+    struct ig_deprow *deprows;
 } ig_state;
 
 typedef struct tt_format {

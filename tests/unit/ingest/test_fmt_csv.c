@@ -201,7 +201,8 @@ Test(csv, map_errors)
     const char *text = "a,b,gpus,duration\n1,2,1,5\n";
     cr_expect_eq(tt_ingest_mem(ctx, &o, text, strlen(text), "mem.csv", &t), TT_EINVAL);
     cr_expect_str_eq(tt_errmsg(ctx), "-m: unknown key 'colour' (keys: submit duration gpus "
-                                     "start end name user vc model status nodes gpu_milli)");
+                                     "start end name user vc model status nodes gpu_milli elastic gpus_min "
+                                     "gpus_max wf deps mid mem_mb out_mb)");
     o.map = "submit";
     cr_expect_eq(tt_ingest_mem(ctx, &o, text, strlen(text), "mem.csv", &t), TT_EINVAL);
     cr_expect(strstr(tt_errmsg(ctx), "-m: expected key=COLUMN, got 'submit'"), "%s",
