@@ -9,10 +9,12 @@
 
 static const char usage[] = "usage: tt-cat [-c COLS] [-H] [--info] TRACE.h5\n";
 
-static const char *const all_cols[] = {"submit", "duration", "gpus", "gpu_milli",
-                                       "start",  "end",      "nodes", "name",
-                                       "user",   "vc",       "model", "status"};
+static const char *const all_cols[] = {"submit",  "duration", "gpus",     "gpu_milli", "start",
+                                       "end",     "nodes",    "name",     "user",      "vc",
+                                       "model",   "status",   "elastic",  "gpus_min",  "gpus_max",
+                                       "wf",      "deps",     "mid",      "mem_mb",    "out_mb"};
 #define NALL (int)(sizeof all_cols / sizeof all_cols[0])
+#define NBASE 12 /* the columns every trace has; the optional ones follow */
 
 static void help(void)
 {
@@ -20,7 +22,9 @@ static void help(void)
     printf("\nPrints the jobs of a trace as TSV with a header line, absent values empty.\n"
            "\n"
            "  -c COLS     comma-separated columns (default all): submit duration gpus\n"
-           "              gpu_milli start end nodes name user vc model status\n"
+           "              gpu_milli start end nodes name user vc model status, and\n"
+           "              those of elastic gpus_min gpus_max wf deps mid mem_mb out_mb\n"
+           "              that the trace has (deps: the parents' names, ';' between)\n"
            "  -H          no header line\n"
            "  --info      the provenance attributes instead, as key<TAB>value\n"
            "  -h, --help  this help;  --version  version and GPU support\n"
@@ -44,6 +48,20 @@ static char *put_i64(char *p, int64_t v)
     while (n)
         *p++ = tmp[--n];
     return p;
+}
+
+/* Value i of optional column c (NBASE ..), deps aside. */
+static int64_t opt_value(const tt_trace *t, int c, int64_t i)
+{
+    switch (c) {
+    case 12: return t->elastic[i];
+    case 13: return t->gpus_min[i];
+    case 14: return t->gpus_max[i];
+    case 15: return t->wf[i];
+    case 17: return t->mid[i];
+    case 18: return t->mem_mb[i];
+    default: return t->out_mb[i];
+    }
 }
 
 /* Strings go out with tabs and newlines replaced, so a row stays a row. */
@@ -112,10 +130,28 @@ static void dump(const tt_trace *t, const int *sel, int nsel, int header)
             case 4: v = t->start[i]; break;
             case 5: v = t->end[i]; break;
             case 6: v = t->nodes[i]; break;
-            default: num = 0;
+            case 16: num = 0; break;
+            default:
+                if (c >= NBASE)
+                    v = opt_value(t, c, i);
+                else
+                    num = 0;
             }
-            if (num) {
+            if (c == 16) {
+                /* the parents by name, as csv ingest reads them; a row
+                 * without a name by its index */
+                for (int64_t d = t->dep_off[i]; d < t->dep_off[i + 1]; d++) {
+                    int32_t p = t->deps[d], nm = t->name[p];
+                    if (d > t->dep_off[i])
+                        putchar(';');
+                    if (nm >= 0)
+                        put_str(stdout, tt_strtab_get(t->names, nm));
+                    else
+                        fwrite(buf, 1, (size_t)(put_i64(buf, p) - buf), stdout);
+                }
+            } else if (num) {
                 int absent = (c == 4 || c == 5) ? v == TT_TIME_NONE : (c == 6 && v < 0);
+                /* optional columns print -1 as it is: it reads back so */
                 if (!absent)
                     fwrite(buf, 1, (size_t)(put_i64(buf, v) - buf), stdout);
             } else if (codes[c][i] >= 0) {
@@ -169,7 +205,7 @@ int main(int argc, char **argv)
             return EXIT_USAGE;
         }
     } else {
-        for (nsel = 0; nsel < NALL; nsel++)
+        for (nsel = 0; nsel < NBASE; nsel++)
             sel[nsel] = nsel;
     }
     const char *file = cli_input(argv[optind]); /* "-": a copy of standard input */
@@ -180,11 +216,26 @@ int main(int argc, char **argv)
     unsigned want = 0; /* --info: the provenance alone */
     for (int k = 0; !want_info && k < nsel; k++)
         want |= tt_trace_col(all_cols[sel[k]]);
+    if (!cols && !want_info)
+        want |= TT_COL_OPTIONAL;
+    if (want & TT_COL_DEPS)
+        want |= TT_COL_NAME;
     if (!ctx || tt_trace_load_cols(ctx, file, want, &t)) {
         cli_err("%s", ctx ? tt_errmsg(ctx) : "out of memory");
         tt_ctx_free(ctx);
         return EXIT_FAIL;
     }
+    /* the default: the optional columns the trace has */
+    for (int k = NBASE; !cols && k < NALL; k++)
+        if (tt_trace_cols(t) & tt_trace_col(all_cols[k]))
+            sel[nsel++] = k;
+    for (int k = 0; k < nsel; k++)
+        if (sel[k] >= NBASE && !(tt_trace_cols(t) & tt_trace_col(all_cols[sel[k]]))) {
+            cli_err("'%s': the trace has no column '%s'", argv[optind], all_cols[sel[k]]);
+            tt_trace_free(t);
+            tt_ctx_free(ctx);
+            return EXIT_FAIL;
+        }
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     if (want_info)

@@ -21,7 +21,9 @@ static void help(void)
            "\n"
            "  -s SECTION  what to print (default summary):\n"
            "                summary    metric, value: jobs, GPU-hours, span, users, VCs, means,\n"
-           "                           offered load (GPU-seconds over the submit span), ...\n"
+           "                           offered load (GPU-seconds over the submit span), ...;\n"
+           "                           elastic_jobs, workflows, tasks when the trace has\n"
+           "                           the elastic or wf column\n"
            "                quantiles  mean, min, p10 p25 p50 p75 p90 p99 (nearest rank), max of\n"
            "                           duration_s, gpus, interarrival_s and gpu_s\n"
            "                gpus       jobs and GPU-hours per GPU count, with shares\n"
@@ -88,6 +90,11 @@ static void summary(const tt_trace *t, const tt_stats_summary *s)
     /* GPUs busy on average: GPU-seconds over seconds, none from steps */
     printf("offered_load_gpus\t%s\n", fx(b, s->gpu_s, hour == 3600 ? s->span_s : 0, 2));
     printf("duration_unit\t%s\n", t->prov.duration_unit);
+    /* only for traces with these columns, so other outputs stay as they were */
+    if (s->elastic_jobs >= 0)
+        printf("elastic_jobs\t%lld\n", (long long)s->elastic_jobs);
+    if (s->workflows >= 0)
+        printf("workflows\t%lld\ntasks\t%lld\n", (long long)s->workflows, (long long)s->tasks);
 }
 
 static void quantiles(const tt_stats_dist *d)

@@ -73,6 +73,38 @@ static int count_codes(tt_ctx *ctx, const int32_t *codes, int64_t n, int32_t nco
     return 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Jobs with elastic = 1, workflows and tasks (-1 without the column). */
+static int count_optional(tt_ctx *ctx, const tt_trace *t, tt_stats_summary *out)
+{
+    out->elastic_jobs = out->workflows = out->tasks = -1;
+    if (t->elastic) {
+        out->elastic_jobs = 0;
+        for (int64_t i = 0; i < t->n; i++)
+            out->elastic_jobs += t->elastic[i] == 1;
+    }
+    if (!t->wf)
+        return 0;
+    int64_t *w = (int64_t *)malloc((size_t)t->n * sizeof *w), k = 0;
+    if (!w)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int64_t i = 0; i < t->n; i++)
+        if (t->wf[i] >= 0)
+            w[k++] = t->wf[i];
+    qsort(w, (size_t)k, sizeof *w, cmp_i64);
+    out->tasks = k;
+    out->workflows = 0;
+    for (int64_t i = 0; i < k; i++)
+        out->workflows += i == 0 || w[i] != w[i - 1];
+    free(w);
+    return 0;
+}
+
 int tt_stats_summary_get(tt_ctx *ctx, const tt_trace *t, tt_stats_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -103,7 +135,7 @@ int tt_stats_summary_get(tt_ctx *ctx, const tt_trace *t, tt_stats_summary *out)
     out->gpus_sum = tot.gpus;
     out->max_gpus = gmax;
     out->duration_sum = dsum;
-    return 0;
+    return count_optional(ctx, t, out);
 }
 
 const char *tt_stats_quantity_name(int quantity)

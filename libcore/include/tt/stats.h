@@ -39,6 +39,10 @@ typedef struct tt_stats_summary {
     int64_t duplicates;  /* from the provenance */
     int64_t gpus_sum, max_gpus;
     int64_t duration_sum;
+    /* from the optional columns, -1 when the trace lacks them (or they
+     * were not read): jobs with elastic = 1; distinct workflows (wf >= 0)
+     * and their tasks */
+    int64_t elastic_jobs, workflows, tasks;
 } tt_stats_summary;
 
 /* Fills *out. 0 or a negative code (message in ctx). */

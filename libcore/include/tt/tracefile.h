@@ -48,10 +48,13 @@ int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path);
 /* and the optional ones of tt/trace.h, TT_COL_ELASTIC .. TT_COL_OUT_MB */
 #define TT_COL_ALL ((1u << 20) - 1)
 /* What the simulator reads (tt_sim_jobs_from_trace). */
-#define TT_COL_SIM (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_MODEL)
+#define TT_COL_SIM                                                                  \
+    (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_MODEL | TT_COL_ELASTIC | \
+     TT_COL_GPUS_MIN | TT_COL_GPUS_MAX)
 /* What the statistics read (tt/stats.h). */
-#define TT_COL_STATS \
-    (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_GPU_MILLI | TT_COL_USER | TT_COL_VC)
+#define TT_COL_STATS                                                                        \
+    (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_GPU_MILLI | TT_COL_USER | TT_COL_VC | \
+     TT_COL_ELASTIC | TT_COL_WF)
 
 /* The bit of the column called name ("submit", "gpu_milli", "vc",
  * "elastic", "deps", ...), or 0 for no such column. */
