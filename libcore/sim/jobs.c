@@ -55,6 +55,19 @@ static int resolve_classes(const tt_trace *t, const tt_models *m, const int32_t 
     return 0;
 }
 
+/* A copy of the n values of size bytes at a, or at *out NULL when a is;
+ * 0 or TT_ENOMEM. */
+static int copy_opt(const void *a, int64_t n, size_t size, void **out)
+{
+    *out = NULL;
+    if (!a)
+        return 0;
+    if (!(*out = malloc((size_t)(n > 0 ? n : 1) * size)))
+        return TT_ENOMEM;
+    memcpy(*out, a, (size_t)n * size);
+    return 0;
+}
+
 int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
                            tt_sim_jobs *out)
 {
@@ -67,7 +80,11 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
     out->duration = (int64_t *)malloc(n * sizeof *out->duration);
     out->gpus = (int32_t *)malloc(n * sizeof *out->gpus);
     out->cls = (int32_t *)malloc(n * sizeof *out->cls);
+    /* the elasticity columns, where the trace has them (SPEC 10.1) */
     if (!out->submit || !out->duration || !out->gpus || !out->cls ||
+        copy_opt(t->elastic, t->n, sizeof *t->elastic, (void **)&out->elastic) ||
+        copy_opt(t->gpus_min, t->n, sizeof *t->gpus_min, (void **)&out->gpus_min) ||
+        copy_opt(t->gpus_max, t->n, sizeof *t->gpus_max, (void **)&out->gpus_max) ||
         resolve_classes(t, m, t->model, out->cls, &out->unknown_models)) {
         tt_sim_jobs_free(out);
         return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
@@ -92,8 +109,13 @@ int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *
     out->duration = t->duration;
     out->gpus = t->gpus;
     out->cls = t->model;
+    out->elastic = t->elastic;
+    out->gpus_min = t->gpus_min;
+    out->gpus_max = t->gpus_max;
     t->submit = t->duration = NULL;
     t->gpus = t->model = NULL;
+    t->elastic = NULL;
+    t->gpus_min = t->gpus_max = NULL;
     return 0;
 }
 

@@ -216,8 +216,8 @@ typedef struct {
 int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
                            tt_sim_jobs *out);
 /* tt_sim_jobs_from_trace without a copy: out takes t's submit, duration,
- * gpus and model columns (the model codes become classes in place), which
- * become NULL in t; t keeps its other columns and its provenance, and is
+ * gpus and model columns (the model codes become classes in place) and its
+ * elasticity columns, which become NULL in t; t keeps its other columns and its provenance, and is
  * fit only for reading those and for tt_trace_free. On failure t is as it
  * was. Same return codes. */
 int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *out);

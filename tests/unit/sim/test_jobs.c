@@ -199,3 +199,61 @@ Test(jobs, why_metrics_undefined)
     m.makespan = TT_METRIC_NONE;
     cr_expect_str_eq(tt_metrics_why_undefined(&m), "every job is larger than the cluster");
 }
+
+/* SPEC 10.10's scenario B from an ingested trace: J2 is elastic by its
+ * elastic column, or, without the column, by the el_frac hash. The column
+ * wins over the hash both ways (10.1): J2 ends at 560 when elastic, 700
+ * when it waits at its fixed size. */
+static int64_t scen_b_end(const char *cols, const char *others, const char *j2,
+                          int32_t el_frac, int take)
+{
+    char text[256];
+    snprintf(text, sizeof text,
+             "name,submit,duration,gpus,model%s\nj0,0,600,4,lin%s\nj1,0,300,2,lin%s\n"
+             "j2,0,400,4,lin%s\n",
+             cols, others, others, j2);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_trace *t = ingest_text(ctx, "csv", text);
+    cr_assert(t, "%s", tt_errmsg(ctx));
+    static const char *const names[] = {"lin"};
+    static const int64_t lin[] = {1000, 2000, 4000, 8000}, slow = 1000;
+    tt_models *md = NULL;
+    cr_assert_eq(tt_models_create(NULL, 1, names, &slow, &slow, &md), 0);
+    cr_assert_eq(tt_models_set_scale(NULL, md, 0, 4, lin), 0);
+    tt_cluster c = {1, 2, 4};
+    tt_params p;
+    tt_params_default(&p);
+    p.el_down = 1;
+    p.el_frac = el_frac;
+    p.resize_cost = 10;
+    p.restart = 30;
+    p.resize_gap = 0;
+    tt_sim_jobs j;
+    int rc = take ? tt_sim_jobs_take(ctx, t, md, &j) : tt_sim_jobs_from_trace(ctx, t, md, &j);
+    cr_assert_eq(rc, 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(j.elastic != NULL, *cols != 0);
+    tt_job_result out[3];
+    tt_metrics m;
+    cr_assert_eq(tt_simulate(ctx, &c, &p, md, &j, out, &m, NULL), 0, "%s", tt_errmsg(ctx));
+    tt_sim_jobs_free(&j);
+    tt_models_free(md);
+    tt_trace_free(t);
+    tt_ctx_free(ctx);
+    return out[2].end;
+}
+
+Test(sim_jobs, elastic_column_or_hash)
+{
+    for (int take = 0; take < 2; take++) {
+        cr_expect_eq(scen_b_end("", "", "", 1000, take), 560, "no column: all hashed elastic");
+        cr_expect_eq(scen_b_end("", "", "", 0, take), 700, "no column: none hashed elastic");
+        cr_expect_eq(scen_b_end(",elastic", ",0", ",1", 0, take), 560, "the column says 1");
+        cr_expect_eq(scen_b_end(",elastic", ",0", ",0", 1000, take), 700, "the column says 0");
+        cr_expect_eq(scen_b_end(",elastic", ",0", ",-1", 1000, take), 560, "-1: the hash");
+        cr_expect_eq(scen_b_end(",elastic", ",0", ",-1", 0, take), 700, "-1: the hash");
+        cr_expect_eq(scen_b_end(",elastic,gpus_min", ",0,-1", ",1,4", 0, take), 700,
+                     "gpus_min 4 leaves no smaller size");
+        cr_expect_eq(scen_b_end(",elastic,gpus_max", ",0,-1", ",1,2", 0, take), 560,
+                     "gpus_max never removes k0");
+    }
+}
