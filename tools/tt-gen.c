@@ -13,7 +13,8 @@
 static const char usage[] =
     "usage: tt-gen -n JOBS [-s SEED] [-a SECONDS] [-b BATCH] [-g MIX] [-d MIX] [-w MIX]\n"
     "              [-u USERS] [-v VCS] [--day-ratio R] [--peak-hour H] [--weekend F]\n"
-    "              [--user-skew S] [--vc-skew S] [--start EPOCH] -o OUT.h5\n";
+    "              [--user-skew S] [--vc-skew S] [--start EPOCH] [--elastic F]\n"
+    "              [--wf-frac F] [--wf-shape SHAPES] [--models M] -o OUT.h5\n";
 
 static void help(const tt_gen_params *d)
 {
@@ -45,6 +46,16 @@ static void help(const tt_gen_params *d)
            "  --vc-skew S   Zipf exponent over VCs (default 1.5)\n"
            "  --start EPOCH unix time of the trace start, times then absolute and the\n"
            "                daily cycle in UTC (default: relative, 0 = a Monday 00:00)\n"
+           "  --elastic F   add the elastic column: 1 for a share F (0-1) of the jobs, those\n"
+           "                tt-sim -p seed=SEED -p el_frac=1000F would draw (docs/model.md\n"
+           "                10.1); 0 for the others (default: no column)\n"
+           "  --wf-frac F   a share F (0-1) of the jobs are workflow tasks (columns wf,\n"
+           "                deps, out_mb; out_mb log-uniform over [1, 1000] MiB)\n"
+           "  --wf-shape SHAPES  the workflows' shapes, one drawn per workflow:\n"
+           "                chain:L (L tasks in a row), fan:W (one task, then W on it),\n"
+           "                mr:M:R (M maps, R reduces on all maps), comma-separated\n"
+           "                (default chain:3)\n"
+           "  --models M    add the mid column: model ids 0..M-1, Zipf (exponent 1)\n"
            "  -o OUT.h5     output trace (written whole or not at all)\n"
            "  -h, --help    this help;  --version  version and GPU support\n"
            "\nDefaults in full:\n  %s\n"
@@ -88,17 +99,36 @@ static int opt_hour(const char *s, int32_t *out)
     return 0;
 }
 
+/* A share in [0, 1] as permille (rounded). */
+static int opt_permille(const char *opt, const char *s, int32_t *out)
+{
+    double v;
+    if (opt_f64(opt, s, &v))
+        return -1;
+    if (!(v >= 0.0 && v <= 1.0)) {
+        cli_err("option %s: not a share in [0, 1] '%s'", opt, s);
+        return -1;
+    }
+    *out = (int32_t)(v * 1000.0 + 0.5);
+    return 0;
+}
+
 /* Parses the options into p; EXIT_OK, or the exit status of a bad one. */
 static int parse_opts(int argc, char **argv, tt_gen_params *p, tt_ctx *ctx, const char **out,
                       int *have_n)
 {
-    enum { O_DAY = 256, O_PEAK, O_WEEKEND, O_USKEW, O_VSKEW, O_START, O_VERSION };
+    enum { O_DAY = 256, O_PEAK, O_WEEKEND, O_USKEW, O_VSKEW, O_START, O_VERSION, O_ELASTIC,
+           O_WF_FRAC, O_WF_SHAPE, O_MODELS };
     static const struct option lopts[] = {{"day-ratio", required_argument, 0, O_DAY},
                                           {"peak-hour", required_argument, 0, O_PEAK},
                                           {"weekend", required_argument, 0, O_WEEKEND},
                                           {"user-skew", required_argument, 0, O_USKEW},
                                           {"vc-skew", required_argument, 0, O_VSKEW},
                                           {"start", required_argument, 0, O_START},
+                                          {"elastic", required_argument, 0, O_ELASTIC},
+                                          {"wf-frac", required_argument, 0, O_WF_FRAC},
+                                          {"wf-shape", required_argument, 0, O_WF_SHAPE},
+                                          {"models", required_argument, 0, O_MODELS},
                                           {"help", no_argument, 0, 'h'},
                                           {"version", no_argument, 0, O_VERSION},
                                           {0, 0, 0, 0}};
@@ -116,6 +146,21 @@ static int parse_opts(int argc, char **argv, tt_gen_params *p, tt_ctx *ctx, cons
         case O_USKEW: bad = opt_f64("--user-skew", optarg, &p->user_skew); break;
         case O_VSKEW: bad = opt_f64("--vc-skew", optarg, &p->vc_skew); break;
         case O_START: bad = cli_i64("--start", optarg, 0, &p->start); break;
+        case O_ELASTIC: bad = opt_permille("--elastic", optarg, &p->elastic); break;
+        case O_WF_FRAC:
+            bad = opt_f64("--wf-frac", optarg, &p->wf_frac);
+            if (!bad && !(p->wf_frac >= 0.0 && p->wf_frac <= 1.0)) {
+                cli_err("option --wf-frac: not a share in [0, 1] '%s'", optarg);
+                bad = 1;
+            }
+            break;
+        case O_WF_SHAPE:
+            if (tt_gen_parse_shapes(ctx, optarg, p)) {
+                cli_err("option --wf-shape: %s", tt_errmsg(ctx));
+                bad = 1;
+            }
+            break;
+        case O_MODELS: bad = opt_i32("--models", optarg, &p->models); break;
         case 'u': bad = opt_i32("-u", optarg, &p->users); break;
         case 'v': bad = opt_i32("-v", optarg, &p->vcs); break;
         case 'g':

@@ -36,7 +36,11 @@ enum {
     ST_USER,
     ST_JOB_GAP,
     ST_DUR_PICK,
-    ST_DUR_Z
+    ST_DUR_Z,
+    ST_WF,
+    ST_WF_SHAPE,
+    ST_OUT_MB,
+    ST_MID
 };
 
 static uint64_t draw(uint64_t seed, uint64_t stream, uint64_t index)
@@ -386,6 +390,143 @@ static int generate(tt_ctx *ctx, const tt_gen_params *p, gen_tables *g, tt_trace
     return 0;
 }
 
+/* ---- the optional columns (SPEC 10.6, 12.7), on the sorted trace ---- */
+
+/* 1 when SPEC 10.1's hash makes job i elastic at permille: tts_hash(seed ^
+ * 0xE1A5, i) mod 1000 < permille, where tts_hash(s, i) (kernels/
+ * sim_step_base.h) is splitmix64's step i + 1 from s, that is
+ * mix64(s + gamma i). */
+static int8_t el_drawn(uint64_t seed, int64_t i, int32_t permille)
+{
+    uint64_t h = mix64((seed ^ 0xE1A5u) + 0x9e3779b97f4a7c15ull * (uint64_t)i);
+    return (int8_t)((int64_t)(h % 1000u) < permille);
+}
+
+/* The parents of task k of shape s into par (0-based task numbers in the
+ * workflow); returns how many. */
+static int32_t shape_parents(const tt_gen_shape *s, int32_t k, int32_t *par)
+{
+    if (s->kind == TT_GEN_CHAIN)
+        return k > 0 ? (par[0] = k - 1, 1) : 0;
+    if (s->kind == TT_GEN_FAN)
+        return k > 0 ? (par[0] = 0, 1) : 0;
+    if (k < s->a)
+        return 0;
+    for (int32_t m = 0; m < s->a; m++)
+        par[m] = m;
+    return s->a;
+}
+
+/* wf, deps and out_mb: each job not yet in a workflow starts one with a
+ * probability that makes wf_frac of the jobs tasks (a workflow of mean
+ * size S started with probability q turns S jobs into tasks: the share
+ * is qS / (qS + 1 - q)); the workflow takes that job and the ones after. */
+static int gen_workflows(const tt_gen_params *p, tt_trace *t)
+{
+    static const tt_gen_shape chain3 = {TT_GEN_CHAIN, 3, 1};
+    const tt_gen_shape *shapes = p->nshape ? p->shape : &chain3;
+    int nshape = p->nshape ? p->nshape : 1;
+    double mean = 0.0, f = p->wf_frac;
+    for (int i = 0; i < nshape; i++)
+        mean += (double)tt_gen_shape_tasks(&shapes[i]) / nshape;
+    double q = f >= 1.0 ? 1.0 : f / (mean * (1.0 - f) + f);
+    uint64_t seed = (uint64_t)p->seed;
+    int64_t n = t->n, ndep = 0, cap = 1024;
+    t->wf = (int64_t *)malloc((size_t)t->cap * sizeof *t->wf);
+    t->out_mb = (int32_t *)malloc((size_t)t->cap * sizeof *t->out_mb);
+    t->dep_off = (int64_t *)malloc(((size_t)t->cap + 1) * sizeof *t->dep_off);
+    t->deps = (int32_t *)malloc((size_t)cap * sizeof *t->deps);
+    int32_t *par = (int32_t *)malloc(TT_GEN_MAX_SHAPE_TASKS * sizeof *par);
+    if (!t->wf || !t->out_mb || !t->dep_off || !t->deps || !par) {
+        free(par);
+        return TT_ENOMEM;
+    }
+    int64_t wf = 0;
+    t->dep_off[0] = 0;
+    for (int64_t i = 0; i < n;) {
+        int64_t size = 1;
+        const tt_gen_shape *s = NULL;
+        if (u01_open(draw(seed, ST_WF, (uint64_t)i)) < q) {
+            s = &shapes[draw(seed, ST_WF_SHAPE, (uint64_t)i) % (uint64_t)nshape];
+            size = tt_gen_shape_tasks(s) < n - i ? tt_gen_shape_tasks(s) : n - i; /* cut at the end */
+        }
+        for (int32_t k = 0; k < size; k++, i++) {
+            int32_t np = s ? shape_parents(s, k, par) : 0;
+            if (ndep + np > cap) {
+                cap = (ndep + np) * 2;
+                int32_t *d = (int32_t *)realloc(t->deps, (size_t)cap * sizeof *d);
+                if (!d) {
+                    free(par);
+                    return TT_ENOMEM;
+                }
+                t->deps = d;
+            }
+            for (int32_t m = 0; m < np; m++)
+                t->deps[ndep++] = (int32_t)(i - k + par[m]);
+            t->dep_off[i + 1] = ndep;
+            t->wf[i] = s ? wf : -1;
+            /* log-uniform over [1, 1000] MiB */
+            t->out_mb[i] = s ? (int32_t)(gen_exp(u01_closed(draw(seed, ST_OUT_MB, (uint64_t)i)) *
+                                                 gen_log(1000.0)) + 0.5)
+                             : 0;
+        }
+        wf += s != NULL;
+    }
+    t->dep_cap = cap;
+    free(par);
+    return 0;
+}
+
+/* The columns p asks for (none at the defaults). 0 or TT_ENOMEM. */
+static int gen_columns(const tt_gen_params *p, tt_trace *t)
+{
+    uint64_t seed = (uint64_t)p->seed;
+    if (p->elastic >= 0) {
+        if (!(t->elastic = (int8_t *)malloc((size_t)t->cap)))
+            return TT_ENOMEM;
+        for (int64_t i = 0; i < t->n; i++)
+            t->elastic[i] = el_drawn(seed, i, p->elastic);
+    }
+    if (p->models > 0) {
+        uint64_t *cum = zipf_build(p->models, 1.0);
+        if (!cum || !(t->mid = (int32_t *)malloc((size_t)t->cap * sizeof *t->mid))) {
+            free(cum);
+            return TT_ENOMEM;
+        }
+        for (int64_t i = 0; i < t->n; i++)
+            t->mid[i] = (int32_t)cum_pick(cum, p->models, draw(seed, ST_MID, (uint64_t)i));
+        free(cum);
+    }
+    return p->wf_frac > 0 ? gen_workflows(p, t) : 0;
+}
+
+/* What the notes add when p asks for an optional column. */
+static int note_synthetic(const tt_gen_params *p, tt_trace *t)
+{
+    if (p->elastic < 0 && !(p->wf_frac > 0) && p->models <= 0)
+        return 0;
+    const char *what[3] = {
+        p->elastic >= 0 ? "elastic (SPEC 10.1's hash of -s and the job index)" : NULL,
+        p->wf_frac > 0 ? "wf and deps (the --wf-shape shapes), out_mb (log-uniform over "
+                         "[1, 1000] MiB)"
+                       : NULL,
+        p->models > 0 ? "mid (Zipf over --models ids)" : NULL};
+    char line[256] = "; synthetic columns: ";
+    for (int i = 0, first = 1; i < 3; i++)
+        if (what[i]) {
+            size_t at = strlen(line);
+            snprintf(line + at, sizeof line - at, "%s%s", first ? "" : ", ", what[i]);
+            first = 0;
+        }
+    size_t old = strlen(t->prov.notes);
+    char *c = (char *)realloc(t->prov.notes, old + strlen(line) + 1);
+    if (!c)
+        return TT_ENOMEM;
+    memcpy(c + old, line, strlen(line) + 1);
+    t->prov.notes = c;
+    return 0;
+}
+
 /* Names follow the final (sorted) order: job-1 is the first submitted. */
 static int name_jobs(tt_trace *t)
 {
@@ -416,8 +557,9 @@ int tt_gen_run(tt_ctx *ctx, const tt_gen_params *p, tt_trace **out)
     }
     if ((rc = generate(ctx, p, &g, t)))
         goto done;
-    if (tt_trace_sort(t) || name_jobs(t) || tt_prov_set(&t->prov.format, "tt-gen") ||
-        tt_prov_set(&t->prov.notes, notes) ||
+    if (tt_trace_sort(t) || name_jobs(t) || gen_columns(p, t) ||
+        tt_prov_set(&t->prov.format, "tt-gen") || tt_prov_set(&t->prov.notes, notes) ||
+        note_synthetic(p, t) ||
         tt_prov_set(&t->prov.time_base, p->start == TT_TIME_NONE ? "relative" : "unix") ||
         tt_prov_set(&t->prov.timezone, p->start == TT_TIME_NONE ? "" : "UTC")) {
         rc = tt_err(ctx, TT_ENOMEM, "out of memory (%lld jobs)", (long long)p->jobs);

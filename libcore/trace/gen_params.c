@@ -37,6 +37,7 @@ void tt_gen_defaults(tt_gen_params *p)
     p->peak_hour = 15;       /* "busier afternoons" */
     p->weekend = 0.55;       /* jobs per weekend day / per weekday */
     p->start = TT_TIME_NONE;
+    p->elastic = -1;
     p->users = 300;
     p->vcs = 15;
     p->user_skew = 1.0;
@@ -58,6 +59,12 @@ void tt_gen_defaults(tt_gen_params *p)
         for (int c = 0; c < p->ndur; c++)
             p->gpu_dur_w[i][c] = philly_gpu_dur_w[i][c];
     }
+}
+
+int64_t tt_gen_shape_tasks(const tt_gen_shape *s)
+{
+    return s->kind == TT_GEN_CHAIN ? s->a : s->kind == TT_GEN_FAN ? (int64_t)s->a + 1
+                                                                   : (int64_t)s->a + s->b;
 }
 
 /* ---- option strings ---- */
@@ -296,6 +303,84 @@ int tt_gen_check(tt_ctx *ctx, const tt_gen_params *p)
             return tt_err(ctx, TT_EINVAL,
                           "duration weights per GPU count (-w): entry %d out of range", i + 1);
     }
+    if (p->elastic < -1 || p->elastic > 1000)
+        return bad_range(ctx, "elastic share (--elastic)", p->elastic / 1000.0, 0, 1);
+    if (!(p->wf_frac >= 0.0 && p->wf_frac <= 1.0))
+        return bad_range(ctx, "workflow share (--wf-frac)", p->wf_frac, 0, 1);
+    if (p->nshape < 0 || p->nshape > TT_GEN_MAX_SHAPES)
+        return tt_err(ctx, TT_EINVAL, "workflow shapes (--wf-shape) need 0 to %d entries",
+                      TT_GEN_MAX_SHAPES);
+    for (int i = 0; i < p->nshape; i++)
+        if (p->shape[i].kind < TT_GEN_CHAIN || p->shape[i].kind > TT_GEN_MR ||
+            p->shape[i].a < 1 || p->shape[i].b < 1 || tt_gen_shape_tasks(&p->shape[i]) < 2 ||
+            tt_gen_shape_tasks(&p->shape[i]) > TT_GEN_MAX_SHAPE_TASKS)
+            return tt_err(ctx, TT_EINVAL, "workflow shapes (--wf-shape): entry %d out of range",
+                          i + 1);
+    if (p->models < 0 || p->models > 1000000)
+        return bad_range(ctx, "model ids (--models)", p->models, 0, 1000000);
+    return 0;
+}
+
+/* One shape "chain:L", "fan:W" or "mr:M:R" (modified in place). */
+static int parse_shape(tt_ctx *ctx, char *e, tt_gen_shape *out)
+{
+    static const char *const kinds[] = {"chain", "fan", "mr"};
+    char *f[3] = {e, NULL, NULL};
+    int n = 1;
+    for (char *c = e; *c && n <= 3; c++)
+        if (*c == ':') {
+            *c = '\0';
+            if (n < 3)
+                f[n] = c + 1;
+            n++;
+        }
+    int k = 0;
+    while (k < 3 && strcmp(f[0], kinds[k]) != 0)
+        k++;
+    int64_t a = 0, b = 1;
+    if (k == 3 || n != (k == TT_GEN_MR ? 3 : 2) || tt_parse_i64(f[1], &a) ||
+        (k == TT_GEN_MR && tt_parse_i64(f[2], &b)))
+        return tt_err(ctx, TT_EINVAL, "not chain:L, fan:W or mr:M:R");
+    tt_gen_shape s = {k, (int32_t)(a > 0 && a <= INT32_MAX ? a : 0),
+                      (int32_t)(b > 0 && b <= INT32_MAX ? b : 0)};
+    if (s.a < (k == TT_GEN_CHAIN ? 2 : 1) || s.b < 1 ||
+        tt_gen_shape_tasks(&s) > TT_GEN_MAX_SHAPE_TASKS)
+        return tt_err(ctx, TT_EINVAL, "%s needs %s and at most %d tasks", kinds[k],
+                      k == TT_GEN_CHAIN ? "L >= 2" : k == TT_GEN_FAN ? "W >= 1" : "M, R >= 1",
+                      TT_GEN_MAX_SHAPE_TASKS);
+    *out = s;
+    return 0;
+}
+
+int tt_gen_parse_shapes(tt_ctx *ctx, const char *spec, tt_gen_params *p)
+{
+    char *copy = spec ? strdup(spec) : NULL, *save = NULL;
+    if (!copy)
+        return spec ? tt_err(ctx, TT_ENOMEM, "out of memory")
+                    : tt_err(ctx, TT_EINVAL, "workflow shapes: none given");
+    tt_gen_shape sh[TT_GEN_MAX_SHAPES];
+    int n = 0, rc = 0;
+    for (char *e = strtok_r(copy, ",", &save); e && !rc; e = strtok_r(NULL, ",", &save)) {
+        char entry[64];
+        snprintf(entry, sizeof entry, "%s", e);
+        if (n == TT_GEN_MAX_SHAPES)
+            rc = tt_err(ctx, TT_EINVAL, "workflow shapes '%s': more than %d", spec,
+                        TT_GEN_MAX_SHAPES);
+        else if (parse_shape(ctx, e, &sh[n]) == 0)
+            n++;
+        else {
+            char why[128];
+            snprintf(why, sizeof why, "%s", tt_errmsg(ctx));
+            rc = tt_err(ctx, TT_EINVAL, "workflow shape '%s': %s", entry, why);
+        }
+    }
+    free(copy);
+    if (!rc && n == 0)
+        rc = tt_err(ctx, TT_EINVAL, "workflow shapes: none given");
+    if (rc)
+        return rc;
+    memcpy(p->shape, sh, (size_t)n * sizeof *sh);
+    p->nshape = n;
     return 0;
 }
 
@@ -390,6 +475,21 @@ char *tt_gen_describe(const tt_gen_params *p)
     sb_num(&b, " --user-skew ", p->user_skew);
     sb_int(&b, " -v ", p->vcs);
     sb_num(&b, " --vc-skew ", p->vc_skew);
+    /* the optional columns only when asked for: the defaults' line stays */
+    if (p->elastic >= 0)
+        sb_num(&b, " --elastic ", p->elastic / 1000.0);
+    if (p->wf_frac > 0)
+        sb_num(&b, " --wf-frac ", p->wf_frac);
+    for (int i = 0; p->wf_frac > 0 && i < p->nshape; i++) {
+        const tt_gen_shape *sh = &p->shape[i];
+        sb_add(&b, i ? "," : " --wf-shape ");
+        sb_int(&b, sh->kind == TT_GEN_CHAIN ? "chain:" : sh->kind == TT_GEN_FAN ? "fan:" : "mr:",
+               sh->a);
+        if (sh->kind == TT_GEN_MR)
+            sb_int(&b, ":", sh->b);
+    }
+    if (p->models > 0)
+        sb_int(&b, " --models ", p->models);
     if (b.oom) {
         free(b.s);
         return NULL;

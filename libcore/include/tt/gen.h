@@ -30,6 +30,19 @@ extern "C" {
 #define TT_GEN_MAX_DUR_MIX 8
 #define TT_GEN_MIN_DURATION 1
 #define TT_GEN_MAX_DURATION 5184000 /* 60 days */
+#define TT_GEN_MAX_SHAPES 8
+#define TT_GEN_MAX_SHAPE_TASKS 1000
+
+/* A workflow's shape (SPEC 12.7), tasks numbered 0.. in submit order:
+ * chain:L, L tasks each on the one before; fan:W, one task and W tasks on
+ * it; mr:M:R, M map tasks and R reduce tasks each on every map task. */
+enum { TT_GEN_CHAIN, TT_GEN_FAN, TT_GEN_MR };
+typedef struct tt_gen_shape {
+    int kind;     /* TT_GEN_* */
+    int32_t a, b; /* L; W; M and R */
+} tt_gen_shape;
+/* Its number of tasks: L, W + 1, M + R. */
+int64_t tt_gen_shape_tasks(const tt_gen_shape *s);
 
 /* Generator parameters; the tt-gen option of each field is in brackets. */
 typedef struct tt_gen_params {
@@ -57,6 +70,18 @@ typedef struct tt_gen_params {
     int32_t gpu_dur_k[TT_GEN_MAX_GPU_MIX];                    /* GPU count */
     double gpu_dur_w[TT_GEN_MAX_GPU_MIX][TT_GEN_MAX_DUR_MIX]; /* ndur weights,
                                                   >= 0, not all 0 */
+    /* The optional columns (SPEC 10.6, 12.7), each synthetic and each
+     * absent at its default, so the defaults' traces stay as they were. */
+    int32_t elastic; /* [--elastic] permille of jobs elastic: 1 where SPEC 10.1's
+                        hash of (seed, job) says, as tt-sim -p seed=SEED
+                        -p el_frac=PERMILLE would draw; -1: no column */
+    double wf_frac;  /* [--wf-frac] share of jobs that are workflow tasks, in
+                        [0, 1]: jobs in submit order, a workflow taking the
+                        next ones; 0: no wf, deps or out_mb column */
+    int nshape;      /* [--wf-shape] shapes, one drawn per workflow, equally */
+    tt_gen_shape shape[TT_GEN_MAX_SHAPES];
+    int32_t models;  /* [--models] mid Zipf (exponent 1) over ids 0..M-1 for
+                        every job; 0: no mid column */
 } tt_gen_params;
 
 /* The Philly-like defaults (jobs = 1000, seed = 0). */
@@ -80,6 +105,11 @@ int tt_gen_parse_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p);
  * unchanged then). */
 int tt_gen_parse_gpu_durations(tt_ctx *ctx, const char *spec, tt_gen_params *p);
 
+/* Parses workflow shapes "chain:L,fan:W,mr:M:R" (any number of each, at
+ * most TT_GEN_MAX_SHAPES, each of at most TT_GEN_MAX_SHAPE_TASKS tasks)
+ * into p->shape/nshape. 0 or TT_EINVAL (p unchanged then). */
+int tt_gen_parse_shapes(tt_ctx *ctx, const char *spec, tt_gen_params *p);
+
 /* Checks every parameter's range. 0, or TT_EINVAL naming the field. */
 int tt_gen_check(tt_ctx *ctx, const tt_gen_params *p);
 
@@ -90,8 +120,10 @@ char *tt_gen_describe(const tt_gen_params *p);
 
 /* Generates a trace, sorted by submit time, with names job-1..job-N in
  * that order, users user-1..user-U and VCs vc-1..vc-V (1 = most frequent
- * rank); start, end, status and model absent. Provenance: format "tt-gen",
- * notes = tt_gen_describe(p), rows read = rows kept = jobs, time base
+ * rank); start, end, status and model absent; the optional columns that
+ * p asks for, out_mb log-uniform over [1, 1000] MiB for each task.
+ * Provenance: format "tt-gen", notes = tt_gen_describe(p) (and, with an
+ * optional column, which are synthetic), rows read = rows kept = jobs, time base
  * "unix" with --start, else "relative". 0 with *out owned by the caller,
  * or TT_EINVAL / TT_ERANGE / TT_ENOMEM with the reason in ctx. */
 int tt_gen_run(tt_ctx *ctx, const tt_gen_params *p, tt_trace **out);
