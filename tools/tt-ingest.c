@@ -23,7 +23,8 @@ static void help(void)
         printf("                %-12s %s\n", *f, tt_ingest_format_help(*f));
     printf("  -m MAP      csv columns by name (implies -f csv): submit=ts,duration=run,gpus=n\n"
            "              (keys: submit duration gpus start end name user vc model status nodes\n"
-           "              gpu_milli); without -m, common header names are recognised\n"
+           "              gpu_milli, and the optional elastic gpus_min gpus_max wf deps mid\n"
+           "              mem_mb out_mb); without -m, common header names are recognised\n"
            "  --tz ZONE   zone of times without an offset (IANA name, UTC, +08:00);\n"
            "              default: the format's own (philly: America/Los_Angeles,\n"
            "              helios: Asia/Shanghai, others UTC)\n"

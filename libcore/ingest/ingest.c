@@ -14,7 +14,7 @@
 static const tt_format *const formats[] = {
     &tt_fmt_philly_json, &tt_fmt_philly_csv, &tt_fmt_helios, &tt_fmt_acme,
     &tt_fmt_pai,         &tt_fmt_pai_sim,    &tt_fmt_openb,  &tt_fmt_gavel,
-    &tt_fmt_tiresias,    &tt_fmt_swf,        &tt_fmt_alibaba_v2018, &tt_fmt_csv};
+    &tt_fmt_tiresias,    &tt_fmt_swf,        &tt_fmt_csv,    &tt_fmt_alibaba2018};
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
 const char *const *tt_ingest_format_list(void)

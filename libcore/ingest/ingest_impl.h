@@ -52,7 +52,7 @@ typedef struct tt_format {
 /* Formats, each in its own fmt_*.c. */
 extern const tt_format tt_fmt_philly_json, tt_fmt_philly_csv, tt_fmt_helios, tt_fmt_acme,
     tt_fmt_pai, tt_fmt_pai_sim, tt_fmt_openb, tt_fmt_gavel, tt_fmt_tiresias, tt_fmt_swf,
-    tt_fmt_alibaba_v2018, tt_fmt_csv;
+    tt_fmt_alibaba2018, tt_fmt_csv;
 
 /* Inputs, one open at a time so that thousands of files need few
  * descriptors. tt_ig_open makes input i (0 .. ig->n - 1) the current one

@@ -59,7 +59,7 @@ done
 # and trace columns in the header lines tt-sim and tt-cat print
 first_cells() { awk -v s="## $2" '/^## / { on = ($0 == s) } on && /^\| `/' "$1" | cut -d'|' -f2 | grep -o '`[^`]*`' | tr -d '`' | xargs; }
 same() { [ "$2" = "$3" ] || fail "$1: the page lists '$3', the tool '$2'"; }
-"$TT_BIN/tt-ingest" --help | awk '/^  -f /, /^  -m /' | sed -nE 's/^ {16}([a-z-]+) .*/\1/p' | xargs >"$tmp/x"
+"$TT_BIN/tt-ingest" --help | awk '/^  -f /, /^  -m /' | sed -nE 's/^ {16}([a-z0-9-]+) .*/\1/p' | xargs >"$tmp/x"
 same "tt-ingest(1) FORMATS" "$(cat "$tmp/x")" "$(first_cells docs/man/tt-ingest.1.md FORMATS)"
 "$TT_BIN/tt-stats" --help | sed -nE 's/^ {16}([a-z]+) .*/\1/p' | xargs >"$tmp/x"
 same "tt-stats(1) SECTIONS" "$(cat "$tmp/x")" "$(first_cells docs/man/tt-stats.1.md SECTIONS)"

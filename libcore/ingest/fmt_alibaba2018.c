@@ -1,4 +1,4 @@
-/* alibaba-v2018: the batch_task table of Alibaba's cluster-trace-v2018
+/* alibaba2018: the batch_task table of Alibaba's cluster-trace-v2018
  * (batch_task.csv, no header: task_name,instance_num,job_name,task_type,
  * status,start_time,end_time,plan_cpu,plan_mem, from the trace's
  * schema.md, section 1.5). Its jobs are DAGs of CPU tasks: a task_name
@@ -255,7 +255,7 @@ static int parse(ig_state *ig)
     if (!rc) {
         char notes[512];
         snprintf(notes, sizeof notes,
-                 "alibaba-v2018 batch_task: CPU tasks read as jobs of 1 GPU (instance_num, "
+                 "alibaba2018 batch_task: CPU tasks read as jobs of 1 GPU (instance_num, "
                  "task_type, plan_cpu, plan_mem not used), submit start_time, duration "
                  "end_time - start_time; wf numbers the job_names, parents from task_name; "
                  "%lld parents not in the trace left out",
@@ -269,8 +269,8 @@ static int parse(ig_state *ig)
     return rc;
 }
 
-const tt_format tt_fmt_alibaba_v2018 = {
-    "alibaba-v2018",
+const tt_format tt_fmt_alibaba2018 = {
+    "alibaba2018",
     "Alibaba cluster-trace-v2018 batch_task.csv: CPU task DAGs (task_name M2_1) as 1-GPU "
     "workflow tasks",
     NULL,

@@ -1,9 +1,9 @@
-/* alibaba-v2018: Alibaba cluster-trace-v2018 batch_task rows as workflow
+/* alibaba2018: Alibaba cluster-trace-v2018 batch_task rows as workflow
  * tasks (SPEC 12.7). The fixture is made up from the table's published
  * columns (alibaba/clusterdata cluster-trace-v2018/schema.md, 1.5). */
 #include "testutil.h"
 
-#define FIX "tests/fixtures/ingest/alibaba_v2018/"
+#define FIX "tests/fixtures/ingest/alibaba2018/"
 
 static int64_t row(const tt_trace *t, const char *name)
 {
@@ -21,13 +21,13 @@ static void expect_parents(const tt_trace *t, int64_t r, int n, const int64_t *w
         cr_expect_eq(t->deps[t->dep_off[r] + i], want[i], "row %lld parent %d", (long long)r, i);
 }
 
-Test(alibaba_v2018, dags_from_task_names)
+Test(alibaba2018, dags_from_task_names)
 {
     tt_ctx *ctx = tt_ctx_create();
     const char *in[] = {FIX "batch_task.csv"};
     tt_trace *t = ingest_files(ctx, "auto", in, 1);
     cr_assert(t, "%s", tt_errmsg(ctx));
-    cr_expect_str_eq(t->prov.format, "alibaba-v2018");
+    cr_expect_str_eq(t->prov.format, "alibaba2018");
     cr_expect_eq(t->prov.rows_read, 10);
     cr_expect_eq(t->n, 9);
     cr_expect_eq(t->prov.dropped[TT_DROP_NOT_FINISHED], 1);
@@ -58,10 +58,10 @@ Test(alibaba_v2018, dags_from_task_names)
     tt_ctx_free(ctx);
 }
 
-Test(alibaba_v2018, header_line_and_bad_rows)
+Test(alibaba2018, header_line_and_bad_rows)
 {
     tt_ctx *ctx = tt_ctx_create();
-    tt_trace *t = ingest_text(ctx, "alibaba-v2018",
+    tt_trace *t = ingest_text(ctx, "alibaba2018",
                               "task_name,instance_num,job_name,task_type,status,start_time,"
                               "end_time,plan_cpu,plan_mem\nM1,1,j_9,1,Terminated,5,9,100,1\n");
     cr_assert(t, "%s", tt_errmsg(ctx));
@@ -69,10 +69,10 @@ Test(alibaba_v2018, header_line_and_bad_rows)
     cr_expect_null(t->dep_off, "no parents: no deps column");
     tt_trace_free(t);
     tt_ctx_free(ctx);
-    expect_ingest_error("alibaba-v2018", "M1,1,j_9,1,Terminated,5,9,100,1\nM2_1,1,j_9,1\n",
+    expect_ingest_error("alibaba2018", "M1,1,j_9,1,Terminated,5,9,100,1\nM2_1,1,j_9,1\n",
                         TT_EPARSE, "mem.txt:2: expected 9 fields, got 4");
-    expect_ingest_error("alibaba-v2018", "M1,1,j_9,1,Terminated,5s,9,100,1\n", TT_EPARSE,
+    expect_ingest_error("alibaba2018", "M1,1,j_9,1,Terminated,5s,9,100,1\n", TT_EPARSE,
                         "mem.txt:1: field 'start_time'");
-    expect_ingest_error("alibaba-v2018", "M1,1,,1,Terminated,5,9,100,1\n", TT_EPARSE,
+    expect_ingest_error("alibaba2018", "M1,1,,1,Terminated,5,9,100,1\n", TT_EPARSE,
                         "mem.txt:1: field 'job_name': value missing");
 }
