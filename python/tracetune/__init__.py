@@ -27,10 +27,14 @@ import h5py
 import numpy as np
 
 __all__ = ["read_trace", "read_sim", "read_sim_jobs", "read_sim_timeline", "read_sweep",
-           "read_tune", "trace_columns", "TRACE_COLUMNS", "PARAMS", "METRICS"]
+           "read_tune", "trace_columns", "TRACE_COLUMNS", "OPTIONAL_TRACE_COLUMNS", "PARAMS",
+           "METRICS"]
 
 TRACE_COLUMNS = ("submit", "duration", "gpus", "gpu_milli", "start", "end", "nodes",
                  "name", "user", "vc", "model", "status")
+# in a trace that has them (SPEC 10.6, 12.7); deps is the parents' names
+OPTIONAL_TRACE_COLUMNS = ("elastic", "gpus_min", "gpus_max", "wf", "deps", "mid", "mem_mb",
+                          "out_mb")
 PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
           "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
           "gittins_delta", "gittins_dist")
@@ -88,7 +92,8 @@ def _column(d):
 
 def trace_columns(path):
     """A trace with h5py and numpy alone: ({column: (values, absent)}, attrs)
-    in TRACE_COLUMNS order; a text column's values are str, or None where
+    in TRACE_COLUMNS order, then those of OPTIONAL_TRACE_COLUMNS the trace
+    has; a text column's values are str, or None where
     absent (absent is then None)."""
     with h5py.File(path, "r") as f:
         g = _group(f, path, "jobs", "trace/1")
@@ -100,7 +105,24 @@ def trace_columns(path):
                 cols[c] = (table[d[()]], None)  # code -1, absent, is the None at the end
             else:
                 cols[c] = _column(d)
+        for c in OPTIONAL_TRACE_COLUMNS:
+            if c == "deps" and "dep_off" in g:
+                cols[c] = (_parents(g, cols["name"][0]), None)
+            elif c != "deps" and c in g:
+                cols[c] = (g[c][()], None)  # -1 and 0 are values, as tt-cat prints them
         return cols, _attrs(g)
+
+
+def _parents(g, names):
+    """Each row's parents as tt-cat prints them: names joined by ';', a row
+    without a name by its index."""
+    off, deps = g["dep_off"][()], g["deps"][()]
+    ends = np.append(off[1:], len(deps))
+    out = np.empty(len(off), dtype=object)
+    for i in range(len(off)):
+        out[i] = ";".join(names[p] if names[p] is not None else str(p)
+                          for p in deps[off[i]:ends[i]])
+    return out
 
 
 def _frame(cols, attrs, index=None):

@@ -7,7 +7,7 @@ import sys
 
 import numpy as np
 
-from . import TRACE_COLUMNS, trace_columns
+from . import trace_columns
 
 
 def text(values, absent):
@@ -28,8 +28,8 @@ def main(argv):
     cols, attrs = trace_columns(argv[1])
     if "--tsv" in argv[2:]:
         out = sys.stdout
-        out.write("\t".join(TRACE_COLUMNS) + "\n")
-        for row in zip(*(text(*cols[c]) for c in TRACE_COLUMNS)):
+        out.write("\t".join(cols) + "\n")  # the twelve, then the optional ones it has
+        for row in zip(*(text(*v) for v in cols.values())):
             out.write("\t".join(row) + "\n")
         return
     gpus, duration = cols["gpus"][0].astype(np.int64), cols["duration"][0]

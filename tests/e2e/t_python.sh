@@ -1,7 +1,7 @@
 # python/tracetune: every file the tools write reads into pandas as the
 # tools print it. Each frame, written back as TSV (tests/e2e/py_tsv.py),
 # must equal the tool's output byte for byte: traces (the bundled example,
-# a generated one) against tt-cat, a tt-sim -o file against tt-sim, tt-sim
+# a generated one, one with the optional columns) against tt-cat, a tt-sim -o file against tt-sim, tt-sim
 # --jobs and --timeline, a sweep against tt-sweep, a tune file against
 # tt-tune's table.
 PY=/usr/bin/python3 # Debian's python3-h5py and python3-pandas live there
@@ -15,7 +15,8 @@ same() { cmp -s "$2" "$3" || fail "$1: the frame differs from the tool: $(diff "
 
 tt-ingest -q -o ex.h5 "$FIX/../../data/example.tsv"
 tt-gen -n 3000 -s 3 -o g.h5
-for t in ex g; do
+tt-gen -n 3000 -s 3 --elastic 0.3 --wf-frac 0.3 --wf-shape fan:2,mr:2:2 --models 4 -o gc.h5
+for t in ex g gc; do
     tt-cat $t.h5 >cat.tsv
     tsv trace $t.h5 >py.tsv
     same "read_trace $t.h5" cat.tsv py.tsv
