@@ -19,6 +19,7 @@
 
 #include "base/csv.h"
 #include "ingest/fmt_common.h"
+#include "trace/rowkey.h"
 #include "tt/parse.h"
 
 enum { F_TASK, F_INST, F_JOB, F_TYPE, F_STATUS, F_START, F_END, F_CPU, F_MEM, NF };
@@ -179,34 +180,6 @@ static int parse_one(ig_state *ig, dag *d)
     return rc;
 }
 
-typedef struct {
-    int64_t wf, num, row;
-} task_key;
-
-static int key_cmp(const void *pa, const void *pb)
-{
-    const task_key *a = (const task_key *)pa, *b = (const task_key *)pb;
-    if (a->wf != b->wf)
-        return a->wf < b->wf ? -1 : 1;
-    if (a->num != b->num)
-        return a->num < b->num ? -1 : 1;
-    return a->row < b->row ? -1 : a->row > b->row;
-}
-
-/* The row of task num of workflow wf (the first when repeated), or -1. */
-static int64_t find_task(const task_key *k, int64_t n, int64_t wf, int64_t num)
-{
-    int64_t lo = 0, hi = n;
-    while (lo < hi) {
-        int64_t mid = lo + (hi - lo) / 2;
-        if (k[mid].wf < wf || (k[mid].wf == wf && k[mid].num < num))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < n && k[lo].wf == wf && k[lo].num == num ? k[lo].row : -1;
-}
-
 /* The parents as the trace's CSR of rows (the rows are in input order
  * still: the driver sorts them after). */
 static int link(ig_state *ig, dag *d)
@@ -214,7 +187,7 @@ static int link(ig_state *ig, dag *d)
     tt_trace *tr = ig->trace;
     if (d->nn == 0)
         return 0;
-    task_key *k = (task_key *)malloc((size_t)d->nt * sizeof *k);
+    tt_rowkey *k = (tt_rowkey *)malloc((size_t)(d->nt ? d->nt : 1) * sizeof *k);
     tr->dep_off = (int64_t *)calloc((size_t)tr->cap + 1, sizeof *tr->dep_off);
     tr->deps = (int32_t *)malloc((size_t)d->nn * sizeof *tr->deps);
     if (!k || !tr->dep_off || !tr->deps) {
@@ -225,12 +198,12 @@ static int link(ig_state *ig, dag *d)
     int64_t n = 0, m = 0;
     for (int64_t i = 0; i < d->nt; i++)
         if (d->t[i].num >= 0)
-            k[n++] = (task_key){d->t[i].wf, d->t[i].num, i};
-    qsort(k, (size_t)n, sizeof *k, key_cmp);
+            k[n++] = (tt_rowkey){d->t[i].wf, d->t[i].num, i};
+    tt_rowkeys_sort(k, n);
     for (int64_t i = 0; i < d->nt; i++) {
         const task *t = &d->t[i];
         for (int64_t p = t->first; p < t->first + t->count; p++) {
-            int64_t row = find_task(k, n, t->wf, d->nums[p]);
+            int64_t row = tt_rowkeys_find(k, n, t->wf, d->nums[p]); /* the first if repeated */
             if (row < 0)
                 d->lost++;
             else
