@@ -674,6 +674,19 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
 
 /* ---- time split ---- */
 
+/* Values [a, a + n) of the column col of size-byte values into *out, or
+ * *out NULL when col is (the trace lacks the column). 0 or TT_ENOMEM. */
+static int slice_col(const void *col, size_t size, int64_t a, size_t n, void **out)
+{
+    *out = NULL;
+    if (!col)
+        return 0;
+    if (!(*out = malloc(n * size)))
+        return TT_ENOMEM;
+    memcpy(*out, (const char *)col + (size_t)a * size, n * size);
+    return 0;
+}
+
 int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_sim_jobs *out)
 {
     memset(out, 0, sizeof *out);
@@ -685,7 +698,11 @@ int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_si
     out->duration = (int64_t *)malloc(n * sizeof *out->duration);
     out->gpus = (int32_t *)malloc(n * sizeof *out->gpus);
     out->cls = (int32_t *)malloc(n * sizeof *out->cls);
-    if (!out->submit || !out->duration || !out->gpus || !out->cls) {
+    /* the trace's elasticity columns go with their jobs */
+    if (!out->submit || !out->duration || !out->gpus || !out->cls ||
+        slice_col(j->elastic, sizeof *j->elastic, a, n, (void **)&out->elastic) ||
+        slice_col(j->gpus_min, sizeof *j->gpus_min, a, n, (void **)&out->gpus_min) ||
+        slice_col(j->gpus_max, sizeof *j->gpus_max, a, n, (void **)&out->gpus_max)) {
         tt_sim_jobs_free(out);
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     }

@@ -111,6 +111,16 @@ Test(tune, slice)
     cr_assert_eq(tt_tune_slice(NULL, &j, 1, 4, &s), 0);
     cr_expect(s.n == 3 && s.submit[0] == 0 && s.submit[1] == 0 && s.submit[2] == 250);
     cr_expect(s.duration[2] == 4 && s.gpus[1] == 4 && s.cls[0] == -1 && s.unknown_models == 2);
+    cr_expect(!s.elastic && !s.gpus_min && !s.gpus_max);
+    tt_sim_jobs_free(&s);
+    /* the elasticity columns go with their jobs */
+    int8_t el[] = {1, 0, -1, 1};
+    int32_t gmax[] = {-1, 4, 8, 16};
+    j.elastic = el;
+    j.gpus_max = gmax;
+    cr_assert_eq(tt_tune_slice(NULL, &j, 1, 4, &s), 0);
+    cr_expect(s.elastic && s.elastic[0] == 0 && s.elastic[1] == -1 && s.elastic[2] == 1);
+    cr_expect(s.gpus_max && s.gpus_max[0] == 4 && s.gpus_max[2] == 16 && !s.gpus_min);
     tt_sim_jobs_free(&s);
     tt_ctx *ctx = tt_ctx_create();
     cr_expect_eq(tt_tune_slice(ctx, &j, 2, 2, &s), TT_EINVAL);
