@@ -40,7 +40,8 @@ enum {
     ST_WF,
     ST_WF_SHAPE,
     ST_OUT_MB,
-    ST_MID
+    ST_MID,
+    ST_MEM_MB
 };
 
 static uint64_t draw(uint64_t seed, uint64_t stream, uint64_t index)
@@ -496,6 +497,15 @@ static int gen_columns(const tt_gen_params *p, tt_trace *t)
         for (int64_t i = 0; i < t->n; i++)
             t->mid[i] = (int32_t)cum_pick(cum, p->models, draw(seed, ST_MID, (uint64_t)i));
         free(cum);
+        /* each id's size, log-uniform over [45, 1400] MiB (fp32 weights
+         * from resnet18 to about BERT-large), drawn per id so that a model
+         * has one size wherever it runs and the cache (SPEC 12.2) can hold it */
+        if (!(t->mem_mb = (int32_t *)malloc((size_t)t->cap * sizeof *t->mem_mb)))
+            return TT_ENOMEM;
+        for (int64_t i = 0; i < t->n; i++) {
+            double u = u01_closed(draw(seed, ST_MEM_MB, (uint64_t)t->mid[i]));
+            t->mem_mb[i] = (int32_t)(45.0 * gen_exp(u * gen_log(1400.0 / 45.0)) + 0.5);
+        }
     }
     return p->wf_frac > 0 ? gen_workflows(p, t) : 0;
 }
@@ -510,8 +520,10 @@ static int note_synthetic(const tt_gen_params *p, tt_trace *t)
         p->wf_frac > 0 ? "wf and deps (the --wf-shape shapes), out_mb (log-uniform over "
                          "[1, 1000] MiB)"
                        : NULL,
-        p->models > 0 ? "mid (Zipf over --models ids)" : NULL};
-    char line[256] = "; synthetic columns: ";
+        p->models > 0 ? "mid (Zipf over --models ids), mem_mb (per id, log-uniform over "
+                        "[45, 1400] MiB)"
+                      : NULL};
+    char line[512] = "; synthetic columns: ";
     for (int i = 0, first = 1; i < 3; i++)
         if (what[i]) {
             size_t at = strlen(line);

@@ -130,3 +130,27 @@ Test(gen_cols, shapes_parse_and_check)
     cr_expect_eq(tt_gen_check(ctx, &p), TT_EINVAL);
     tt_ctx_free(ctx);
 }
+
+/* --models gives each model id one size in [45, 1400] MiB, wherever the
+ * id runs, so the model cache can hold it. */
+Test(gen_cols, one_size_per_model_id)
+{
+    tt_gen_params p;
+    tt_gen_defaults(&p);
+    p.jobs = 5000;
+    p.seed = 9;
+    p.models = 12;
+    tt_trace *t = gen(&p);
+    cr_assert(t->mid && t->mem_mb);
+    int32_t size[12] = {0};
+    int distinct = 0;
+    for (int64_t i = 0; i < t->n; i++) {
+        int32_t m = t->mid[i], s = t->mem_mb[i];
+        cr_assert(s >= 45 && s <= 1400, "row %lld: mem_mb %d", (long long)i, s);
+        if (!size[m])
+            size[m] = s, distinct++;
+        cr_assert_eq(s, size[m], "model %d: %d then %d", m, size[m], s);
+    }
+    cr_assert_gt(distinct, 6);
+    tt_trace_free(t);
+}
