@@ -115,12 +115,6 @@ static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
         if ((rc = tt_conftab_int(&t, "slow_l1", t.f[idx[1]], 1000, 1000000, range, &l1)) ||
             (rc = tt_conftab_int(&t, "slow_l2", t.f[idx[2]], 1000, 1000000, range, &l2)))
             break;
-        if (!(m->names[m->n] = strdup(name))) {
-            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
-            break;
-        }
-        m->slow_l1[m->n] = l1;
-        m->slow_l2[m->n] = l2;
         if (idx[3] >= 0) {
             const char *swhy;
             int ns = parse_scale(t.f[idx[3]], m->scale[m->n], &swhy);
@@ -130,6 +124,13 @@ static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
             }
             m->nscale[m->n] = ns;
         }
+        /* the name is copied last: a row that fails leaves nothing to free */
+        if (!(m->names[m->n] = strdup(name))) {
+            rc = tt_err(ctx, TT_ENOMEM, "out of memory");
+            break;
+        }
+        m->slow_l1[m->n] = l1;
+        m->slow_l2[m->n] = l2;
         lines[m->n++] = tt_src_lineno(t.src);
     }
     if (!rc && m->n == 0)
