@@ -12,11 +12,12 @@
 #include "cli.h"
 #include "tt/outfile.h"
 #include "tt/plot.h"
+#include "tt/size.h"
 #include "tt/table.h"
 #include "tt/tracefile.h"
 
 static const char usage[] =
-    "usage: tt-plot surface|pareto|cdf|timeline|trace|search [-x NAME] [-y NAME] [-z NAME]\n"
+    "usage: tt-plot surface|pareto|cdf|timeline|trace|search|size [-x NAME] [-y NAME] [-z NAME]\n"
     "               [--facet METRIC] [--3d] [--where NAME=VALUE]... [--baseline FILE]...\n"
     "               [--baseline-any] [--label TEXT]... [--surface SWEEP.h5] [--title TEXT]\n"
     "               [--size WxH] [--script FILE] -o FIG.png|svg|pdf [INPUT...]\n";
@@ -49,6 +50,9 @@ static void help(void)
         "            the recommended, strict and no-wait configurations marked;\n"
         "            --surface SWEEP.h5: its metric -z (jct_mean) as a heat map beneath\n"
         "            (the same trace and cluster)\n"
+        "  size      a metric -y (the target's) against the cluster size -x (gpus;\n"
+        "            nodes) per policy, from tt-size's TSV: the target as a line, each\n"
+        "            policy's smallest size that meets it ringed and labelled\n"
         "\n"
         "  -o FIG           the figure; png (pngcairo), svg or pdf (pdfcairo) by extension\n"
         "  --where N=V      keep only the rows where column N is V (repeatable)\n"
@@ -88,8 +92,9 @@ typedef struct {
     const char *script, *surface;
 } args;
 
-enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH };
-static const char *const kinds[] = {"surface", "pareto", "cdf", "timeline", "trace", "search"};
+enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH, K_SIZE };
+static const char *const kinds[] = {"surface", "pareto", "cdf",   "timeline",
+                                    "trace",   "search", "size"};
 
 /* A table from path, or for "-" from standard input, read whole once
  * into *mem (the search kind reads its space from the same bytes). */
@@ -123,6 +128,20 @@ static int load_one(tt_ctx *ctx, const args *a, const char *path, char **mem, si
     return rc;
 }
 
+/* The size figure, its target read from tt-size's rows. */
+static int size_script(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script)
+{
+    int c = tt_table_find(t, "target");
+    const char *text = c >= 0 ? tt_table_text(t, c, 0) : NULL;
+    tt_size_target g;
+    if (!text)
+        return tt_err(ctx, TT_EINVAL, "'%s' has no text column target: not tt-size's rows",
+                      tt_table_source(t));
+    if (tt_size_target_parse(ctx, text, &g))
+        return TT_EINVAL;
+    return tt_plot_size(ctx, t, tt_metric_names[g.metric], g.value, text, o, script);
+}
+
 /* The script for the inputs; 0, or a library code (message in ctx). */
 static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_trace *tr,
                        tt_table **base, const tt_plot_opts *o, char **script)
@@ -135,6 +154,7 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
         return tt_plot_cdf(ctx, (const tt_table *const *)tabs, a->lv, nin, o, script);
     case K_TIMELINE: return tt_plot_timeline(ctx, tabs[0], o, script);
     case K_SEARCH: return tt_plot_search(ctx, tabs[0], base[0], base[1], o, script);
+    case K_SIZE: return size_script(ctx, tabs[0], o, script);
     default: {
         tt_table *v[3] = {NULL, NULL, NULL};
         int rc = 0;

@@ -204,6 +204,14 @@ void tt_pg_quoted_fit(pg_buf *b, const char *text, double px)
     tt_pg_quoted(b, cut + 1);
 }
 
+const char *tt_pg_series_colour(int i)
+{
+    /* Okabe-Ito: told apart by colour-blind readers too */
+    static const char *const c[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
+                                    "#e69f00", "#56b4e9", "#000000", "#f0e442"};
+    return c[(unsigned)i % (sizeof c / sizeof c[0])];
+}
+
 void tt_pg_title(pg_buf *b, const char *cmd, const char *text)
 {
     tt_pg_add(b, "%s ", cmd);

@@ -329,11 +329,6 @@ static double nice_up(double v)
     return v <= p ? p : v <= 2 * p ? 2 * p : v <= 5 * p ? 5 * p : 10 * p;
 }
 
-/* Okabe-Ito: told apart by colour-blind readers too */
-static const char *const series_colours[] = {"#0072b2", "#d55e00", "#009e73", "#cc79a7",
-                                             "#e69f00", "#56b4e9", "#000000", "#f0e442"};
-#define NCOLOURS (sizeof series_colours / sizeof series_colours[0])
-
 int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *labels, int n,
                 const tt_plot_opts *o, char **script)
 {
@@ -446,7 +441,7 @@ int tt_plot_cdf(tt_ctx *ctx, const tt_table *const *runs, const char *const *lab
         snprintf(key + strlen(key), sizeof key - strlen(key), ")");
         tt_pg_add(&b, "%s $cdf%d using 1:2 with steps lw 2 lc rgb '%s' title ", i ? ", \\\n "
                                                                               : "",
-               i, series_colours[i % NCOLOURS]);
+               i, tt_pg_series_colour(i));
         tt_pg_quoted(&b, key);
     }
     tt_pg_add(&b, "\n");

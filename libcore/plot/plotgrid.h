@@ -40,6 +40,8 @@ void tt_pg_quoted_fit(pg_buf *b, const char *text, double px);
  * unless o sets one), in the figures' font; 0 for the user's title
  * (--title), printed as written. */
 double tt_pg_title_px(const tt_plot_opts *o, int w, double share);
+/* The colour of series i of a figure (repeating after 8). */
+const char *tt_pg_series_colour(int i);
 /* "cmd 'text'\n" */
 void tt_pg_title(pg_buf *b, const char *cmd, const char *text);
 /* The terminal, the output, the palette: the first lines of every script;

@@ -279,6 +279,14 @@ static int64_t range_value(const axis *a, int64_t i)
         return B;
     if (a->is_log) /* the only floating point of a sweep: it makes values */
         return llround((double)A * pow((double)B / (double)A, (double)i / (double)M));
+    return tt_sweep_linear_value(A, B, a->N, i);
+}
+
+int64_t tt_sweep_linear_value(int64_t A, int64_t B, int64_t n, int64_t i)
+{
+    int64_t M = n - 1;
+    if (M <= 0 || i == 0)
+        return A;
     /* B - A = q * M + r, 0 <= r < M; A + round(q * i + r * i / M), halves
      * up; r * i < M^2 < 2^62 */
     int64_t q = (B - A) / M, r = (B - A) % M;

@@ -117,6 +117,16 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
 int tt_plot_search(tt_ctx *ctx, const tt_table *hist, const tt_table *space,
                    const tt_table *surface, const tt_plot_opts *o, char **script);
 
+/* A size study (tt-size's TSV rows): y (default metric, the target's)
+ * against x (default gpus; nodes), one line per policy (column policy, in
+ * order of first appearance), the target value as a dashed horizontal
+ * line labelled target_text when y is metric, and each policy's smallest
+ * size that meets it (column smallest = 1) ringed and labelled with its
+ * cluster, "(not stable)" where column stable is 0. TT_EINVAL (no policy
+ * or cluster text column, a column that does not exist), TT_ENOMEM. */
+int tt_plot_size(tt_ctx *ctx, const tt_table *t, const char *metric, double target,
+                 const char *target_text, const tt_plot_opts *o, char **script);
+
 /* ---- running gnuplot ---- */
 
 /* The gnuplot to run, into buf: $GNUPLOT (a path, or a name looked up on

@@ -97,6 +97,11 @@ int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65]);
  * of total; their count (which may be 0). */
 int64_t tt_sweep_shard_count(int64_t total, int64_t k, int64_t n);
 
+/* Value i (0 <= i < n) of the linear grid A:B:n: A + round((B - A) i /
+ * (n - 1)), exact integer arithmetic, halves rounded up; A when n = 1.
+ * A and B within +-2^61. */
+int64_t tt_sweep_linear_value(int64_t A, int64_t B, int64_t n, int64_t i);
+
 /* Simulates configurations idx[0..count) of s on c over j with tt_run
  * (tt/run.h): metrics[i] gets those of idx[i], messages name a
  * configuration with tt_sweep_label. TT_EINVAL for a position out of
