@@ -7,6 +7,8 @@
 # row; DESTDIR stages the same files; make uninstall leaves nothing.
 # Run by make installcheck (MAKE, BUILD and BIN as that make has them).
 set -euo pipefail
+# grep reads its whole input (no -q) where it follows a pipe: -q may exit
+# at the first match, and the writer's SIGPIPE would fail the pipeline
 cd "$(dirname "$0")/../.."
 : "${MAKE:=make}" "${BUILD:=build}" "${BIN:=bin}"
 tmp=$(mktemp -d)
@@ -25,7 +27,7 @@ done
 [ "$(readlink "$prefix/lib/libtracetune.so")" = libtracetune.so.0 ] &&
     [ "$(readlink "$prefix/lib/libtracetune.so.0")" = "libtracetune.so.$version" ] ||
     fail "links: $(ls -l "$prefix/lib")"
-readelf -d "$prefix/lib/libtracetune.so.$version" | grep -q 'SONAME.*\[libtracetune\.so\.0\]' ||
+readelf -d "$prefix/lib/libtracetune.so.$version" | grep 'SONAME.*\[libtracetune\.so\.0\]' >/dev/null ||
     fail "soname: $(readelf -d "$prefix/lib/libtracetune.so.$version" | grep SONAME)"
 [ "$(ls "$prefix/include/tt" | wc -l)" = "$(ls libcore/include/tt | wc -l)" ] ||
     fail "headers: $(ls "$prefix/include/tt")"
@@ -52,7 +54,7 @@ export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
 # shellcheck disable=SC2046 # pkg-config's flags are words
 cc -std=c11 -Wall -Wextra -Werror tests/install/use.c $(pkg-config --cflags --libs tracetune) \
     -o "$tmp/use" || fail "cc use.c \$(pkg-config --cflags --libs tracetune)"
-LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/use" | grep -q "libtracetune.so.0 => $prefix/lib/libtracetune.so.0" ||
+LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/use" | grep "libtracetune.so.0 => $prefix/lib/libtracetune.so.0" >/dev/null ||
     fail "use is not linked to the installed libtracetune.so.0: $(LD_LIBRARY_PATH=$prefix/lib ldd "$tmp/use")"
 LD_LIBRARY_PATH=$prefix/lib "$tmp/use" "$tmp/ex.h5" 2x4x8 w0=600 theta=1500 >"$tmp/use.tsv" 2>/dev/null ||
     fail "use (shared) failed"
@@ -63,7 +65,7 @@ libs=$(pkg-config --static --libs tracetune)
 cc -std=c11 -Wall -Wextra -Werror tests/install/use.c $(pkg-config --cflags tracetune) \
     ${libs/-ltracetune/$prefix/lib/libtracetune.a} -o "$tmp/use-static" ||
     fail "cc use.c libtracetune.a \$(pkg-config --static --libs tracetune)"
-! ldd "$tmp/use-static" | grep -q libtracetune || fail "use-static links the shared library"
+! ldd "$tmp/use-static" | grep libtracetune >/dev/null || fail "use-static links the shared library"
 "$tmp/use-static" "$tmp/ex.h5" 2x4x8 w0=600 theta=1500 >"$tmp/use.tsv" 2>/dev/null || fail "use (static) failed"
 cmp -s "$tmp/use.tsv" "$tmp/tt-sim.tsv" || fail "use (static) differs from tt-sim"
 
