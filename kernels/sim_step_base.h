@@ -270,6 +270,10 @@ typedef struct {
     int64_t *el_last;
     int64_t total_loan, nlj, nlp;
     int64_t resizes, grows, shrinks, resize_gs, loan_gs, comm_rem;
+    /* the grow phase's skip (10.4's rule): the free GPUs and starts when
+     * it last ran whole (el_gfree < 0: it did not), whether a resize_gap
+     * ends at the event, and a lower bound on the next end of one */
+    int64_t el_gfree, el_gstarts, el_gapnow, el_gaplb;
 } tts_state;
 
 /* ---- the word of a job ---- */
@@ -352,11 +356,16 @@ TTS_FN int32_t tts_eg(const tts_state *S, int32_t e) { return S->ent_gpus[e] & ~
 TTS_FN int tts_eloan(const tts_state *S, int32_t e) { return (S->ent_gpus[e] & TTS_LOAN_BIT) != 0; }
 
 /* el_k of a job: its size, the level its timers allowed at its last start,
- * elastic, touched by a shrink or grow at the event being processed. */
+ * elastic, touched by a shrink or grow at the event being processed, and
+ * its doublings and halvings (kmax = k0 << up, kmin = k0 >> down; worked
+ * out once, tts_el_range asks at every event). */
 #define TTS_E_SIZE 0xFFFFF
 #define TTS_E_AV 20
 #define TTS_E_EL 0x400000
 #define TTS_E_TOUCH 0x800000
+#define TTS_E_UP 24
+#define TTS_E_DOWN 27
+#define TTS_E_KEEP (TTS_E_EL | 0x3F000000) /* what a start keeps */
 
 /* The GPUs job i holds now (its trace's, without elasticity). */
 TTS_FN int32_t tts_size(const tts_state *S, int64_t i)

@@ -28,30 +28,37 @@ TTS_FN int tts_el_drawn(const tts_trace *tr, const tts_config *cf, int64_t i)
     return (int64_t)(tts_hash(cf->seed ^ 0xE1A5u, i) % 1000u) < cf->el_frac;
 }
 
-/* The smallest and largest sizes of job i: doublings and halvings of its
- * GPUs, none beyond the cluster or outside [gpus_min, gpus_max]; a size
- * removed ends the chain (a job moves between sizes by doubling). */
+/* Job i's doublings above and halvings below its GPUs, in el_k's bits
+ * (tts_init): none beyond the cluster or outside [gpus_min, gpus_max]; a
+ * size removed ends the chain (a job moves between sizes by doubling). */
+TTS_FN int32_t tts_el_chain(const tts_state *S, int64_t i)
+{
+    int32_t k0 = S->tr->gpus[i], up = 0, down = 0;
+    if (!tts_is_el(S, i))
+        return 0;
+    int32_t gmin = S->tr->gmin ? S->tr->gmin[i] : -1;
+    int32_t gmax = S->tr->gmax ? S->tr->gmax[i] : -1;
+    for (int32_t u = 1; u <= S->cf->el_up; u++) {
+        int64_t k = (int64_t)k0 << u;
+        if (k > S->cluster_gpus || (gmax >= 0 && k > gmax) || (gmin >= 0 && k < gmin))
+            break;
+        up = u;
+    }
+    for (int32_t d = 1; d <= S->cf->el_down; d++) {
+        int32_t k = k0 >> d;
+        if ((k0 & ((1 << d) - 1)) != 0 || (gmin >= 0 && k < gmin) || (gmax >= 0 && k > gmax))
+            break;
+        down = d;
+    }
+    return up << TTS_E_UP | down << TTS_E_DOWN;
+}
+
+/* The smallest and largest sizes of job i. */
 TTS_FN void tts_el_range(const tts_state *S, int64_t i, int32_t *kmin, int32_t *kmax)
 {
-    int32_t k0 = S->tr->gpus[i], lo = k0, hi = k0;
-    if (tts_is_el(S, i)) {
-        int32_t gmin = S->tr->gmin ? S->tr->gmin[i] : -1;
-        int32_t gmax = S->tr->gmax ? S->tr->gmax[i] : -1;
-        for (int32_t u = 1; u <= S->cf->el_up; u++) {
-            int64_t k = (int64_t)k0 << u;
-            if (k > S->cluster_gpus || (gmax >= 0 && k > gmax) || (gmin >= 0 && k < gmin))
-                break;
-            hi = (int32_t)k;
-        }
-        for (int32_t d = 1; d <= S->cf->el_down; d++) {
-            int32_t k = k0 >> d;
-            if ((k0 & ((1 << d) - 1)) != 0 || (gmin >= 0 && k < gmin) || (gmax >= 0 && k > gmax))
-                break;
-            lo = k;
-        }
-    }
-    *kmin = lo;
-    *kmax = hi;
+    int32_t k0 = S->tr->gpus[i], b = S->el_k[i];
+    *kmin = k0 >> (b >> TTS_E_DOWN & 7);
+    *kmax = k0 << (b >> TTS_E_UP & 7);
 }
 
 /* sp(k) of class c: the scale column's throughput at k GPUs, permille of
@@ -520,13 +527,21 @@ TTS_FN int32_t tts_grow_place(tts_state *S, int32_t v)
             need -= g;
         }
     }
+    /* the other nodes of its racks, (free desc, node index): for each free
+     * count, the racks' nodes with it in index order, off the level bits */
     for (int32_t f = S->G; f > 0 && need > 0; f--)
-        for (int32_t x = 0; x < S->nodes && need > 0; x++)
-            if (S->el_rmark[x / S->N] && !S->mark[x] && S->freeg[x] == f) {
-                int32_t g = f < need ? f : need;
-                tts_pl_add(S, x, g);
-                need -= g;
-            }
+        for (int32_t r = 0; r < S->R && need > 0; r++) {
+            int32_t hi = (r + 1) * S->N;
+            if (!S->el_rmark[r] || S->rack_nfree[r * (S->G + 1) + f] == 0)
+                continue;
+            for (int32_t x = tts_level_next(S, f, r * S->N, hi); x >= 0 && need > 0;
+                 x = tts_level_next(S, f, x + 1, hi))
+                if (!S->mark[x]) {
+                    int32_t g = f < need ? f : need;
+                    tts_pl_add(S, x, g);
+                    need -= g;
+                }
+        }
     for (int32_t e = tts_slot(S, v); e >= 0; e = S->ent_next[e])
         S->mark[S->ent_node[e]] = 0;
     while (need > 0) {
@@ -571,17 +586,20 @@ TTS_FN void tts_grow(tts_state *S, int32_t v, int64_t t)
     tts_el_resize_to(S, v, 2 * k);
 }
 
-TTS_FN void tts_grow_phase(tts_state *S, int64_t t)
+/* The grow phase at t: 1, or 0 when backfill=0 kept it from running. */
+TTS_FN int tts_grow_phase(tts_state *S, int64_t t)
 {
     if (!S->cf->backfill && S->waiting > 0)
-        return;
+        return 0;
+    /* a grow takes as many GPUs as the job holds, and the free GPUs only
+     * fall during the phase: a job larger than them never grows at t */
     int32_t *cand = S->vic, nc = 0;
-    for (int64_t h = 0; h < S->nheap; h++) {
-        int32_t v = S->heap[h].job, kmin, kmax;
-        if (!tts_is_el(S, v))
+    for (int64_t h = 0; h < S->nheap && S->total_free > 0; h++) {
+        int32_t v = S->heap[h].job, kmin, kmax, k = tts_size(S, v);
+        if (!tts_is_el(S, v) || k > S->total_free)
             continue;
         tts_el_range(S, v, &kmin, &kmax);
-        if (tts_size(S, v) >= kmax)
+        if (k >= kmax)
             continue;
         if ((S->el_k[v] & TTS_E_TOUCH) || tts_started_at(S, v, t) || S->el_last[v] == TTS_NONE ||
             t - S->el_last[v] >= S->cf->resize_gap)
@@ -594,16 +612,34 @@ TTS_FN void tts_grow_phase(tts_state *S, int64_t t)
         for (int32_t q = 0; q < nc; q++) {
             int32_t v = cand[q], kmin, kmax, k = tts_size(S, v);
             tts_el_range(S, v, &kmin, &kmax);
-            int32_t lv = k < kmax ? tts_grow_place(S, v) : -1;
-            if (lv < 0 || lv > (int32_t)(S->el_k[v] >> TTS_E_AV & 3)) {
+            /* what rules a candidate out for the rest of the phase without
+             * working out its placement: the free GPUs; on one node, with
+             * a_v <= 1, a rack with fewer than k free (the grow spills out
+             * of it: L2), with a_v = 0 and 2k <= G, a node with fewer (it
+             * spills out of the node: not L0); no gain even at L0, whose
+             * slowdown is the least */
+            int32_t av = (int32_t)(S->el_k[v] >> TTS_E_AV & 3), h = tts_slot(S, v);
+            int32_t x = S->ent_node[h];
+            int out = k >= kmax || S->total_free < k ||
+                      (av <= 1 && S->ent_next[h] < 0 &&
+                       (S->rack_free[x / S->N] < k || (av == 0 && 2 * k <= S->G && S->freeg[x] < k)));
+            int64_t s1 = 0, s0 = 0, w = 0;
+            int paid = (S->el_k[v] & TTS_E_TOUCH) || tts_started_at(S, v, t);
+            if (!out) {
+                s1 = tts_slow_k(S, v, k, tts_level(S, v));
+                s0 = tts_slow_k(S, v, 2 * k, 0);
+                w = s0 < s1 ? tts_el_left(S, v, t) : 0;
+                out = w * (s1 - s0) / 1000000 - (paid ? 0 : C) <= 0;
+            }
+            int32_t lv = out ? -1 : tts_grow_place(S, v);
+            if (lv < 0 || lv > av) {
                 cand[q--] = cand[--nc]; /* it cannot grow at t */
                 continue;
             }
-            int64_t s1 = tts_slow_k(S, v, k, tts_level(S, v)), s2 = tts_slow_k(S, v, 2 * k, lv);
+            int64_t s2 = tts_slow_k(S, v, 2 * k, lv);
             if (s2 >= s1)
                 continue;
-            int paid = (S->el_k[v] & TTS_E_TOUCH) || tts_started_at(S, v, t);
-            int64_t g = tts_el_left(S, v, t) * (s1 - s2) / 1000000 - (paid ? 0 : C);
+            int64_t g = w * (s1 - s2) / 1000000 - (paid ? 0 : C);
             if (g <= 0)
                 continue;
             int64_t score = g * 1000 / k;
@@ -617,6 +653,18 @@ TTS_FN void tts_grow_phase(tts_state *S, int64_t t)
         tts_grow_place(S, best);
         tts_grow(S, best, t);
     }
+    return 1;
+}
+
+/* A running job's resize_gap ends at last + resize_gap: el_gaplb stays a
+ * lower bound on the next such end after now. */
+TTS_FN void tts_gap_bound(tts_state *S, int64_t last)
+{
+    if (last == TTS_NONE || S->cf->resize_gap <= 0)
+        return;
+    int64_t x = tts_sat_add(last, S->cf->resize_gap);
+    if (x > S->now && x < S->el_gaplb)
+        S->el_gaplb = x;
 }
 
 /* ---- the end of an event time: touched allocations become resizes ---- */
@@ -663,6 +711,7 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
             int64_t u = r - held > 0 ? r - held : 0;
             S->el_rk[v] = (int32_t)(rk - held > 0 ? rk - held : 0);
             S->el_last[v] = t;
+            tts_gap_bound(S, t);
             S->run_w[head] = w - done;
             S->tend[v] = t + C + u + tts_ceil_div((w - done) * tts_slow_k(S, v, knew, lvnew), 1000000);
             S->resizes++;
@@ -680,25 +729,45 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
     S->nlj = S->nlp = 0;
 }
 
-/* The next end of a resize_gap after now: a running elastic job below its
- * largest size may grow then. TTS_INF if none. */
-TTS_FN int64_t tts_gap_next(const tts_state *S)
+/* The next end of a resize_gap after now, when it is at or before best: a
+ * running elastic job below its largest size may grow then. TTS_INF if
+ * none. The running jobs are scanned only when the bound says one may
+ * end by best; the scan makes the bound exact. */
+TTS_FN int64_t tts_gap_next(tts_state *S, int64_t best)
 {
-    int64_t best = TTS_INF;
-    if (!S->elastic || S->cf->resize_gap <= 0)
-        return best;
+    if (!S->elastic || S->cf->resize_gap <= 0 || (S->el_gaplb > S->now && S->el_gaplb > best))
+        return TTS_INF;
+    int64_t lb = TTS_INF;
     for (int64_t h = 0; h < S->nheap; h++) {
         int32_t v = S->heap[h].job, kmin, kmax;
         if (!tts_is_el(S, v) || S->el_last[v] == TTS_NONE)
             continue;
         int64_t x = tts_sat_add(S->el_last[v], S->cf->resize_gap);
-        if (x <= S->now || x >= best)
+        if (x <= S->now || x >= lb)
             continue;
         tts_el_range(S, v, &kmin, &kmax);
         if (tts_size(S, v) < kmax)
-            best = x;
+            lb = x;
     }
-    return best;
+    S->el_gaplb = lb;
+    return lb <= best ? lb : TTS_INF;
+}
+
+/* Step 6 of an event (10.4): the grow phase, then the resizes. The phase
+ * is skipped where 10.4's rule allows: no GPU freed, no job started or
+ * resized (the free GPUs and the starts as when it last ran whole) and no
+ * resize_gap ending at t. */
+TTS_FN void tts_el_event(tts_state *S, int64_t t)
+{
+    int64_t starts = S->placed[0] + S->placed[1] + S->placed[2];
+    int whole = 0;
+    if (S->el_gfree != S->total_free || S->el_gstarts != starts || S->el_gapnow)
+        whole = tts_grow_phase(S, t);
+    else
+        whole = 1; /* skipped: it would have grown nothing, as last time */
+    tts_resizes(S, t);
+    S->el_gfree = whole ? S->total_free : -1;
+    S->el_gstarts = S->placed[0] + S->placed[1] + S->placed[2];
 }
 
 #endif

@@ -98,8 +98,9 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     tts_set_level(S, i, lv);
     int64_t s = tts_level_slow(S, i, lv), r = S->evict[i] > 0 ? S->cf->restart : 0;
     if (S->elastic) {
-        S->el_k[i] = (S->el_k[i] & TTS_E_EL) | k | al << TTS_E_AV;
+        S->el_k[i] = (S->el_k[i] & TTS_E_KEEP) | k | al << TTS_E_AV;
         S->el_rk[i] = (int32_t)r;
+        tts_gap_bound(S, S->el_last[i]); /* a gap from before its eviction */
         s = tts_slow_k(S, i, k, lv);
     }
     S->t0[head] = t;
@@ -505,11 +506,12 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
             any = 1;
         }
     }
-    int64_t gap = tts_gap_next(S); /* the end of a resize_gap (10.4) */
+    int64_t gap = tts_gap_next(S, any ? best : TTS_INF); /* the end of a resize_gap (10.4) */
     if (gap != TTS_INF && (!any || gap < best)) {
         best = gap;
         any = 1;
     }
+    S->el_gapnow = gap != TTS_INF && gap == best;
     *t = best;
     return any;
 }
@@ -536,6 +538,9 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->elastic = S->el_k && (cf->el_up > 0 || cf->el_down > 0);
     S->total_loan = S->nlj = S->nlp = 0;
     S->resizes = S->grows = S->shrinks = S->resize_gs = S->loan_gs = S->comm_rem = 0;
+    S->el_gfree = -1;
+    S->el_gstarts = S->el_gapnow = 0;
+    S->el_gaplb = TTS_INF;
     for (int l = 0; l < 3; l++)
         S->placed[l] = S->running_level[l] = 0;
     for (int32_t k = 0; k < tr->nclasses; k++) {
@@ -555,6 +560,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->held[i] = 0;
         if (S->elastic) {
             S->el_k[i] = tr->gpus[i] | (tts_el_drawn(tr, cf, i) ? TTS_E_EL : 0);
+            S->el_k[i] |= tts_el_chain(S, i);
             S->el_rk[i] = 0;
             S->el_last[i] = TTS_NONE;
         }
@@ -674,10 +680,8 @@ TTS_FN int tts_step(tts_state *S)
     }
     while (tts_pass(S, t))
         ;
-    if (S->elastic) {
-        tts_grow_phase(S, t);
-        tts_resizes(S, t);
-    }
+    if (S->elastic)
+        tts_el_event(S, t);
     return 1;
 }
 
