@@ -138,7 +138,8 @@ typedef struct {
  * every order (8 bytes a job) */
 #define TTS_WITH_MLFQ 4
 #define TTS_WITH_FTF 8
-#define TTS_WITH_ELASTIC 16 /* sizes, last resize, restart part (16 bytes a job) */
+#define TTS_WITH_ELASTIC 16 /* sizes, last resize, restart part (16 bytes a job; 24 with
+                              * TTS_WITH_VICT or TTS_WITH_JOBS: GPU-seconds held) */
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -268,6 +269,10 @@ typedef struct {
     int32_t elastic;
     int32_t *el_k, *el_rk, *loan, *el_lj, *el_lp, *el_key, *el_rmark;
     int64_t *el_last;
+    /* GPU-seconds held over finished segments at their real sizes (las's
+     * key, a job's gpu_s; SPEC 10.5), with the evicted jobs' array (the
+     * orders whose keys move) or per-job results, else NULL */
+    int64_t *el_gs;
     int64_t total_loan, nlj, nlp;
     int64_t resizes, grows, shrinks, resize_gs, loan_gs, comm_rem;
     /* the grow phase's skip (10.4's rule): the free GPUs and starts when
@@ -621,6 +626,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(el_lp, el * 2 * slots, int32_t);
     TTS_CARVE(el_key, el * c->gpus_per_node, int32_t);
     TTS_CARVE(el_rmark, el * c->racks, int32_t);
+    int64_t gs = el && (with & (TTS_WITH_VICT | TTS_WITH_JOBS)) ? 1 : 0;
+    TTS_CARVE(el_gs, gs * n, int64_t);
 #undef TTS_CARVE
     if (S) {
         S->words = (int32_t)words;
@@ -641,6 +648,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
             S->el_k = S->el_rk = S->loan = S->el_lj = S->el_lp = S->el_key = S->el_rmark = NULL;
             S->el_last = NULL;
         }
+        if (!gs)
+            S->el_gs = NULL;
     }
     return b;
 }

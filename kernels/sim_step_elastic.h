@@ -210,6 +210,8 @@ TTS_FN int64_t tts_account(tts_state *S, int32_t i, int64_t t, int completed, in
     S->used += k * held;
     S->restart_gs += k * ovh;
     S->held[i] += held;
+    if (S->el_gs && S->elastic)
+        S->el_gs[i] += k * held;
     if (!S->elastic) {
         S->comm_milli += k * (run * 1000 - done);
         return done;

@@ -160,7 +160,8 @@ TTS_FN int64_t tts_key(const tts_state *S, int64_t i)
     case TTS_ORDER_SRTF:
         return tts_st(S, i) == TTS_RUN ? S->run_w[tts_slot(S, i)] : tts_work(S, i);
     case TTS_ORDER_LAS:
-        return S->tr->gpus[i] * S->held[i]; /* GPU-seconds attained */
+        /* GPU-seconds attained, at the sizes held (SPEC 10.5) */
+        return S->el_gs && S->elastic ? S->el_gs[i] : S->tr->gpus[i] * S->held[i];
     default:
         return tts_submit(S, i);
     }

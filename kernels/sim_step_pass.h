@@ -563,6 +563,8 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
             S->el_k[i] |= tts_el_chain(S, i);
             S->el_rk[i] = 0;
             S->el_last[i] = TTS_NONE;
+            if (S->el_gs)
+                S->el_gs[i] = 0;
         }
         if (S->first) {
             S->first[i] = TTS_NONE;

@@ -560,7 +560,7 @@ static void fill_results(const tts_state *S, tt_job_result *out)
         o->start = S->first[i];
         o->end = S->tend[i];
         o->queue = S->tend[i] - o->submit - S->held[i]; /* waiting or held, to the end */
-        o->gpu_s = S->tr->gpus[i] * S->held[i];
+        o->gpu_s = S->el_gs && S->elastic ? S->el_gs[i] : S->tr->gpus[i] * S->held[i];
         o->level = lv;
         o->slow = lv < 0 ? 0 : (int32_t)tts_level_slow(S, i, lv);
         o->preemptions = S->evict[i];

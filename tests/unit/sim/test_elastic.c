@@ -105,6 +105,10 @@ Test(elastic, scenario_a)
     cr_expect_eq(m.loan_gpu_s, 1390);
     cr_expect_eq(m.placed_l0, 2);
     cr_expect_eq(m.preemptions, 0);
+    /* GPU-seconds held at the sizes held (SPEC 10.5, las's key): J0 8 GPUs
+     * 0..100, 4 100..300, 8 300..365 */
+    cr_expect_eq(out[0].gpu_s, 8 * 100 + 4 * 200 + 8 * 65);
+    cr_expect_eq(out[1].gpu_s, 4 * 200);
 }
 
 Test(elastic, scenario_a_gap)
@@ -445,6 +449,14 @@ Test(elastic, random_invariants)
             cr_expect_geq(out[i].end - out[i].submit, (k.duration[i] * ssc + 999) / 1000,
                           "seed %llu job %lld", (unsigned long long)seed, (long long)i);
         }
+        /* a job's gpu_s (las's key) is its segments' GPUs x held */
+        int64_t seg_gs = 0, job_gs = 0;
+        for (int64_t q = 0; q < L.n; q++)
+            for (int64_t e = 0; e < seg[q].alloc_n; e++)
+                seg_gs += alloc[seg[q].alloc_off + 2 * e + 1] * (seg[q].t1 - seg[q].t0);
+        for (int64_t i = 0; i < k.n; i++)
+            job_gs += out[i].rejected ? 0 : out[i].gpu_s;
+        cr_expect_eq(job_gs, seg_gs, "seed %llu", (unsigned long long)seed);
         /* no node holds more than G GPUs at any instant: at each segment
          * start, the segments covering it */
         for (int64_t a = 0; a < L.n; a++) {
