@@ -372,6 +372,16 @@ TTS_FN int tts_eloan(const tts_state *S, int32_t e) { return (S->ent_gpus[e] & T
 #define TTS_E_DOWN 27
 #define TTS_E_KEEP (TTS_E_EL | 0x3F000000) /* what a start keeps */
 
+/* The fewest GPUs waiting job i can start with: its trace's, or with
+ * elasticity its smallest size (step 6 of 10.4 starts it there). What the
+ * waiting jobs' structures hold a job under, so that a pass's thresholds
+ * skip only jobs that cannot start. */
+TTS_FN int32_t tts_need(const tts_state *S, int64_t i)
+{
+    int32_t k0 = S->tr->gpus[i];
+    return S->elastic ? k0 >> (S->el_k[i] >> TTS_E_DOWN & 7) : k0;
+}
+
 /* The GPUs job i holds now (its trace's, without elasticity). */
 TTS_FN int32_t tts_size(const tts_state *S, int64_t i)
 {

@@ -462,6 +462,30 @@ TTS_FN int tts_rfind(tts_state *S, int32_t k, int32_t lv)
     return 1;
 }
 
+/* The largest k0 a reclaim could place now, per level, on free + loaned
+ * counts: L0, a rack's whole nodes plus its best other node (r0); L1, a
+ * rack's sum (r1); L2, the cluster's (r2). Bounds for the pass's
+ * thresholds: a reclaim needs k0 <= these. */
+TTS_FN void tts_reclaim_max(const tts_state *S, int64_t *r0, int64_t *r1, int64_t *r2)
+{
+    *r0 = *r1 = 0;
+    *r2 = S->total_free + S->total_loan;
+    for (int32_t r = 0; r < S->R; r++) {
+        int64_t whole = 0, part = 0, sum = 0;
+        for (int32_t x = r * S->N; x < (r + 1) * S->N; x++) {
+            int32_t c = tts_rc(S, x);
+            sum += c;
+            if (c == S->G)
+                whole++;
+            else if (c > part)
+                part = c;
+        }
+        whole = whole * S->G + part;
+        *r0 = whole > *r0 ? whole : *r0;
+        *r1 = sum > *r1 ? sum : *r1;
+    }
+}
+
 /* pl in node index order (a start takes its nodes so, 10.3). */
 TTS_FN void tts_pl_sort(tts_state *S)
 {

@@ -334,7 +334,7 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
 TTS_FN int64_t tts_arrival_first(const tts_state *S, int64_t p, const int32_t *thr, int64_t t)
 {
     for (int64_t q = p > S->arr_lo ? p : S->arr_lo; q < S->arr_hi; q++)
-        if (tts_st(S, q) == TTS_WAIT && S->tr->gpus[q] <= thr[tts_class_of(S, q, t)])
+        if (tts_st(S, q) == TTS_WAIT && tts_need(S, q) <= thr[tts_class_of(S, q, t)])
             return q;
     return -1;
 }
@@ -349,7 +349,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
     for (;;) {
         int32_t m0, m1, m2, thr[TTS_NCLASS];
         tts_fit_max(S, &m0, &m1, &m2);
-        if (!S->cf->backfill || S->elastic) { /* reclaim and smaller starts: try each */
+        if (!S->cf->backfill) { /* strict order: try each */
             for (int c = 0; c < TTS_NCLASS; c++)
                 thr[c] = TTS_BIG - 1;
         } else {
@@ -363,6 +363,18 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
             thr[TTS_C1S] = m1 > mp ? m1 : mp;
             thr[TTS_C2I] = m2;
             thr[TTS_C2S] = m2 > mp ? m2 : mp;
+            /* with elasticity jobs wait under their smallest size, which
+             * a smaller start needs free at an allowed level (the
+             * thresholds above); a reclaim needs k0 placed on free +
+             * loaned counts at a level the class allows */
+            if (S->elastic && S->total_loan > 0) {
+                int64_t r[3];
+                tts_reclaim_max(S, &r[0], &r[1], &r[2]);
+                for (int c = 0; c < TTS_NCLASS; c++) {
+                    int64_t b = r[c == TTS_C0 ? 0 : c == TTS_C1I || c == TTS_C1S ? 1 : 2];
+                    thr[c] = thr[c] > b ? thr[c] : (int32_t)(b < TTS_BIG - 1 ? b : TTS_BIG - 1);
+                }
+            }
         }
         /* with priority preemption, what step 7 could free for a waiter of
          * each queue: fresh jobs (the tree) are in queue 0 */
@@ -400,7 +412,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
     for (int64_t q = 0; q < S->npend; q++) {
         int32_t j = S->pend[q];
         if (tts_victims_in_tree(S))
-            tts_tree_set(S, j, TTS_C2I, S->tr->gpus[j]);
+            tts_tree_set(S, j, TTS_C2I, tts_need(S, j));
         else
             tts_vict_insert(S, tts_class_of(S, j, t), j);
     }
@@ -408,7 +420,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
     /* the step's arrivals still waiting join the tree for the next pass */
     for (int64_t q = S->arr_lo; q < S->arr_hi; q++)
         if (tts_st(S, q) == TTS_WAIT)
-            tts_tree_set(S, q, tts_class_of(S, q, t), S->tr->gpus[q]);
+            tts_tree_set(S, q, tts_class_of(S, q, t), tts_need(S, q));
     S->arr_lo = S->arr_hi = 0;
     return changed;
 }
@@ -434,7 +446,7 @@ TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
 TTS_FN void tts_fresh_set(tts_state *S, int64_t i, int64_t t, int arriving)
 {
     if (tts_fresh_in_tree(S)) {
-        tts_tree_set(S, i, tts_class_of(S, i, t), S->tr->gpus[i]);
+        tts_tree_set(S, i, tts_class_of(S, i, t), tts_need(S, i));
         return;
     }
     if (!arriving)

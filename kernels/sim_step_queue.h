@@ -92,7 +92,7 @@ TTS_FN int32_t tts_tree_kids_min(const tts_state *S, int32_t h, int64_t x, int c
     int64_t hi = (x + 1) * TTS_TREE_B < S->n ? (x + 1) * TTS_TREE_B : S->n;
     for (int64_t r = x * TTS_TREE_B; r < hi && v > low; r++)
         if (S->leaf[r] == c) {
-            int32_t k = S->tr->gpus[tts_job_at(S, r)];
+            int32_t k = tts_need(S, tts_job_at(S, r));
             v = k < v ? k : v;
         }
     return v;
@@ -108,7 +108,7 @@ TTS_FN void tts_tree_set(tts_state *S, int64_t i, int32_t cl, int32_t k)
     int64_t x = tts_pos(S, i);
     int32_t was[TTS_NCLASS], now[TTS_NCLASS], old = S->leaf[x];
     uint32_t changed = 0;
-    int32_t k_was = S->tr->gpus[i]; /* the GPUs of the job there, if any */
+    int32_t k_was = tts_need(S, i); /* the GPUs of the job there, if any */
     for (int c = 0; c < TTS_NCLASS; c++) {
         was[c] = c == old ? k_was : TTS_BIG;
         now[c] = c == cl ? k : TTS_BIG;
@@ -150,7 +150,7 @@ TTS_FN int32_t tts_tree_scan(const tts_state *S, int32_t h, int64_t x, const int
         int32_t end = S->n - base < TTS_TREE_B ? (int32_t)(S->n - base) : TTS_TREE_B;
         const uint8_t *lf = S->leaf + base;
         for (int32_t j = from; j < end; j++)
-            if (lf[j] != TTS_LEAF_NONE && S->tr->gpus[tts_job_at(S, base + j)] <= thr[lf[j]])
+            if (lf[j] != TTS_LEAF_NONE && tts_need(S, tts_job_at(S, base + j)) <= thr[lf[j]])
                 return j;
         return TTS_TREE_B;
     }
@@ -270,7 +270,7 @@ TTS_FN int64_t tts_vict_begin(const tts_state *S, int c)
 
 TTS_FN int tts_vict_less(const tts_state *S, int32_t a, int32_t b)
 {
-    int32_t ga = S->tr->gpus[a], gb = S->tr->gpus[b];
+    int32_t ga = tts_need(S, a), gb = tts_need(S, b);
     if (ga != gb)
         return ga < gb;
     return tts_job_after(S, b, a);
@@ -332,7 +332,7 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, const int64
     for (int c = 0; c < TTS_NCLASS && base < S->nvict; base += S->vcnt[c], c++) {
         int64_t pos = base, stop = base + S->vcnt[c];
         while (pos < stop) {
-            int32_t g = S->tr->gpus[S->vict[pos]], qmax = TTS_MAX_QUEUES;
+            int32_t g = tts_need(S, S->vict[pos]), qmax = TTS_MAX_QUEUES;
             if (g > thr[c]) {
                 qmax = -1;
                 while (bq && qmax + 1 < S->cf->nq && bq[qmax + 1] >= g)
@@ -343,7 +343,7 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, const int64
             int64_t lo = pos, hi = stop, end;
             while (lo < hi) { /* end of this GPU count's run */
                 int64_t mid = lo + (hi - lo) / 2;
-                if (S->tr->gpus[S->vict[mid]] <= g)
+                if (tts_need(S, S->vict[mid]) <= g)
                     lo = mid + 1;
                 else
                     hi = mid;
