@@ -6,9 +6,10 @@
  *
  *   state-bytes JOBS RxNxG
  *
- * Prints "BYTES<TAB>BYTES_SRTF_LAS": the state of a sweep's configuration,
- * without and with the evicted jobs' array of srtf and las (equal for a
- * release that always kept it). */
+ * Prints "BYTES<TAB>BYTES_SRTF_LAS<TAB>BYTES_ELASTIC<TAB>BYTES_ELASTIC_LAS":
+ * the state of a sweep's configuration, without and with the evicted jobs'
+ * array of srtf and las (equal for a release that always kept it), then
+ * both with elastic jobs (SPEC 10.9; 0 for a release without them). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -24,11 +25,16 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: state-bytes JOBS RxNxG\n");
         return 2;
     }
-#ifdef TTS_WITH_VICT
-    printf("%lld\t%lld\n", (long long)tts_state_bytes(n, &c, 0),
+#if defined TTS_WITH_ELASTIC
+    printf("%lld\t%lld\t%lld\t%lld\n", (long long)tts_state_bytes(n, &c, 0),
+           (long long)tts_state_bytes(n, &c, TTS_WITH_VICT),
+           (long long)tts_state_bytes(n, &c, TTS_WITH_ELASTIC),
+           (long long)tts_state_bytes(n, &c, TTS_WITH_ELASTIC | TTS_WITH_VICT));
+#elif defined TTS_WITH_VICT
+    printf("%lld\t%lld\t0\t0\n", (long long)tts_state_bytes(n, &c, 0),
            (long long)tts_state_bytes(n, &c, TTS_WITH_VICT));
 #else
-    printf("%lld\t%lld\n", (long long)tts_state_bytes(n, &c), (long long)tts_state_bytes(n, &c));
+    printf("%lld\t%lld\t0\t0\n", (long long)tts_state_bytes(n, &c), (long long)tts_state_bytes(n, &c));
 #endif
     return 0;
 }
