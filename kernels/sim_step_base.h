@@ -273,6 +273,11 @@ typedef struct {
      * key, a job's gpu_s; SPEC 10.5), with the evicted jobs' array (the
      * orders whose keys move) or per-job results, else NULL */
     int64_t *el_gs;
+    /* the running elastic jobs below their largest size (the grow phase's
+     * and the resize_gap ends' only candidates), in no order: el_gl, and
+     * by a job's first allocation entry its place there (-1: none) */
+    int32_t *el_gl, *el_gpos;
+    int32_t el_ngl;
     int64_t total_loan, nlj, nlp;
     int64_t resizes, grows, shrinks, resize_gs, loan_gs, comm_rem;
     /* the grow phase's skip (10.4's rule): the free GPUs and starts when
@@ -636,6 +641,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(el_lp, el * 2 * slots, int32_t);
     TTS_CARVE(el_key, el * c->gpus_per_node, int32_t);
     TTS_CARVE(el_rmark, el * c->racks, int32_t);
+    TTS_CARVE(el_gl, el * run, int32_t);
+    TTS_CARVE(el_gpos, el * slots, int32_t);
     int64_t gs = el && (with & (TTS_WITH_VICT | TTS_WITH_JOBS)) ? 1 : 0;
     TTS_CARVE(el_gs, gs * n, int64_t);
 #undef TTS_CARVE
@@ -656,6 +663,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
             S->fkey = NULL;
         if (!el) {
             S->el_k = S->el_rk = S->loan = S->el_lj = S->el_lp = S->el_key = S->el_rmark = NULL;
+            S->el_gl = S->el_gpos = NULL;
             S->el_last = NULL;
         }
         if (!gs)

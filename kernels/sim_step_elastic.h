@@ -61,6 +61,25 @@ TTS_FN void tts_el_range(const tts_state *S, int64_t i, int32_t *kmin, int32_t *
     *kmax = k0 << (b >> TTS_E_UP & 7);
 }
 
+/* Running job i joins or leaves the list of those below their largest
+ * size, as its size now says (its first entry is fixed while it runs: a
+ * shrink releases loaned entries only). */
+TTS_FN void tts_gl_update(tts_state *S, int32_t i, int running)
+{
+    int32_t h = tts_slot(S, i), kmin, kmax, p = S->el_gpos[h];
+    tts_el_range(S, i, &kmin, &kmax);
+    int in = running && tts_is_el(S, i) && tts_size(S, i) < kmax;
+    if (in && p < 0) {
+        S->el_gpos[h] = S->el_ngl;
+        S->el_gl[S->el_ngl++] = i;
+    } else if (!in && p >= 0) {
+        int32_t last = S->el_gl[--S->el_ngl];
+        S->el_gl[p] = last;
+        S->el_gpos[tts_slot(S, last)] = p;
+        S->el_gpos[h] = -1;
+    }
+}
+
 /* sp(k) of class c: the scale column's throughput at k GPUs, permille of
  * one GPU, interpolated between powers of two and extended by the last
  * slope; linear without the column. */
@@ -333,6 +352,7 @@ TTS_FN void tts_el_resize_to(tts_state *S, int32_t i, int32_t k)
 {
     int32_t old = tts_level(S, i), lv = tts_alloc_level(S, i, 0);
     S->el_k[i] = (S->el_k[i] & ~TTS_E_SIZE) | k;
+    tts_gl_update(S, i, 1);
     S->running_level[old]--;
     S->running_level[lv]++;
     tts_set_level(S, i, lv);
@@ -620,12 +640,9 @@ TTS_FN int tts_grow_phase(tts_state *S, int64_t t)
     /* a grow takes as many GPUs as the job holds, and the free GPUs only
      * fall during the phase: a job larger than them never grows at t */
     int32_t *cand = S->vic, nc = 0;
-    for (int64_t h = 0; h < S->nheap && S->total_free > 0; h++) {
-        int32_t v = S->heap[h].job, kmin, kmax, k = tts_size(S, v);
-        if (!tts_is_el(S, v) || k > S->total_free)
-            continue;
-        tts_el_range(S, v, &kmin, &kmax);
-        if (k >= kmax)
+    for (int32_t h = 0; h < S->el_ngl && S->total_free > 0; h++) {
+        int32_t v = S->el_gl[h], k = tts_size(S, v);
+        if (k > S->total_free)
             continue;
         if ((S->el_k[v] & TTS_E_TOUCH) || tts_started_at(S, v, t) || S->el_last[v] == TTS_NONE ||
             t - S->el_last[v] >= S->cf->resize_gap)
@@ -764,15 +781,10 @@ TTS_FN int64_t tts_gap_next(tts_state *S, int64_t best)
     if (!S->elastic || S->cf->resize_gap <= 0 || (S->el_gaplb > S->now && S->el_gaplb > best))
         return TTS_INF;
     int64_t lb = TTS_INF;
-    for (int64_t h = 0; h < S->nheap; h++) {
-        int32_t v = S->heap[h].job, kmin, kmax;
-        if (!tts_is_el(S, v) || S->el_last[v] == TTS_NONE)
-            continue;
+    for (int32_t h = 0; h < S->el_ngl; h++) {
+        int32_t v = S->el_gl[h];
         int64_t x = tts_sat_add(S->el_last[v], S->cf->resize_gap);
-        if (x <= S->now || x >= lb)
-            continue;
-        tts_el_range(S, v, &kmin, &kmax);
-        if (tts_size(S, v) < kmax)
+        if (S->el_last[v] != TTS_NONE && x > S->now && x < lb)
             lb = x;
     }
     S->el_gaplb = lb;

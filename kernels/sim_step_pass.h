@@ -101,6 +101,8 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
         S->el_k[i] = (S->el_k[i] & TTS_E_KEEP) | k | al << TTS_E_AV;
         S->el_rk[i] = (int32_t)r;
         tts_gap_bound(S, S->el_last[i]); /* a gap from before its eviction */
+        S->el_gpos[head] = -1;
+        tts_gl_update(S, i, 1);
         s = tts_slow_k(S, i, k, lv);
     }
     S->t0[head] = t;
@@ -177,6 +179,8 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     if (tts_aging(S, i))
         tts_age_unlink(S, head);
     tts_set_flags(S, i, fl & TTS_F_SENS);
+    if (S->elastic)
+        tts_gl_update(S, i, 0);
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
         if (tts_eloan(S, e)) {
@@ -553,6 +557,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->el_gfree = -1;
     S->el_gstarts = S->el_gapnow = 0;
     S->el_gaplb = TTS_INF;
+    S->el_ngl = 0;
     for (int l = 0; l < 3; l++)
         S->placed[l] = S->running_level[l] = 0;
     for (int32_t k = 0; k < tr->nclasses; k++) {
