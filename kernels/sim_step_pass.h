@@ -2,11 +2,11 @@
  * job's start and end (and the list that ages running jobs into
  * evictable ones), the scheduling pass (docs/model.md section 6), the
  * timers and the event loop (tts_init, tts_step). A new event goes here.
- * After sim_step_elastic.h; sim_step_summary.h comes next. */
+ * After sim_step_grow.h; sim_step_summary.h comes next. */
 #ifndef TT_SIM_STEP_PASS_H
 #define TT_SIM_STEP_PASS_H
 
-#include "sim_step_elastic.h"
+#include "sim_step_grow.h"
 
 /* ---- starts and ends ---- */
 
