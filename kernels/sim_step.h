@@ -55,7 +55,7 @@
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
 
-/* The step in nine parts, each calling only those before it:
+/* The step in ten parts, each calling only those before it:
  *   sim_step_base.h     host/device marking, the structs, arithmetic,
  *                       the per-job rules, the state's buffer
  *   sim_step_order.h    the queue orders' keys (SPEC 11's queues, Gittins
@@ -67,6 +67,8 @@
  *   sim_step_elastic.h  elastic jobs: sizes, speed, loans, reclaim (off
  *                       without el_up, el_down)
  *   sim_step_grow.h     the grow phase, resizes, resize_gap events
+ *   sim_step_wf.h       workflows: readiness, rejection, homes (off
+ *                       without tasks)
  *   sim_step_pass.h     starts and ends, the pass, timers and events
  *   sim_step_summary.h  the run's summary, its percentiles by selection */
 #include "sim_step_base.h"
@@ -76,6 +78,7 @@
 #include "sim_step_mlfq.h"
 #include "sim_step_elastic.h"
 #include "sim_step_grow.h"
+#include "sim_step_wf.h"
 #include "sim_step_pass.h"
 #include "sim_step_summary.h"
 

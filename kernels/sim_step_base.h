@@ -70,6 +70,15 @@ typedef struct {
     const int32_t *gmin, *gmax;
     const int32_t *nscale;
     const int64_t *scale;
+    /* workflows (docs/model.md section 12), NULL and 0 when the trace has
+     * no task, built on the host (libcore/sim/wf.c): per job its task
+     * index (tsk, -1: a plain job) and its workflow's (wfi, dense, -1);
+     * its parents deps[dep_off[i] .. dep_off[i + 1]) and its children
+     * ch[ch_off[i] .. ch_off[i + 1]), job indices; per workflow its
+     * lowest job index */
+    int64_t ntask, nwf;
+    const int32_t *tsk, *wfi, *deps, *ch, *wf_first;
+    const int64_t *dep_off, *ch_off;
 } tts_trace;
 
 #define TTS_SCALE_MAX 8
@@ -284,6 +293,20 @@ typedef struct {
      * it last ran whole (el_gfree < 0: it did not), whether a resize_gap
      * ends at the event, and a lower bound on the next end of one */
     int64_t el_gfree, el_gstarts, el_gapnow, el_gaplb;
+    /* workflows (sim_step_wf.h), NULL unless the trace has tasks
+     * (tts_wf_layout): per task its parents not yet ended, its home node
+     * and its ready time; the tasks in the order they became ready (rl,
+     * nrl of them: their timers cross in that order, as plain jobs' do in
+     * index order) and per timer group two cursors into it (rcur); per
+     * workflow its last end (TTS_NONE before, TTS_INF: rejected). rl_lo:
+     * where the tasks readied at the event being processed begin in rl.
+     * arr_hint: no arrival event below it (tasks waiting for parents are
+     * none). */
+    int32_t *t_left, *t_home, *rl;
+    int64_t *t_ready, *wf_end, *rcur;
+    int64_t nrl, rl_lo, arr_hint, wf_rej;
+    /* SPEC 12.8's counts of the cache and transfers */
+    int64_t starts_all, starts_hit, loads, model_evicts, load_gs, xfer_gs;
 } tts_state;
 
 /* ---- the word of a job ---- */
@@ -457,7 +480,15 @@ TTS_FN int tts_sensitive(const tts_state *S, int64_t i) { return tts_flags(S, i)
  * out once per load value: the queue order and the event loop ask for it
  * often. A fresh job queues at its submit', so it is also when it began
  * to wait. */
-TTS_FN int64_t tts_submit(const tts_state *S, int64_t i) { return S->sub[i]; }
+TTS_FN int64_t tts_submit(const tts_state *S, int64_t i)
+{
+    if (S->t_ready) { /* a task's ready time stands for it (12.1) */
+        int32_t k = S->tr->tsk[i];
+        if (k >= 0)
+            return S->t_ready[k];
+    }
+    return S->sub[i];
+}
 
 /* The remaining work of waiting job i (ms): a fresh job's whole duration,
  * an evicted one's what it had left. */
@@ -668,7 +699,35 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
         }
         if (!gs)
             S->el_gs = NULL;
+        S->t_left = S->t_home = S->rl = NULL;
+        S->t_ready = S->wf_end = S->rcur = NULL;
     }
+    return b;
+}
+
+/* The workflow part of the buffer (docs/model.md 12.9), after the rest
+ * when tr has tasks: per task its parents left, home and ready time (16
+ * bytes) and its place in the ready list (4); per workflow its last end
+ * (8); two cursors per timer group. With S, points S's arrays into buf;
+ * returns the bytes (0 without tasks). */
+TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr)
+{
+    int64_t b = 0, nt = tr->ntask;
+    if (nt == 0)
+        return 0;
+#define TTS_CARVE(field, count, type)                                                       \
+    do {                                                                                   \
+        if (S)                                                                             \
+            S->field = (type *)(void *)(buf + b);                                          \
+        b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8;                       \
+    } while (0)
+    TTS_CARVE(t_left, nt, int32_t);
+    TTS_CARVE(t_home, nt, int32_t);
+    TTS_CARVE(t_ready, nt, int64_t);
+    TTS_CARVE(rl, nt, int32_t);
+    TTS_CARVE(wf_end, tr->nwf, int64_t);
+    TTS_CARVE(rcur, 2 * TTS_MAX_CLASSES, int64_t);
+#undef TTS_CARVE
     return b;
 }
 
@@ -683,6 +742,21 @@ TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c, int32_t with)
 TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster *c, int32_t with)
 {
     tts_layout(S, (char *)buf, n, c, with);
+}
+
+/* Bytes of the buffer one simulation of tr on c needs, workflows
+ * included (the same as tts_state_bytes for a trace without tasks). */
+TTS_FN int64_t tts_state_bytes_tr(const tts_trace *tr, const tts_cluster *c, int32_t with)
+{
+    return tts_layout(NULL, NULL, tr->n, c, with) + tts_wf_layout(NULL, NULL, tr);
+}
+
+/* tts_state_bind for tr's jobs and tasks (tts_state_bytes_tr bytes). */
+TTS_FN void tts_state_bind_tr(tts_state *S, void *buf, const tts_trace *tr, const tts_cluster *c,
+                              int32_t with)
+{
+    int64_t b = tts_layout(S, (char *)buf, tr->n, c, with);
+    tts_wf_layout(S, (char *)buf + b, tr);
 }
 
 #endif

@@ -162,8 +162,8 @@ TTS_FN int64_t tts_key(const tts_state *S, int64_t i)
     case TTS_ORDER_LAS:
         /* GPU-seconds attained, at the sizes held (SPEC 10.5) */
         return S->el_gs && S->elastic ? S->el_gs[i] : S->tr->gpus[i] * S->held[i];
-    default:
-        return tts_submit(S, i);
+    default: /* fifo: trace submit', so a task keeps its static rank (12.1) */
+        return S->sub[i];
     }
 }
 

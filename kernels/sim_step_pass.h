@@ -2,11 +2,11 @@
  * job's start and end (and the list that ages running jobs into
  * evictable ones), the scheduling pass (docs/model.md section 6), the
  * timers and the event loop (tts_init, tts_step). A new event goes here.
- * After sim_step_grow.h; sim_step_summary.h comes next. */
+ * After sim_step_wf.h; sim_step_summary.h comes next. */
 #ifndef TT_SIM_STEP_PASS_H
 #define TT_SIM_STEP_PASS_H
 
-#include "sim_step_grow.h"
+#include "sim_step_wf.h"
 
 /* ---- starts and ends ---- */
 
@@ -156,6 +156,8 @@ TTS_FN int64_t tts_rho(const tts_state *S, int64_t i, int64_t t)
  * the pending list: it waits for the next pass). */
 TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
 {
+    if (completed && tts_is_task(S, i))
+        tts_wf_complete(S, i, t);
     int32_t head = tts_slot(S, i), lv = tts_level(S, i), ks, lvs;
     int64_t k = tts_size(S, i), w = S->run_w[head], st, r, slow, done;
     tts_seg(S, i, &ks, &lvs, &st, &r, &slow);
@@ -438,11 +440,25 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
 TTS_FN int64_t tts_timer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
 {
     int by_class = S->cf->class_timers;
-    while (*c < S->next_arr && (tts_st(S, *c) != TTS_WAIT || (by_class && tts_cls(S, *c) != g)))
+    while (*c < S->next_arr && (tts_st(S, *c) != TTS_WAIT || (by_class && tts_cls(S, *c) != g) ||
+                                tts_is_task(S, *c)))
         (*c)++;
     if (*c >= S->next_arr)
         return TTS_INF;
     return tts_sat_add(tts_submit(S, *c), off);
+}
+
+/* The same over the tasks, whose ready times are not in index order:
+ * cursor *c walks the ready list (rl), where they are in time order. */
+TTS_FN int64_t tts_rtimer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
+{
+    int by_class = S->cf->class_timers;
+    while (*c < S->nrl && (tts_st(S, S->rl[*c]) != TTS_WAIT ||
+                           (by_class && tts_cls(S, S->rl[*c]) != g)))
+        (*c)++;
+    if (*c >= S->nrl)
+        return TTS_INF;
+    return tts_sat_add(tts_submit(S, S->rl[*c]), off);
 }
 
 /* Fresh waiting job i joins the queue at t (arriving), or moves to its
@@ -471,6 +487,18 @@ TTS_FN void tts_timers(tts_state *S, int64_t *c, int32_t g, int64_t off, int64_t
     }
 }
 
+/* tts_timers over the ready tasks (tts_rtimer_next). */
+TTS_FN void tts_rtimers(tts_state *S, int64_t *c, int32_t g, int64_t off, int64_t t)
+{
+    for (;;) {
+        int64_t x = tts_rtimer_next(S, c, g, off);
+        if (x == TTS_INF || x > t)
+            return;
+        tts_fresh_set(S, S->rl[*c], t, 0);
+        (*c)++;
+    }
+}
+
 /* When group g's jobs may take L2: W0 + W1 after they queue. */
 TTS_FN int64_t tts_off2(const tts_state *S, int32_t g)
 {
@@ -486,8 +514,15 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
     /* a rejected job's submit is no event */
     while (S->next_arr < S->n && tts_st(S, S->next_arr) == TTS_REJECTED)
         S->next_arr++;
-    if (S->next_arr < S->n) {
-        best = tts_submit(S, S->next_arr);
+    int64_t h = S->next_arr;
+    if (S->t_ready) { /* a task waiting for a parent is no arrival */
+        h = S->arr_hint > h ? S->arr_hint : h;
+        while (h < S->n && (tts_st(S, h) == TTS_REJECTED || tts_blocked(S, h)))
+            h++;
+        S->arr_hint = h;
+    }
+    if (h < S->n) {
+        best = S->sub[h];
         any = 1;
     }
     if (S->nheap > 0 && (!any || S->heap[0].end < best)) {
@@ -506,6 +541,15 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
         }
         if (b != TTS_INF && (!any || b < best)) {
             best = b;
+            any = 1;
+        }
+        if (!S->t_ready)
+            continue;
+        a = tts_rtimer_next(S, &S->rcur[2 * g], g, w0);
+        b = tts_rtimer_next(S, &S->rcur[2 * g + 1], g, tts_off2(S, g));
+        a = a < b ? a : b;
+        if (a != TTS_INF && (!any || a < best)) {
+            best = a;
             any = 1;
         }
     }
@@ -647,6 +691,21 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->arr_lo = S->arr_hi = 0;
     for (int32_t g = 0; g < 2 * S->groups; g++)
         S->cur[g] = 0;
+    S->starts_all = S->starts_hit = S->loads = S->model_evicts = S->load_gs = S->xfer_gs = 0;
+    tts_wf_init(S);
+}
+
+/* Fresh job i arrives at t (its submit', or a task's ready time): it
+ * waits from now; nact is what ftf's key counts. */
+TTS_FN void tts_arrive(tts_state *S, int64_t i, int64_t t, int64_t nact)
+{
+    tts_set_st(S, i, TTS_WAIT); /* at t = its submit' (t is the least event) */
+    S->waiting++;
+    S->asub[i] = S->area;
+    if (S->cf->order == TTS_ORDER_FTF)
+        S->fkey[i] = tts_ftf_key(S, i, nact);
+    if (S->mq)
+        S->qent[i] = t;
 }
 
 /* Processes the next event time: frees the jobs that end then, queues the
@@ -668,24 +727,33 @@ TTS_FN int tts_step(tts_state *S)
     tts_age(S, t);
     if (tts_is_mlfq(S))
         tts_mlfq_events(S, t);
-    /* ftf's keys count the active jobs once this instant's arrivals queue */
-    int64_t nact = S->waiting + S->running;
-    for (int64_t e = S->next_arr; S->cf->order == TTS_ORDER_FTF && e < S->n &&
-                                  tts_submit(S, e) <= t; e++)
-        nact += tts_st(S, e) != TTS_REJECTED;
+    /* ftf's keys count the active jobs once this instant's arrivals (and
+     * the tasks the ends at t readied, rl[rl_lo .. rn)) queue */
+    int64_t rn = S->nrl;
+    int64_t nact = S->waiting + S->running + (rn - S->rl_lo);
+    for (int64_t e = S->next_arr; S->cf->order == TTS_ORDER_FTF && e < S->n && S->sub[e] <= t;
+         e++)
+        nact += tts_st(S, e) != TTS_REJECTED && !tts_blocked(S, e);
     int64_t a0 = S->next_arr;
-    while (S->next_arr < S->n && tts_submit(S, S->next_arr) <= t) {
+    while (S->next_arr < S->n && S->sub[S->next_arr] <= t) {
         int64_t i = S->next_arr++;
-        if (tts_st(S, i) == TTS_REJECTED)
+        if (tts_st(S, i) == TTS_REJECTED || tts_blocked(S, i))
             continue;
-        tts_set_st(S, i, TTS_WAIT); /* at t = its submit' (t is the least event) */
-        S->waiting++;
-        S->asub[i] = S->area;
-        if (S->cf->order == TTS_ORDER_FTF)
-            S->fkey[i] = tts_ftf_key(S, i, nact);
+        if (tts_is_task(S, i)) { /* ready now: its submit', or its last parent's end */
+            S->t_ready[S->tr->tsk[i]] = t;
+            S->rl[S->nrl++] = (int32_t)i;
+        }
+        tts_arrive(S, i, t, nact);
         if (!S->arr_direct)
             tts_fresh_set(S, i, t, 1);
     }
+    /* the tasks the ends at t readied, which the cursor had passed */
+    for (int64_t q = S->rl_lo; q < rn; q++) {
+        tts_arrive(S, S->rl[q], t, nact);
+        tts_fresh_set(S, S->rl[q], t, 1);
+    }
+    tts_rl_sort(S, S->rl_lo);
+    S->rl_lo = S->nrl;
     if (S->arr_direct) {
         S->arr_lo = a0;
         S->arr_hi = S->next_arr;
@@ -696,6 +764,10 @@ TTS_FN int tts_step(tts_state *S)
             continue;
         tts_timers(S, &S->cur[2 * g], g, w0, t);
         tts_timers(S, &S->cur[2 * g + 1], g, tts_off2(S, g), t);
+        if (S->t_ready) {
+            tts_rtimers(S, &S->rcur[2 * g], g, w0, t);
+            tts_rtimers(S, &S->rcur[2 * g + 1], g, tts_off2(S, g), t);
+        }
     }
     while (tts_pass(S, t))
         ;

@@ -27,6 +27,11 @@ typedef struct {
     int64_t rho_n, rho_sum, rho_max, rho_unfair;
     /* section 10.8; comm_rem: micro GPU-seconds comm_milli overstates */
     int64_t resizes, grows, shrinks, resize_gs, loan_gs, comm_rem;
+    /* section 12.8: accepted workflows, the sum and 99th percentile of
+     * their JCTs, rejected workflows; starts and those that loaded
+     * nothing, GPU loads and model evictions, load and transfer GPU-s */
+    int64_t wf_n, wf_sum, wf_p99, wf_rej;
+    int64_t starts_all, starts_hit, loads, model_evicts, load_gs, xfer_gs;
     int32_t fault;                   /* 1: jobs left waiting with no event (a bug) */
 } tts_summary;
 
@@ -87,6 +92,14 @@ TTS_FN void tts_summarize(const tts_state *S, tts_summary *m, int64_t *jct, int6
     m->resize_gs = S->resize_gs;
     m->loan_gs = S->loan_gs;
     m->comm_rem = S->comm_rem;
+    m->wf_n = m->wf_sum = m->wf_p99 = 0;
+    m->wf_rej = S->wf_rej;
+    m->starts_all = S->starts_all;
+    m->starts_hit = S->starts_hit;
+    m->loads = S->loads;
+    m->model_evicts = S->model_evicts;
+    m->load_gs = S->load_gs;
+    m->xfer_gs = S->xfer_gs;
     m->fault = S->waiting != 0 || S->running != 0;
 }
 
@@ -228,6 +241,30 @@ TTS_FN void tts_percentiles(tts_summary *m, int64_t *jct, int64_t *que)
     int64_t r99 = tts_rank_index(n, 99);
     tts_select(que, n, &r99, 1);
     m->que_p99 = que[r99];
+}
+
+/* Section 12.8's workflow JCTs into m (after tts_summarize): per accepted
+ * workflow, its last end minus its earliest task's submit' (its lowest
+ * index's: submit' is monotone), their sum and 99th percentile by nearest
+ * rank (0 without workflows). Writes the JCTs over S->wf_end. */
+TTS_FN void tts_wf_summarize(tts_state *S, tts_summary *m)
+{
+    int64_t n = 0, sum = 0;
+    for (int64_t w = 0; S->wf_end && w < S->tr->nwf; w++) {
+        if (S->wf_end[w] == TTS_INF)
+            continue;
+        int64_t jct = S->wf_end[w] - S->sub[S->tr->wf_first[w]];
+        S->wf_end[n++] = jct;
+        sum += jct;
+    }
+    m->wf_n = n;
+    m->wf_sum = sum;
+    m->wf_p99 = 0;
+    if (n == 0)
+        return;
+    int64_t r99 = tts_rank_index(n, 99);
+    tts_select(S->wf_end, n, &r99, 1);
+    m->wf_p99 = S->wf_end[r99];
 }
 
 #endif

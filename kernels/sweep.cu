@@ -50,11 +50,12 @@ __global__ void k_simulate(const tts_trace *tr, tts_cluster c, const tts_config 
         return;
     int64_t n = tr->n;
     tts_state S;
-    tts_state_bind(&S, states + i * stride, n, &c, with);
+    tts_state_bind_tr(&S, states + i * stride, tr, &c, with);
     tts_init(&S, tr, &c, &cfg[i], sub_at[i] < 0 ? tr->submit : subs + sub_at[i] * n, NULL);
     while (tts_step(&S))
         ;
     tts_summarize(&S, &sum[i], S.tend, S.held);
+    tts_wf_summarize(&S, &sum[i]);
 }
 
 /* Configuration i's JCTs and queueing delays are where k_simulate left
@@ -287,6 +288,26 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         (e = upload(m, &d_nscale, tr->nscale, tr->nclasses)) != cudaSuccess ||
         (e = upload(m, &d_scale, tr->scale, (int64_t)TTS_SCALE_MAX * tr->nclasses)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
+    /* the workflows' arrays, where the trace has tasks */
+    int32_t *d_tsk, *d_wfi, *d_deps, *d_ch, *d_wff;
+    int64_t *d_doff, *d_choff;
+    int64_t nd = tr->ntask ? tr->dep_off[n] : 0, nc = tr->ntask ? tr->ch_off[n] : 0;
+    int64_t ncsr = tr->ntask ? n + 1 : 0;
+    if ((e = upload(m, &d_tsk, tr->tsk, n)) != cudaSuccess ||
+        (e = upload(m, &d_wfi, tr->wfi, n)) != cudaSuccess ||
+        (e = upload(m, &d_deps, tr->deps, nd)) != cudaSuccess ||
+        (e = upload(m, &d_ch, tr->ch, nc)) != cudaSuccess ||
+        (e = upload(m, &d_wff, tr->wf_first, tr->nwf)) != cudaSuccess ||
+        (e = upload(m, &d_doff, tr->dep_off, ncsr)) != cudaSuccess ||
+        (e = upload(m, &d_choff, tr->ch_off, ncsr)) != cudaSuccess)
+        return cuda_fail(msg, msgsize, "copying the trace to the device", e);
+    h.tsk = d_tsk;
+    h.wfi = d_wfi;
+    h.deps = d_deps;
+    h.ch = d_ch;
+    h.wf_first = d_wff;
+    h.dep_off = d_doff;
+    h.ch_off = d_choff;
     h.elastic = d_el;
     h.gmin = d_gmin;
     h.gmax = d_gmax;
@@ -307,7 +328,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
 
     /* the batch: what memory holds, beside up to dmax submit' arrays (an
      * eighth of it at most, one at least) */
-    size_t stride = align_up((size_t)tts_state_bytes(n, c, o->with));
+    size_t stride = align_up((size_t)tts_state_bytes_tr(tr, c, o->with));
     size_t per = stride + sizeof(tts_config) + sizeof(int32_t) + sizeof(tts_summary);
     size_t sub_bytes = (size_t)(n ? n : 1) * sizeof(int64_t);
     size_t freeb = 0, totalb = 0;

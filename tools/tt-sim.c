@@ -85,7 +85,9 @@ static void help(void)
         "rejected (jobs larger than the cluster, not simulated; counted on stderr, as\n"
         "are jobs whose model class was drawn from the mix), demotions, promotions,\n"
         "preempt_prio (priority evictions), ftf_mean ftf_max (finish-time fairness rho,\n"
-        "permille) and ftf_unfair (jobs with rho > 1000).\n"
+        "permille), ftf_unfair (jobs with rho > 1000), wf_jct_mean wf_jct_p99 (s, per\n"
+        "workflow), wf_rejected, cache_hit (permille of starts), loads model_evicts\n"
+        "(per GPU), load_gpu_s xfer_gpu_s.\n"
         "Exit status: 0 ok, 1 bad or unreadable trace or model table, write error,\n"
         "2 usage error (bad option, -c or -p value).\n");
 }

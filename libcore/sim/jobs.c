@@ -68,6 +68,19 @@ static int copy_opt(const void *a, int64_t n, size_t size, void **out)
     return 0;
 }
 
+/* The workflow columns of t into out (section 12.7), where t has them. */
+static int copy_wf(tt_sim_jobs *out, const tt_trace *t)
+{
+    int64_t n = t->n, nd = t->dep_off ? t->dep_off[n] : 0;
+    return copy_opt(t->wf, n, sizeof *t->wf, (void **)&out->wf) ||
+           copy_opt(t->dep_off, t->dep_off ? n + 1 : 0, sizeof *t->dep_off,
+                    (void **)&out->dep_off) ||
+           copy_opt(t->deps, nd, sizeof *t->deps, (void **)&out->deps) ||
+           copy_opt(t->mid, n, sizeof *t->mid, (void **)&out->mid) ||
+           copy_opt(t->mem_mb, n, sizeof *t->mem_mb, (void **)&out->mem_mb) ||
+           copy_opt(t->out_mb, n, sizeof *t->out_mb, (void **)&out->out_mb);
+}
+
 int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
                            tt_sim_jobs *out)
 {
@@ -93,6 +106,10 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
     memcpy(out->submit, t->submit, (size_t)t->n * sizeof *out->submit);
     memcpy(out->duration, t->duration, (size_t)t->n * sizeof *out->duration);
     memcpy(out->gpus, t->gpus, (size_t)t->n * sizeof *out->gpus);
+    if (copy_wf(out, t)) {
+        tt_sim_jobs_free(out);
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld jobs", (long long)t->n);
+    }
     return 0;
 }
 
@@ -116,6 +133,14 @@ int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *
     t->gpus = t->model = NULL;
     t->elastic = NULL;
     t->gpus_min = t->gpus_max = NULL;
+    out->wf = t->wf;
+    out->dep_off = t->dep_off;
+    out->deps = t->deps;
+    out->mid = t->mid;
+    out->mem_mb = t->mem_mb;
+    out->out_mb = t->out_mb;
+    t->wf = t->dep_off = NULL;
+    t->deps = t->mid = t->mem_mb = t->out_mb = NULL;
     return 0;
 }
 
@@ -130,6 +155,12 @@ void tt_sim_jobs_free(tt_sim_jobs *j)
     free(j->elastic);
     free(j->gpus_min);
     free(j->gpus_max);
+    free(j->wf);
+    free(j->dep_off);
+    free(j->deps);
+    free(j->mid);
+    free(j->mem_mb);
+    free(j->out_mb);
     memset(j, 0, sizeof *j);
 }
 
@@ -140,7 +171,9 @@ const char *const tt_metric_names[TT_NMETRICS] = {
     "queue_p99",  "comm_gpu_s",    "comm_share",  "restart_gpu_s", "preemptions",
     "placed_l0",  "placed_l1",     "placed_l2",   "util",      "rejected",
     "resizes",    "grows",         "shrinks",     "resize_gpu_s", "loan_gpu_s",
-    "demotions",  "promotions",    "preempt_prio", "ftf_mean", "ftf_max",   "ftf_unfair"};
+    "demotions",  "promotions",    "preempt_prio", "ftf_mean", "ftf_max",   "ftf_unfair",
+    "wf_jct_mean", "wf_jct_p99",   "wf_rejected", "cache_hit", "loads",     "model_evicts",
+    "load_gpu_s", "xfer_gpu_s"};
 
 /* Where each metric lives and how it prints: decimals for a double,
  * -1 for an int64. */
@@ -162,6 +195,10 @@ static const struct {
     {offsetof(tt_metrics, demotions), -1},     {offsetof(tt_metrics, promotions), -1},
     {offsetof(tt_metrics, preempt_prio), -1},  {offsetof(tt_metrics, ftf_mean), 6},
     {offsetof(tt_metrics, ftf_max), -1},       {offsetof(tt_metrics, ftf_unfair), -1},
+    {offsetof(tt_metrics, wf_jct_mean), 6},    {offsetof(tt_metrics, wf_jct_p99), -1},
+    {offsetof(tt_metrics, wf_rejected), -1},   {offsetof(tt_metrics, cache_hit), -1},
+    {offsetof(tt_metrics, loads), -1},         {offsetof(tt_metrics, model_evicts), -1},
+    {offsetof(tt_metrics, load_gpu_s), -1},    {offsetof(tt_metrics, xfer_gpu_s), -1},
 };
 
 double tt_metric_value(const tt_metrics *m, int i)

@@ -451,7 +451,9 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
                  (needs & TT_NEED_JOBS ? TTS_WITH_JOBS : 0) |
                  (needs & TT_NEED_MLFQ ? TTS_WITH_MLFQ : 0) | (needs & TT_NEED_FTF ? TTS_WITH_FTF : 0) |
                  (needs & TT_NEED_ELASTIC ? TTS_WITH_ELASTIC : 0);
-    prep->state_bytes = tts_state_bytes(j->n, &prep->tc, prep->with);
+    if ((rc = tt_simprep_wf(ctx, prep)))
+        return rc;
+    prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
     return 0;
 }
 
@@ -467,6 +469,7 @@ void tt_simprep_free(tt_simprep *prep)
     prep->git = NULL;
     prep->git_name = NULL;
     prep->ngit = 0;
+    tt_simprep_wf_free(prep);
 }
 
 int tt_simwork_init(tt_ctx *ctx, tt_simwork *w, const tt_simprep *prep)
@@ -476,7 +479,7 @@ int tt_simwork_init(tt_ctx *ctx, tt_simwork *w, const tt_simprep *prep)
     if (!w->buf)
         return tt_err(ctx, TT_ENOMEM, "out of memory for a simulation of %lld jobs",
                       (long long)prep->j->n);
-    tts_state_bind(&w->S, w->buf, prep->j->n, &prep->tc, prep->with);
+    tts_state_bind_tr(&w->S, w->buf, &prep->tr, &prep->tc, prep->with);
     return 0;
 }
 
@@ -529,6 +532,14 @@ void tt_metrics_from_summary(const tts_summary *sm, tt_metrics *m)
     m->shrinks = sm->shrinks;
     m->resize_gpu_s = sm->resize_gs;
     m->loan_gpu_s = sm->loan_gs;
+    m->wf_jct_mean = sm->wf_n > 0 ? (double)sm->wf_sum / (double)sm->wf_n : 0;
+    m->wf_jct_p99 = sm->wf_p99;
+    m->wf_rejected = sm->wf_rej;
+    m->cache_hit = sm->starts_all > 0 ? 1000 * sm->starts_hit / sm->starts_all : 0;
+    m->loads = sm->loads;
+    m->model_evicts = sm->model_evicts;
+    m->load_gpu_s = sm->load_gs;
+    m->xfer_gpu_s = sm->xfer_gs;
 }
 
 /* The percentiles come from the spent state: tts_summarize writes the
@@ -538,6 +549,7 @@ static void fill_metrics(tts_state *S, tt_metrics *m)
     tts_summary sm;
     int64_t *jct = S->tend, *que = S->held;
     tts_summarize(S, &sm, jct, que);
+    tts_wf_summarize(S, &sm);
     tts_percentiles(&sm, jct, que);
     tt_metrics_from_summary(&sm, m);
 }
@@ -598,6 +610,12 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
         return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for %s",
                       need & ~prep->needs & TT_NEED_JOBS ? "per-job results"
                                                          : "its queue order");
+    /* SPEC 12.5's queue 0 by ready time is not built: dlas and gittins
+     * keep fresh jobs in the tree by index */
+    if (prep->tr.ntask > 0 && (p->order == TT_ORDER_DLAS || p->order == TT_ORDER_GITTINS))
+        return tt_err(ctx, TT_EINVAL, "order=%s with workflows: not built (a ready task's "
+                      "place in queue 0 is by its ready time)",
+                      p->order == TT_ORDER_DLAS ? "dlas" : "gittins");
     tts_config cf;
     int rc = tt_simprep_config(ctx, prep, p, &cf);
     if (rc)

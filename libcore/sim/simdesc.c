@@ -52,6 +52,14 @@ const sd_metric tt_sd_metrics[TT_NMETRICS] = {
     MET(ftf_mean, 1, "permille"),
     MET(ftf_max, 0, "permille"),
     MET(ftf_unfair, 0, "jobs"),
+    MET(wf_jct_mean, 1, "s"),
+    MET(wf_jct_p99, 0, "s"),
+    MET(wf_rejected, 0, "workflows"),
+    MET(cache_hit, 0, "permille of starts"),
+    MET(loads, 0, "GPU loads"),
+    MET(model_evicts, 0, "GPU evictions"),
+    MET(load_gpu_s, 0, "GPU-s"),
+    MET(xfer_gpu_s, 0, "GPU-s"),
 };
 
 /* The integer attribute attr = v on the dataset name of grp. */

@@ -46,6 +46,10 @@ typedef struct {
     tts_gittins *git;
     char (*git_name)[TT_GITTINS_DIST_MAX];
     int32_t ngit;
+    /* workflows (wf.c), NULL when the trace has no task: per job its task
+     * and dense workflow index, per workflow its lowest job, the children */
+    int32_t *wf_tsk, *wf_wfi, *wf_first, *wf_ch;
+    int64_t *wf_choff;
 } tt_simprep;
 
 /* What a run of p needs prepared; jobs: per-job results are asked for. */
@@ -95,6 +99,13 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf);
 /* tt_simrun_config, with p's Gittins distribution found in prep (loaded by
  * tt_simprep_gittins). 0, or TT_EINVAL when it was not loaded. */
 int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, tts_config *cf);
+
+/* ---- workflows (wf.c) ---- */
+
+/* prep->tr's workflow arrays from prep->j's columns (none without a task).
+ * 0, TT_EINVAL (tasks without deps), TT_ENOMEM. */
+int tt_simprep_wf(tt_ctx *ctx, tt_simprep *prep);
+void tt_simprep_wf_free(tt_simprep *prep);
 
 /* ---- the Gittins distributions (gittins.c) ---- */
 

@@ -42,7 +42,8 @@ METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean"
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
            "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",
            "resize_gpu_s", "loan_gpu_s", "demotions", "promotions", "preempt_prio",
-           "ftf_mean", "ftf_max", "ftf_unfair")
+           "ftf_mean", "ftf_max", "ftf_unfair", "wf_jct_mean", "wf_jct_p99", "wf_rejected",
+           "cache_hit", "loads", "model_evicts", "load_gpu_s", "xfer_gpu_s")
 SIM_JOB_COLUMNS = ("job", "submit", "duration", "gpus", "model", "start", "end", "jct", "queue",
                    "level", "slow", "preemptions", "starts_l0", "starts_l1", "starts_l2", "gpu_s",
                    "rho")

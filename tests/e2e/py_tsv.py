@@ -15,7 +15,7 @@ import pandas as pd
 import tracetune
 
 DECIMALS = {"jct_mean": 6, "queue_mean": 6, "comm_gpu_s": 3, "comm_share": 6, "util": 6,
-            "ftf_mean": 6}
+            "ftf_mean": 6, "wf_jct_mean": 6}
 
 
 def cell(name, v):

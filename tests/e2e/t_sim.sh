@@ -30,13 +30,14 @@ P="$P${T}gittins_dist"
 M="makespan${T}jct_mean${T}jct_p50${T}jct_p90${T}jct_p99${T}queue_mean${T}queue_p99"
 M="$M${T}comm_gpu_s${T}comm_share${T}restart_gpu_s${T}preemptions${T}placed_l0${T}placed_l1"
 M="$M${T}placed_l2${T}util${T}rejected${T}resizes${T}grows${T}shrinks${T}resize_gpu_s${T}loan_gpu_s${T}demotions${T}promotions${T}preempt_prio${T}ftf_mean"
-M="$M${T}ftf_max${T}ftf_unfair"
+M="$M${T}ftf_max${T}ftf_unfair${T}wf_jct_mean${T}wf_jct_p99${T}wf_rejected${T}cache_hit${T}loads"
+M="$M${T}model_evicts${T}load_gpu_s${T}xfer_gpu_s"
 SPEC11="3250,7200${T}0${T}1${T}3250${T}trace"
 DEF="fifo${T}inf${T}inf${T}inf${T}30${T}0${T}300${T}3"
 MIX="bert:1,ncf:1,yolov3:1,resnet18:1,deepspeech2:1,resnet50:1"
 cat >want.tsv <<EOF
 $P${T}$M
-$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}150${T}72.500000${T}30${T}140${T}140${T}25.000000${T}90${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.783333${T}1${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}1208.250000${T}2000${T}2
+$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}150${T}72.500000${T}30${T}140${T}140${T}25.000000${T}90${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.783333${T}1${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}1208.250000${T}2000${T}2${T}0.000000${T}0${T}0${T}0${T}0${T}0${T}0${T}0
 EOF
 expect_exit 0 tt-sim -c 1x1x4 small.h5
 cmp -s out.txt want.tsv || fail "summary: $(diff out.txt want.tsv)"
@@ -55,7 +56,7 @@ printf 'submit\tduration\tgpus\n0\t100\t2\n10\t50\t4\n' >big.tsv
 expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
 cat >want_big.tsv <<EOF
 $P${T}$M
-$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}${T}${T}${T}${T}${T}${T}${T}0.000${T}${T}0${T}0${T}0${T}0${T}0${T}${T}2${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}${T}${T}0
+$DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}${T}${T}${T}${T}${T}${T}${T}0.000${T}${T}0${T}0${T}0${T}0${T}0${T}${T}2${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}0${T}${T}${T}0${T}0.000000${T}0${T}0${T}0${T}0${T}0${T}0${T}0
 EOF
 expect_exit 0 tt-sim -c 1x1x1 -o big_res.h5 big.h5
 cmp -s out.txt want_big.tsv || fail "all rejected: $(diff out.txt want_big.tsv)"
@@ -287,7 +288,9 @@ else:
                "queue_p99", "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions",
                "placed_l0", "placed_l1", "placed_l2", "util", "rejected", "resizes", "grows",
                "shrinks", "resize_gpu_s", "loan_gpu_s", "demotions",
-               "promotions", "preempt_prio", "ftf_mean", "ftf_max", "ftf_unfair"]
+               "promotions", "preempt_prio", "ftf_mean", "ftf_max", "ftf_unfair",
+               "wf_jct_mean", "wf_jct_p99", "wf_rejected", "cache_hit", "loads",
+               "model_evicts", "load_gpu_s", "xfer_gpu_s"]
     assert sorted(sm.keys()) == sorted(params + metrics)
     row = []
     for k in params:
@@ -301,7 +304,7 @@ else:
     for k in metrics:
         v = sm[k][()]
         dec = {"comm_gpu_s": 3, "jct_mean": 6, "queue_mean": 6, "comm_share": 6, "util": 6,
-               "ftf_mean": 6}
+               "ftf_mean": 6, "wf_jct_mean": 6}
         row.append("%.*f" % (dec[k], v) if k in dec else str(v))
     print("\t".join(params + metrics))
     print("\t".join(row))

@@ -303,13 +303,14 @@ metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean"
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0",
            "placed_l1", "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",
            "resize_gpu_s", "loan_gpu_s", "demotions", "promotions",
-           "preempt_prio", "ftf_mean", "ftf_max", "ftf_unfair"]
+           "preempt_prio", "ftf_mean", "ftf_max", "ftf_unfair", "wf_jct_mean", "wf_jct_p99",
+           "wf_rejected", "cache_hit", "loads", "model_evicts", "load_gpu_s", "xfer_gpu_s"]
 assert sorted(s["params"].keys()) == sorted(params)
 assert sorted(s["metrics"].keys()) == sorted(metrics)
 assert s["params/theta"].attrs["infinite"] == 2**63 - 1
 assert s["params/seed"].dtype.kind == "u"
 dec = {"comm_gpu_s": 3, "jct_mean": 6, "queue_mean": 6, "comm_share": 6, "util": 6,
-       "ftf_mean": 6}
+       "ftf_mean": 6, "wf_jct_mean": 6}
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2])][1:]
 assert len(rows) == len(s["index"])
 for r, want in enumerate(rows):

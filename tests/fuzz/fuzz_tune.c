@@ -21,7 +21,8 @@ static void metric_sets(tt_metrics *m, int n)
         int64_t b = 1000 * (k % 3 + 1);
         *x = (tt_metrics){b, 1.5 * b, b, 2 * b, 3 * b, 0.5 * b, b, 0.25 * b, 0.1 * k, b, k,
                           k, 2 * k, 3 * k, 0.3 + 0.1 * k, k % 2, 0, 0, 0, 0, 0, k, k / 2, k,
-                          1000.0 + b, 1000 + 2 * b, k % 3};
+                          1000.0 + b, 1000 + 2 * b, k % 3, 2.5 * b, 3 * b, k % 2, k, 0, 0, 0,
+                          0};
     }
 }
 

@@ -207,6 +207,12 @@ typedef struct {
      * gpus_max (-1: no bound); owned like the columns above */
     int8_t *elastic;
     int32_t *gpus_min, *gpus_max;
+    /* the trace's workflow columns (docs/model.md 12.7), NULL when absent,
+     * owned the same way: wf (-1: not a task), the parents
+     * deps[dep_off[i] .. dep_off[i + 1]) (n + 1 offsets, row indices),
+     * mid, mem_mb, out_mb */
+    int64_t *wf, *dep_off;
+    int32_t *deps, *mid, *mem_mb, *out_mb;
 } tt_sim_jobs;
 
 /* From a sorted trace and a model table. TT_EINVAL when the trace is not
@@ -217,7 +223,8 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
                            tt_sim_jobs *out);
 /* tt_sim_jobs_from_trace without a copy: out takes t's submit, duration,
  * gpus and model columns (the model codes become classes in place) and its
- * elasticity columns, which become NULL in t; t keeps its other columns and its provenance, and is
+ * elasticity and workflow columns, which become NULL in t; t keeps its
+ * other columns and its provenance, and is
  * fit only for reading those and for tt_trace_free. On failure t is as it
  * was. Same return codes. */
 int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *out);
@@ -263,10 +270,13 @@ typedef struct {
     int64_t demotions, promotions, preempt_prio;
     double ftf_mean;
     int64_t ftf_max, ftf_unfair;
+    /* section 12.8, after section 11's */
+    double wf_jct_mean;
+    int64_t wf_jct_p99, wf_rejected, cache_hit, loads, model_evicts, load_gpu_s, xfer_gpu_s;
 } tt_metrics;
 
 extern const char *const tt_metric_names[];
-#define TT_NMETRICS 27
+#define TT_NMETRICS 35
 
 /* A metric that cannot be computed (docs/model.md, section 7: no job was
  * simulated, or a share of nothing): an int64 metric holds TT_METRIC_NONE,

@@ -118,7 +118,7 @@ static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const 
         gpus[i] = jobs[i].gpus;
         cls[i] = jobs[i].model;
     }
-    tt_sim_jobs j = {n, submit, dur, gpus, cls, 0, NULL, NULL, NULL};
+    tt_sim_jobs j = {.n = n, .submit = submit, .duration = dur, .gpus = gpus, .cls = cls, .unknown_models = 0};
     tt_ctx *ctx = tt_ctx_create();
     int rc_ = tt_simulate_log(ctx, &c, &p, m, &j, eo, em, NULL, log);
     cr_expect_eq(rc_, 0, "engine: %s", tt_errmsg(ctx));

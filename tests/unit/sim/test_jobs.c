@@ -131,8 +131,10 @@ Test(metrics, names_and_text)
                           "resizes",       "grows",       "shrinks",   "resize_gpu_s",
                           "loan_gpu_s",
                           "demotions",     "promotions",  "preempt_prio", "ftf_mean",
-                          "ftf_max",       "ftf_unfair"};
-    cr_assert_eq(TT_NMETRICS, 27);
+                          "ftf_max",       "ftf_unfair",  "wf_jct_mean", "wf_jct_p99",
+                          "wf_rejected",   "cache_hit",   "loads",     "model_evicts",
+                          "load_gpu_s",    "xfer_gpu_s"};
+    cr_assert_eq(TT_NMETRICS, 35);
     for (int i = 0; i < TT_NMETRICS; i++)
         cr_expect_str_eq(tt_metric_names[i], want[i]);
 
@@ -146,11 +148,15 @@ Test(metrics, names_and_text)
         .grows = 3,           .shrinks = 1,             .resize_gpu_s = 40,
         .loan_gpu_s = 1390,   .demotions = 5,
         .promotions = 3,      .preempt_prio = 2,        .ftf_mean = 1156.0 + 2.0 / 3,
-        .ftf_max = 1566,      .ftf_unfair = 2};
+        .ftf_max = 1566,      .ftf_unfair = 2,          .wf_jct_mean = 155.5,
+        .wf_jct_p99 = 162,    .wf_rejected = 1,         .cache_hit = 333,
+        .loads = 3,           .model_evicts = 0,        .load_gpu_s = 14,
+        .xfer_gpu_s = 2};
     const char *text[] = {"150", "72.500000", "30",  "140", "9007199254740993", "0.333333",
                           "90",  "1234.568",  "0.250000", "60", "2", "4", "1", "0", "0.783333",
                           "1",   "5", "3", "1", "40", "1390",
-                          "5",         "3",   "2",   "1156.666667",      "1566", "2"};
+                          "5",         "3",   "2",   "1156.666667",      "1566", "2",
+                          "155.500000", "162", "1", "333", "3", "0", "14", "2"};
     char buf[64];
     for (int i = 0; i < TT_NMETRICS; i++) {
         tt_metric_format(&m, i, buf, sizeof buf);

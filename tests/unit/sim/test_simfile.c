@@ -66,7 +66,7 @@ Test(simfile, layout)
     cr_assert_eq(tt_params_set(NULL, &p, m, "seed", "18446744073709551615"), 0);
     int64_t submit[3] = {0, 10, 20}, dur[3] = {100, 50, 5};
     int32_t gpus[3] = {2, 16, 1}, cls[3] = {0, -1, 1};
-    tt_sim_jobs j = {3, submit, dur, gpus, cls, 1, NULL, NULL, NULL};
+    tt_sim_jobs j = {.n = 3, .submit = submit, .duration = dur, .gpus = gpus, .cls = cls, .unknown_models = 1};
     tt_job_result r[3];
     memset(r, 0, sizeof r);
     r[0] = (tt_job_result){0, 0, 100, 0, 200, 0, 0, 1000, 0, {1, 0, 0}, 0, 1000};

@@ -107,7 +107,7 @@ Test(tune, slice)
 {
     int64_t submit[] = {100, 150, 150, 400}, dur[] = {1, 2, 3, 4};
     int32_t gpus[] = {1, 2, 4, 8}, cls[] = {0, -1, 1, -1};
-    tt_sim_jobs j = {4, submit, dur, gpus, cls, 2, NULL, NULL, NULL}, s;
+    tt_sim_jobs j = {.n = 4, .submit = submit, .duration = dur, .gpus = gpus, .cls = cls, .unknown_models = 2}, s;
     cr_assert_eq(tt_tune_slice(NULL, &j, 1, 4, &s), 0);
     cr_expect(s.n == 3 && s.submit[0] == 0 && s.submit[1] == 0 && s.submit[2] == 250);
     cr_expect(s.duration[2] == 4 && s.gpus[1] == 4 && s.cls[0] == -1 && s.unknown_models == 2);
@@ -191,7 +191,7 @@ Test(tune, split)
         gpus[i] = 1;
         cls[i] = -1;
     }
-    tt_sim_jobs j = {10, submit, dur, gpus, cls, 10, NULL, NULL, NULL}, tr, te;
+    tt_sim_jobs j = {.n = 10, .submit = submit, .duration = dur, .gpus = gpus, .cls = cls, .unknown_models = 10}, tr, te;
     tt_ctx *ctx = tt_ctx_create();
     char desc[128];
     const int64_t none[4] = {0, 0, 0, 0}, ranges[4] = {2, 5, 5, 9}, past[4] = {0, 5, 5, 11};

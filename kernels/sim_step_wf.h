@@ -1,0 +1,104 @@
+/* sim_step_wf.h: workflows (docs/model.md section 12.1) in the simulation
+ * step (sim_step.h): tasks that become ready when their last parent ends,
+ * whole-workflow rejection, a task's home node, and the workflows' JCTs.
+ * Off (no state, no cost but a NULL test) when the trace has no task.
+ * After sim_step_grow.h; sim_step_pass.h, which queues the ready tasks
+ * and runs their timers, comes next. */
+#ifndef TT_SIM_STEP_WF_H
+#define TT_SIM_STEP_WF_H
+
+#include "sim_step_grow.h"
+
+/* 1 when job i is a task (and the state keeps workflows). */
+TTS_FN int tts_is_task(const tts_state *S, int64_t i) { return S->t_ready && S->tr->tsk[i] >= 0; }
+
+/* 1 when job i is a task some parent of which has not ended: it is no
+ * arrival at its submit' (it becomes ready at its last parent's end). */
+TTS_FN int tts_blocked(const tts_state *S, int64_t i)
+{
+    return tts_is_task(S, i) && S->t_left[S->tr->tsk[i]] > 0;
+}
+
+/* Per configuration, after the jobs' own reset: the tasks' parents left
+ * and ready times (submit' until a parent ends later), and the
+ * workflows rejected whole (12.1: a task larger than the cluster, or a
+ * parent that is not an earlier task of its workflow), their tasks marked
+ * TTS_REJECTED. */
+TTS_FN void tts_wf_init(tts_state *S)
+{
+    S->nrl = S->rl_lo = S->arr_hint = S->wf_rej = 0;
+    if (!S->t_ready)
+        return;
+    const tts_trace *tr = S->tr;
+    for (int64_t w = 0; w < tr->nwf; w++)
+        S->wf_end[w] = TTS_NONE;
+    for (int32_t g = 0; g < 2 * TTS_MAX_CLASSES; g++)
+        S->rcur[g] = 0;
+    for (int64_t i = 0; i < S->n; i++) {
+        int32_t k = tr->tsk[i];
+        if (k < 0)
+            continue;
+        int32_t w = tr->wfi[i];
+        int bad = tr->gpus[i] > S->cluster_gpus;
+        for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1] && !bad; d++) {
+            int32_t p = tr->deps[d];
+            bad = p < 0 || p >= i || tr->wfi[p] != w;
+        }
+        if (bad && S->wf_end[w] != TTS_INF) {
+            S->wf_end[w] = TTS_INF;
+            S->wf_rej++;
+        }
+        S->t_left[k] = (int32_t)(tr->dep_off[i + 1] - tr->dep_off[i]);
+        S->t_home[k] = -1;
+        S->t_ready[k] = S->sub[i];
+    }
+    for (int64_t i = 0; i < S->n; i++)
+        if (tr->tsk[i] >= 0 && S->wf_end[tr->wfi[i]] == TTS_INF)
+            tts_set_st(S, i, TTS_REJECTED);
+}
+
+/* Task i completes at t (its allocation still held): its home is the
+ * lowest node it holds, its workflow's last end moves to t, and each
+ * child whose last parent this was becomes ready at t. A child the
+ * arrival cursor has passed (its submit' is before t) goes on the ready
+ * list, to be queued at step 3 of this event; one it has not reached
+ * arrives through it, at max(submit', t), so the next arrival event is
+ * looked for from it again. */
+TTS_FN void tts_wf_complete(tts_state *S, int32_t i, int64_t t)
+{
+    const tts_trace *tr = S->tr;
+    int32_t k = tr->tsk[i], home = S->nodes;
+    for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e])
+        home = S->ent_node[e] < home ? S->ent_node[e] : home;
+    S->t_home[k] = home;
+    S->wf_end[tr->wfi[i]] = t;
+    for (int64_t d = tr->ch_off[i]; d < tr->ch_off[i + 1]; d++) {
+        int32_t c = tr->ch[d], kc = tr->tsk[c];
+        if (--S->t_left[kc] > 0)
+            continue;
+        if (c < S->next_arr) {
+            S->t_ready[kc] = t;
+            S->rl[S->nrl++] = c;
+        } else if (c < S->arr_hint) {
+            S->arr_hint = c;
+        }
+    }
+}
+
+/* Sorts rl[lo .. nrl) by job index: the tasks ready at one event queue in
+ * index order (the event order's step 3). Insertion sort: the tasks one
+ * event readies are few. */
+TTS_FN void tts_rl_sort(tts_state *S, int64_t lo)
+{
+    for (int64_t a = lo + 1; a < S->nrl; a++) {
+        int32_t v = S->rl[a];
+        int64_t b = a;
+        while (b > lo && S->rl[b - 1] > v) {
+            S->rl[b] = S->rl[b - 1];
+            b--;
+        }
+        S->rl[b] = v;
+    }
+}
+
+#endif

@@ -1,0 +1,119 @@
+/* The workflows of a trace as the engine reads them (docs/model.md 12.1,
+ * kernels/sim_step_wf.h), built once and shared by every configuration:
+ * each job's task and workflow index (workflow ids made dense), each
+ * workflow's lowest job index, and the children of each job (the parents'
+ * CSR turned around). What a configuration decides (which workflows are
+ * rejected) is the engine's. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/simrun.h"
+#include "base/radix.h"
+
+void tt_simprep_wf_free(tt_simprep *prep)
+{
+    free(prep->wf_tsk);
+    free(prep->wf_wfi);
+    free(prep->wf_first);
+    free(prep->wf_ch);
+    free(prep->wf_choff);
+    prep->wf_tsk = prep->wf_wfi = prep->wf_first = prep->wf_ch = NULL;
+    prep->wf_choff = NULL;
+}
+
+/* Dense workflow indices by id (ids sorted, ties by job index, so the
+ * first job of a group is the workflow's lowest index). */
+static int dense_ids(tt_simprep *prep, int64_t nt)
+{
+    const tt_sim_jobs *j = prep->j;
+    int64_t n = j->n, *key = (int64_t *)malloc((size_t)nt * sizeof *key);
+    int64_t *val = (int64_t *)malloc((size_t)nt * sizeof *val);
+    prep->wf_first = (int32_t *)malloc((size_t)nt * sizeof *prep->wf_first);
+    int rc = TT_ENOMEM;
+    if (key && val && prep->wf_first) {
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (j->wf[i] >= 0) {
+                key[m] = j->wf[i];
+                val[m++] = i;
+            }
+        rc = tt_radix_sort_i64(key, val, nt);
+        int64_t w = -1;
+        for (int64_t q = 0; rc == 0 && q < nt; q++) {
+            if (q == 0 || key[q] != key[q - 1])
+                prep->wf_first[++w] = (int32_t)val[q];
+            prep->wf_wfi[val[q]] = (int32_t)w;
+        }
+        prep->tr.nwf = w + 1;
+    }
+    free(key);
+    free(val);
+    return rc;
+}
+
+/* A parent the engine takes: an earlier task of the child's workflow. Any
+ * other rejects the child's workflow in the engine and has no child here
+ * (so an accepted task never readies a rejected one). */
+static int good_parent(const tt_simprep *prep, int64_t i, int32_t p)
+{
+    return p >= 0 && p < i && prep->wf_wfi[p] == prep->wf_wfi[i];
+}
+
+/* The children CSR: for each good parent, its children in index order. */
+static int children(tt_simprep *prep)
+{
+    const tt_sim_jobs *j = prep->j;
+    int64_t n = j->n, nd = j->dep_off[n];
+    prep->wf_choff = (int64_t *)calloc((size_t)n + 1, sizeof *prep->wf_choff);
+    prep->wf_ch = (int32_t *)malloc((size_t)(nd > 0 ? nd : 1) * sizeof *prep->wf_ch);
+    if (!prep->wf_choff || !prep->wf_ch)
+        return TT_ENOMEM;
+    int64_t *off = prep->wf_choff;
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t d = j->dep_off[i]; d < j->dep_off[i + 1]; d++)
+            if (good_parent(prep, i, j->deps[d]))
+                off[j->deps[d] + 1]++;
+    for (int64_t i = 0; i < n; i++)
+        off[i + 1] += off[i];
+    for (int64_t i = 0; i < n; i++) /* off[p] runs ahead, then is put back */
+        for (int64_t d = j->dep_off[i]; d < j->dep_off[i + 1]; d++)
+            if (good_parent(prep, i, j->deps[d]))
+                prep->wf_ch[off[j->deps[d]]++] = (int32_t)i;
+    for (int64_t i = n; i > 0; i--)
+        off[i] = off[i - 1];
+    off[0] = 0;
+    return 0;
+}
+
+int tt_simprep_wf(tt_ctx *ctx, tt_simprep *prep)
+{
+    const tt_sim_jobs *j = prep->j;
+    int64_t n = j->n, nt = 0;
+    for (int64_t i = 0; j->wf && i < n; i++)
+        nt += j->wf[i] >= 0;
+    if (nt == 0)
+        return 0;
+    if (!j->dep_off || !j->deps)
+        return tt_err(ctx, TT_EINVAL, "the trace has workflows without their deps column");
+    prep->wf_tsk = (int32_t *)malloc((size_t)n * sizeof *prep->wf_tsk);
+    prep->wf_wfi = (int32_t *)malloc((size_t)n * sizeof *prep->wf_wfi);
+    if (!prep->wf_tsk || !prep->wf_wfi)
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld tasks", (long long)nt);
+    int64_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        prep->wf_tsk[i] = j->wf[i] >= 0 ? (int32_t)k++ : -1;
+        prep->wf_wfi[i] = -1;
+    }
+    if (dense_ids(prep, nt) || children(prep))
+        return tt_err(ctx, TT_ENOMEM, "out of memory for %lld tasks", (long long)nt);
+    tts_trace *tr = &prep->tr;
+    tr->ntask = nt;
+    tr->tsk = prep->wf_tsk;
+    tr->wfi = prep->wf_wfi;
+    tr->wf_first = prep->wf_first;
+    tr->dep_off = j->dep_off;
+    tr->deps = j->deps;
+    tr->ch_off = prep->wf_choff;
+    tr->ch = prep->wf_ch;
+    return 0;
+}

@@ -1,0 +1,326 @@
+/* Workflows (docs/model.md section 12) in the engine: tasks ready at
+ * their parents' ends, their ready time standing for submit' (waits,
+ * timers, JCTs) while fifo keeps their static rank, whole-workflow
+ * rejection, the workflow metrics; scenarios worked by hand, and random
+ * cases: tasks without parents run exactly as plain jobs, and every task
+ * starts after its parents end. */
+#include <math.h>
+#include <stddef.h>
+
+#include "testutil.h"
+
+#include "tt/sim.h"
+
+enum { WMAXJ = 64, WMAXD = 256 };
+
+typedef struct {
+    tt_cluster c;
+    tt_params p;
+    int64_t n, nd;
+    int64_t submit[WMAXJ], duration[WMAXJ], wf[WMAXJ], dep_off[WMAXJ + 1];
+    int32_t gpus[WMAXJ], cls[WMAXJ], deps[WMAXD];
+    int tasks; /* hand the wf columns to the engine */
+} wcase;
+
+static void wcase_init(wcase *k, int32_t r, int32_t nodes, int32_t g)
+{
+    memset(k, 0, sizeof *k);
+    k->c.racks = r;
+    k->c.nodes_per_rack = nodes;
+    k->c.gpus_per_node = g;
+    tt_params_default(&k->p);
+    k->tasks = 1;
+}
+
+/* A row: a task of workflow wf (-1: a plain job) with parents dep[0..nd). */
+static void wjob(wcase *k, int64_t submit, int64_t dur, int32_t gpus, int64_t wf,
+                 const int32_t *dep, int nd)
+{
+    int64_t i = k->n++;
+    cr_assert(k->n <= WMAXJ && k->nd + nd <= WMAXD);
+    k->submit[i] = submit;
+    k->duration[i] = dur;
+    k->gpus[i] = gpus;
+    k->cls[i] = 0;
+    k->wf[i] = wf;
+    k->dep_off[i] = k->nd;
+    for (int d = 0; d < nd; d++)
+        k->deps[k->nd++] = dep[d];
+    k->dep_off[i + 1] = k->nd;
+}
+
+static int wrun(const wcase *k, tt_job_result *out, tt_metrics *m)
+{
+    static const char *const names[] = {"a"};
+    static const int64_t s1[] = {1000}, s2[] = {1000};
+    tt_models *md = NULL;
+    cr_assert_eq(tt_models_create(NULL, 1, names, s1, s2, &md), 0);
+    tt_sim_jobs j;
+    memset(&j, 0, sizeof j);
+    j.n = k->n;
+    j.submit = (int64_t *)k->submit;
+    j.duration = (int64_t *)k->duration;
+    j.gpus = (int32_t *)k->gpus;
+    j.cls = (int32_t *)k->cls;
+    if (k->tasks) {
+        j.wf = (int64_t *)k->wf;
+        j.dep_off = (int64_t *)k->dep_off;
+        j.deps = (int32_t *)k->deps;
+    }
+    tt_ctx *ctx = tt_ctx_create();
+    int rc = tt_simulate(ctx, &k->c, &k->p, md, &j, out, m, NULL);
+    if (rc)
+        fprintf(stderr, "%s\n", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+    tt_models_free(md);
+    return rc;
+}
+
+/* A chain on one GPU: T1 becomes ready when T0 ends at 100 and, under
+ * fifo, keeps its rank (row 1) ahead of J (row 2, submitted at 10): it
+ * runs 100..150, J 150..180. T1's JCT and wait count from its ready time. */
+Test(workflows, chain_static_rank)
+{
+    wcase k;
+    wcase_init(&k, 1, 1, 1);
+    int32_t p0[] = {0};
+    wjob(&k, 0, 100, 1, 5, NULL, 0);
+    wjob(&k, 0, 50, 1, 5, p0, 1);
+    wjob(&k, 10, 30, 1, -1, NULL, 0);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[1].start, 100);
+    cr_expect_eq(o[1].end, 150);
+    cr_expect_eq(o[1].submit, 100); /* its ready time */
+    cr_expect_eq(o[1].queue, 0);
+    cr_expect_eq(o[2].start, 150);
+    cr_expect_eq(o[2].end, 180);
+    cr_expect_eq(m.jct_p99, 170);
+    cr_expect(fabs(m.jct_mean - (100 + 50 + 170) / 3.0) < 1e-9);
+    cr_expect(fabs(m.queue_mean - 140 / 3.0) < 1e-9);
+    cr_expect_eq(m.makespan, 180);
+    cr_expect(fabs(m.wf_jct_mean - 150) < 1e-9);
+    cr_expect_eq(m.wf_jct_p99, 150);
+    cr_expect_eq(m.wf_rejected, 0);
+    /* sjf ranks by duration: J (30 s) goes first at 100, T1 at 130 */
+    k.p.order = TT_ORDER_SJF;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 100);
+    cr_expect_eq(o[1].start, 130);
+    cr_expect_eq(m.wf_jct_p99, 180);
+}
+
+/* A parent that ends before its child's submit': the child arrives at its
+ * own submit' (50), which must stay an event though the child was
+ * waiting for a parent when the run began. */
+Test(workflows, ready_at_submit)
+{
+    wcase k;
+    wcase_init(&k, 1, 1, 2);
+    int32_t p0[] = {0};
+    wjob(&k, 0, 10, 1, 1, NULL, 0);
+    wjob(&k, 5, 100, 1, -1, NULL, 0);
+    wjob(&k, 50, 20, 1, 1, p0, 1);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 50);
+    cr_expect_eq(o[2].end, 70);
+    cr_expect_eq(o[2].submit, 50);
+    cr_expect_eq(m.wf_jct_p99, 70);
+}
+
+/* Timers count from the ready time, and their crossing is an event. On
+ * 1x2x2 A and T0 fill node 0, B half of node 1; T1 (2 GPUs) is ready at
+ * 100 with one GPU free on each node: L0 is closed until 500, and w0 = 30,
+ * w1 = 0 let it take L1 at 130, not at 100 (timers from submit' 0) nor at
+ * 500 (no event at the crossing). */
+Test(workflows, timers_from_ready)
+{
+    wcase k;
+    wcase_init(&k, 1, 2, 2);
+    k.p.w0 = 30;
+    k.p.w1 = 0;
+    int32_t p1[] = {1};
+    wjob(&k, 0, 500, 1, -1, NULL, 0);
+    wjob(&k, 0, 100, 1, 2, NULL, 0);
+    wjob(&k, 0, 500, 1, -1, NULL, 0);
+    wjob(&k, 0, 60, 2, 2, p1, 1);
+    tt_job_result o[4];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[1].end, 100);
+    cr_expect_eq(o[3].start, 130);
+    cr_expect_eq(o[3].level, 1);
+    cr_expect_eq(o[3].queue, 30);
+    cr_expect_eq(m.wf_jct_p99, 190);
+    /* with the timers per class the same */
+    k.p.class_w0[0] = 30;
+    k.p.class_w1[0] = 0;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[3].start, 130);
+}
+
+/* Whole-workflow rejection: a task larger than the cluster (SPEC 12.10 C's
+ * workflow 4), a parent in another workflow, a parent not earlier. */
+Test(workflows, rejection)
+{
+    wcase k;
+    wcase_init(&k, 1, 2, 1);
+    int32_t p0[] = {0}, p2[] = {2}, p5[] = {5};
+    wjob(&k, 0, 100, 3, 4, NULL, 0); /* too large */
+    wjob(&k, 0, 50, 1, 4, p0, 1);
+    wjob(&k, 0, 10, 1, 6, NULL, 0);
+    wjob(&k, 0, 10, 1, 7, p2, 1);    /* parent in workflow 6 */
+    wjob(&k, 0, 10, 1, 8, p5, 1);    /* parent after it */
+    wjob(&k, 0, 10, 1, 8, NULL, 0);
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    tt_job_result o[7];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    for (int i = 0; i < 7; i++)
+        cr_expect_eq(o[i].rejected, i == 0 || i == 1 || i == 3 || i == 4 || i == 5, "row %d", i);
+    cr_expect_eq(m.rejected, 5);
+    cr_expect_eq(m.wf_rejected, 3);
+    cr_expect_eq(m.wf_jct_p99, 10);
+}
+
+/* A fan-in: T2 waits for both parents; its JCT starts at the later end. */
+Test(workflows, fan_in)
+{
+    wcase k;
+    wcase_init(&k, 1, 2, 1);
+    int32_t p01[] = {0, 1};
+    wjob(&k, 0, 100, 1, 3, NULL, 0);
+    wjob(&k, 0, 60, 1, 3, NULL, 0);
+    wjob(&k, 0, 50, 1, 3, p01, 2);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].submit, 100);
+    cr_expect_eq(o[2].start, 100);
+    cr_expect_eq(o[2].end, 150);
+    cr_expect_eq(m.wf_jct_p99, 150);
+    cr_expect(fabs(m.wf_jct_mean - 150) < 1e-9);
+}
+
+/* dlas and gittins with workflows are refused, saying why. */
+Test(workflows, mlfq_refused)
+{
+    wcase k;
+    wcase_init(&k, 1, 1, 1);
+    wjob(&k, 0, 10, 1, 1, NULL, 0);
+    k.p.order = TT_ORDER_DLAS;
+    tt_metrics m;
+    cr_expect_eq(wrun(&k, NULL, &m), TT_EINVAL);
+}
+
+static uint64_t mix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static int64_t draw(uint64_t *s, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)(mix64(s) % (uint64_t)(hi - lo + 1));
+}
+
+static void random_params(uint64_t *s, tt_params *p)
+{
+    static const int orders[] = {TT_ORDER_FIFO, TT_ORDER_SJF, TT_ORDER_SRTF, TT_ORDER_LAS,
+                                 TT_ORDER_FTF};
+    static const int64_t w[] = {0, 20, 100, TT_INF};
+    tt_params_default(p);
+    p->order = orders[draw(s, 0, 4)];
+    p->w0 = w[draw(s, 0, 3)];
+    p->w1 = w[draw(s, 0, 3)];
+    p->theta = draw(s, 0, 1) ? TT_INF : 1000;
+    p->min_run = draw(s, 0, 100);
+    p->restart = draw(s, 0, 30);
+    p->backfill = (int32_t)draw(s, 0, 1);
+    p->load = draw(s, 0, 1) ? 1000 : 2000;
+}
+
+static void random_jobs(uint64_t *s, wcase *k, int n)
+{
+    int64_t t = 0;
+    for (int i = 0; i < n; i++) {
+        t += draw(s, 0, 40);
+        int64_t wf = draw(s, 0, 2) ? -1 : draw(s, 0, 3);
+        int32_t dep[3];
+        int nd = 0;
+        for (int q = 0; wf >= 0 && q < 3; q++) { /* earlier tasks of the same workflow */
+            int32_t c = (int32_t)draw(s, 0, i > 0 ? i - 1 : 0);
+            if (i > 0 && k->wf[c] == wf && draw(s, 0, 1))
+                dep[nd++] = c;
+        }
+        wjob(k, t, draw(s, 0, 200), (int32_t)draw(s, 1, 4), wf, dep, nd);
+    }
+}
+
+/* Tasks without parents are jobs: the same results as the trace without
+ * its workflow columns (but the workflow metrics). */
+Test(workflows, random_no_parents_as_jobs)
+{
+    uint64_t s = 20;
+    for (int c = 0; c < 300; c++) {
+        wcase k;
+        wcase_init(&k, 1, (int32_t)draw(&s, 1, 3), (int32_t)draw(&s, 2, 4));
+        random_params(&s, &k.p);
+        int n = (int)draw(&s, 1, 30);
+        int32_t cg = k.c.nodes_per_rack * k.c.gpus_per_node; /* a task larger rejects its workflow */
+        for (int i = 0; i < n; i++)
+            wjob(&k, i * draw(&s, 0, 20), draw(&s, 0, 200), (int32_t)draw(&s, 1, cg),
+                 draw(&s, -1, 3), NULL, 0);
+        for (int i = 1; i < n; i++) /* sorted */
+            if (k.submit[i] < k.submit[i - 1])
+                k.submit[i] = k.submit[i - 1];
+        tt_job_result a[WMAXJ], b[WMAXJ];
+        tt_metrics ma, mb;
+        cr_assert_eq(wrun(&k, a, &ma), 0);
+        k.tasks = 0;
+        cr_assert_eq(wrun(&k, b, &mb), 0);
+        for (int i = 0; i < n; i++) {
+            cr_assert_eq(a[i].start, b[i].start, "case %d job %d", c, i);
+            cr_assert_eq(a[i].end, b[i].end, "case %d job %d", c, i);
+            cr_assert_eq(a[i].queue, b[i].queue, "case %d job %d", c, i);
+        }
+        /* every metric before section 12's */
+        cr_assert(memcmp(&ma, &mb, offsetof(tt_metrics, wf_jct_mean)) == 0, "case %d", c);
+    }
+}
+
+/* Random DAGs: every accepted job ends once, after it became ready, and
+ * no task starts before its parents end. */
+Test(workflows, random_dags)
+{
+    uint64_t s = 7;
+    for (int c = 0; c < 400; c++) {
+        wcase k;
+        wcase_init(&k, (int32_t)draw(&s, 1, 2), (int32_t)draw(&s, 1, 3),
+                   (int32_t)draw(&s, 1, 4));
+        random_params(&s, &k.p);
+        int n = (int)draw(&s, 1, 40);
+        random_jobs(&s, &k, n);
+        tt_job_result o[WMAXJ];
+        tt_metrics m;
+        cr_assert_eq(wrun(&k, o, &m), 0, "case %d", c);
+        for (int i = 0; i < n; i++) {
+            if (o[i].rejected)
+                continue;
+            cr_assert(o[i].start >= o[i].submit && o[i].end >= o[i].start + k.duration[i],
+                      "case %d job %d", c, i);
+            for (int64_t d = k.dep_off[i]; d < k.dep_off[i + 1]; d++) {
+                int32_t p = k.deps[d];
+                cr_assert(!o[p].rejected, "case %d: a parent of %d rejected alone", c, i);
+                cr_assert(o[i].start >= o[p].end && o[i].submit >= o[p].end,
+                          "case %d: %d starts at %lld before parent %d ends at %lld", c, i,
+                          (long long)o[i].start, p, (long long)o[p].end);
+            }
+        }
+    }
+}
