@@ -64,11 +64,11 @@
  *                       waiting jobs, the running jobs' heap
  *   sim_step_cluster.h  nodes and racks, placement searches, preemption
  *   sim_step_mlfq.h     demotions, promotions, priority preemption
+ *   sim_step_wf.h       workflows: readiness, rejection, homes, input
+ *                       transfers, overhead kinds (off without tasks)
  *   sim_step_elastic.h  elastic jobs: sizes, speed, loans, reclaim (off
  *                       without el_up, el_down)
  *   sim_step_grow.h     the grow phase, resizes, resize_gap events
- *   sim_step_wf.h       workflows: readiness, rejection, homes (off
- *                       without tasks)
  *   sim_step_pass.h     starts and ends, the pass, timers and events
  *   sim_step_summary.h  the run's summary, its percentiles by selection */
 #include "sim_step_base.h"
@@ -76,9 +76,9 @@
 #include "sim_step_queue.h"
 #include "sim_step_cluster.h"
 #include "sim_step_mlfq.h"
+#include "sim_step_wf.h"
 #include "sim_step_elastic.h"
 #include "sim_step_grow.h"
-#include "sim_step_wf.h"
 #include "sim_step_pass.h"
 #include "sim_step_summary.h"
 

@@ -79,6 +79,8 @@ typedef struct {
     int64_t ntask, nwf;
     const int32_t *tsk, *wfi, *deps, *ch, *wf_first;
     const int64_t *dep_off, *ch_off;
+    /* each job's output (MiB), NULL unless a task has one above 0 */
+    const int32_t *out_mb;
 } tts_trace;
 
 #define TTS_SCALE_MAX 8
@@ -107,6 +109,11 @@ typedef struct {
      * grow (s) */
     int32_t el_up, el_down, el_frac, resize_term;
     int64_t resize_cost, resize_gap;
+    /* workflows and GPU memory (docs/model.md section 13): MiB per GPU (0:
+     * no cache), bandwidths (MiB/s), the warm wait (s), models per GPU,
+     * eviction (0 lru, 1 demand), placement (0 off, 1 affinity) */
+    int64_t gpu_mem, load_bw, xfer_bw, w_warm;
+    int32_t cache_slots, evict, cache_place;
     uint64_t seed;
     uint64_t mix_cum[TTS_MAX_CLASSES];
     int64_t w0c[TTS_MAX_CLASSES], w1c[TTS_MAX_CLASSES];
@@ -149,6 +156,9 @@ typedef struct {
 #define TTS_WITH_FTF 8
 #define TTS_WITH_ELASTIC 16 /* sizes, last resize, restart part (16 bytes a job; 24 with
                               * TTS_WITH_VICT or TTS_WITH_JOBS: GPU-seconds held) */
+/* the load and transfer parts of each job's overhead, with the cache or
+ * transfers on (8 bytes a job; docs/model.md section 13) */
+#define TTS_WITH_OVH 32
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -303,6 +313,10 @@ typedef struct {
      * arr_hint: no arrival event below it (tasks waiting for parents are
      * none). */
     int32_t *t_left, *t_home, *rl;
+    /* TTS_WITH_OVH, else NULL: per job the load (ov_l) and transfer (ov_x)
+     * parts of the current segment's overhead still unpaid at its start or
+     * last resize (the restart part is R, or el_rk with elasticity) */
+    int32_t *ov_l, *ov_x;
     int64_t *t_ready, *wf_end, *rcur;
     int64_t nrl, rl_lo, arr_hint, wf_rej;
     /* SPEC 12.8's counts of the cache and transfers */
@@ -676,6 +690,9 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(el_gpos, el * slots, int32_t);
     int64_t gs = el && (with & (TTS_WITH_VICT | TTS_WITH_JOBS)) ? 1 : 0;
     TTS_CARVE(el_gs, gs * n, int64_t);
+    int64_t ov = with & TTS_WITH_OVH ? n : 0;
+    TTS_CARVE(ov_l, ov, int32_t);
+    TTS_CARVE(ov_x, ov, int32_t);
 #undef TTS_CARVE
     if (S) {
         S->words = (int32_t)words;
@@ -699,6 +716,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
         }
         if (!gs)
             S->el_gs = NULL;
+        if (!ov)
+            S->ov_l = S->ov_x = NULL;
         S->t_left = S->t_home = S->rl = NULL;
         S->t_ready = S->wf_end = S->rcur = NULL;
     }

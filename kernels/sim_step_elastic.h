@@ -5,11 +5,11 @@
  * allocations, and what a segment adds to the totals (every segment,
  * elastic or not, ends through tts_account). Nothing here runs unless
  * S->elastic: with el_up = el_down = 0 the engine is sections 2 to 7.
- * After sim_step_mlfq.h; sim_step_grow.h comes next. */
+ * After sim_step_wf.h; sim_step_grow.h comes next. */
 #ifndef TT_SIM_STEP_ELASTIC_H
 #define TT_SIM_STEP_ELASTIC_H
 
-#include "sim_step_mlfq.h"
+#include "sim_step_wf.h"
 
 /* ---- sizes and speed (10.1, 10.2) ---- */
 
@@ -162,7 +162,7 @@ TTS_FN void tts_seg(const tts_state *S, int32_t i, int32_t *k, int32_t *lv, int6
     *lv = tts_level(S, i);
     *st = S->t0[head];
     if (!S->elastic) {
-        *r = S->evict[i] > 0 ? S->cf->restart : 0;
+        *r = (S->evict[i] > 0 ? S->cf->restart : 0) + (S->ov_l ? S->ov_l[i] + S->ov_x[i] : 0);
         *s = tts_level_slow(S, i, *lv);
         return;
     }
@@ -224,7 +224,15 @@ TTS_FN int64_t tts_account(tts_state *S, int32_t i, int64_t t, int completed, in
             }
         }
     }
-    int64_t ovh = r < held ? r : held;
+    int64_t ovh = r < held ? r : held, pl = 0, px = 0;
+    if (S->ov_l) { /* the load and transfer shares, and what is left of them */
+        tts_ovh_split(r, S->ov_l[i], S->ov_x[i], ovh, &pl, &px);
+        S->ov_l[i] -= (int32_t)pl;
+        S->ov_x[i] -= (int32_t)px;
+        S->load_gs += k * pl;
+        S->xfer_gs += k * px;
+        ovh -= pl + px; /* the restart and resize shares */
+    }
     S->used += k * held;
     S->restart_gs += k * ovh;
     S->held[i] += held;

@@ -188,6 +188,11 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
                 S->starts[3 * (int64_t)v + lv]--;
                 S->starts[3 * (int64_t)v + lvnew]++;
             }
+            if (S->ov_l) { /* the transfer of its final allocation (12.5) */
+                int64_t x = tts_xfer_held(S, v);
+                r += x - S->ov_x[v];
+                S->ov_x[v] = (int32_t)x;
+            }
             S->tend[v] = t + r + tts_ceil_div(w * tts_slow_k(S, v, knew, lvnew), 1000000);
         } else {
             const int32_t *pairs = S->el_lp + 2 * (int64_t)rec[4];

@@ -2,11 +2,11 @@
  * job's start and end (and the list that ages running jobs into
  * evictable ones), the scheduling pass (docs/model.md section 6), the
  * timers and the event loop (tts_init, tts_step). A new event goes here.
- * After sim_step_wf.h; sim_step_summary.h comes next. */
+ * After sim_step_grow.h; sim_step_summary.h comes next. */
 #ifndef TT_SIM_STEP_PASS_H
 #define TT_SIM_STEP_PASS_H
 
-#include "sim_step_wf.h"
+#include "sim_step_grow.h"
 
 /* ---- starts and ends ---- */
 
@@ -104,6 +104,12 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
         S->el_gpos[head] = -1;
         tts_gl_update(S, i, 1);
         s = tts_slow_k(S, i, k, lv);
+    }
+    if (S->ov_l) { /* the load and transfer parts (12.3) */
+        int64_t x = tts_xfer_pl(S, i);
+        S->ov_l[i] = 0;
+        S->ov_x[i] = (int32_t)x;
+        r += x;
     }
     S->t0[head] = t;
     S->run_w[head] = w;

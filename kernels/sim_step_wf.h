@@ -2,12 +2,13 @@
  * step (sim_step.h): tasks that become ready when their last parent ends,
  * whole-workflow rejection, a task's home node, and the workflows' JCTs.
  * Off (no state, no cost but a NULL test) when the trace has no task.
- * After sim_step_grow.h; sim_step_pass.h, which queues the ready tasks
- * and runs their timers, comes next. */
+ * Also the input transfers of 12.3 and how a segment's overhead splits
+ * into its kinds. After sim_step_mlfq.h; sim_step_elastic.h comes next
+ * (sim_step_pass.h queues the ready tasks and runs their timers). */
 #ifndef TT_SIM_STEP_WF_H
 #define TT_SIM_STEP_WF_H
 
-#include "sim_step_grow.h"
+#include "sim_step_mlfq.h"
 
 /* 1 when job i is a task (and the state keeps workflows). */
 TTS_FN int tts_is_task(const tts_state *S, int64_t i) { return S->t_ready && S->tr->tsk[i] >= 0; }
@@ -83,6 +84,59 @@ TTS_FN void tts_wf_complete(tts_state *S, int32_t i, int64_t t)
             S->arr_hint = c;
         }
     }
+}
+
+/* ---- transfers and the kinds of an overhead (12.3) ---- */
+
+/* X of task i on the nodes marked in S->mark: the outputs of its parents
+ * homed elsewhere, ceil(MiB / xfer_bw), 0 when none. */
+TTS_FN int64_t tts_xfer_marked(const tts_state *S, int32_t i)
+{
+    const tts_trace *tr = S->tr;
+    if (!tr->out_mb || !tts_is_task(S, i))
+        return 0;
+    int64_t sum = 0;
+    for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1]; d++) {
+        int32_t p = tr->deps[d];
+        if (tr->out_mb[p] > 0 && !S->mark[S->t_home[tr->tsk[p]]])
+            sum += tr->out_mb[p];
+    }
+    return sum ? tts_ceil_div(sum, S->cf->xfer_bw) : 0;
+}
+
+/* X of task i on the placement in pl (a start). */
+TTS_FN int64_t tts_xfer_pl(tts_state *S, int32_t i)
+{
+    for (int32_t q = 0; q < S->pl_n; q++)
+        S->mark[S->pl_node[q]] = 1;
+    int64_t x = tts_xfer_marked(S, i);
+    for (int32_t q = 0; q < S->pl_n; q++)
+        S->mark[S->pl_node[q]] = 0;
+    return x;
+}
+
+/* X of running task i on the nodes it holds (a start that grew at once
+ * pays its final allocation's, 12.5). */
+TTS_FN int64_t tts_xfer_held(tts_state *S, int32_t i)
+{
+    for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e])
+        S->mark[S->ent_node[e]] = 1;
+    int64_t x = tts_xfer_marked(S, i);
+    for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e])
+        S->mark[S->ent_node[e]] = 0;
+    return x;
+}
+
+/* The load and transfer shares (*pl, *px) of ovh, the part of overhead r
+ * a segment paid, when r holds lp of load and xp of transfer: it is
+ * consumed restart, resize, load, transfer (12.3), so they come last. */
+TTS_FN void tts_ovh_split(int64_t r, int64_t lp, int64_t xp, int64_t ovh, int64_t *pl,
+                          int64_t *px)
+{
+    int64_t rest = ovh - (r - lp - xp);
+    rest = rest > 0 ? rest : 0;
+    *pl = rest < lp ? rest : lp;
+    *px = rest - *pl;
 }
 
 /* Sorts rl[lo .. nrl) by job index: the tasks ready at one event queue in

@@ -91,6 +91,13 @@ void tt_params_default(tt_params *p)
     p->resize = TT_RESIZE_SIDECAR;
     p->resize_cost = 10;
     p->resize_gap = 300;
+    p->gpu_mem = 0;
+    p->cache_slots = 4;
+    p->load_bw = 2000;
+    p->xfer_bw = 1250;
+    p->w_warm = 0;
+    p->evict = TT_EVICT_LRU;
+    p->cache_place = TT_CACHE_PLACE_OFF;
 }
 
 static int bad_value(tt_ctx *ctx, const char *name, const char *want, const char *value)

@@ -80,6 +80,20 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
         return tt_err(ctx, TT_EINVAL, "order=%s with elastic jobs (el_up or el_down > 0): not "
                       "built (its queues assume a job keeps one size)",
                       p->order == TT_ORDER_DLAS ? "dlas" : "gittins");
+    if (p->gpu_mem < 0 || p->gpu_mem > INT32_MAX)
+        return bad_param(ctx, "gpu_mem", p->gpu_mem, "0 .. 2^31-1");
+    if (p->cache_slots < 1 || p->cache_slots > 8)
+        return bad_param(ctx, "cache_slots", p->cache_slots, "1 .. 8");
+    if (p->load_bw < 1 || p->load_bw > INT32_MAX)
+        return bad_param(ctx, "load_bw", p->load_bw, "1 .. 2^31-1");
+    if (p->xfer_bw < 1 || p->xfer_bw > INT32_MAX)
+        return bad_param(ctx, "xfer_bw", p->xfer_bw, "1 .. 2^31-1");
+    if (p->w_warm < 0 || p->w_warm > INT32_MAX)
+        return bad_param(ctx, "w_warm", p->w_warm, "0 .. 2^31-1");
+    if (p->evict != TT_EVICT_LRU && p->evict != TT_EVICT_DEMAND)
+        return bad_param(ctx, "evict", p->evict, "lru demand");
+    if (p->cache_place != TT_CACHE_PLACE_OFF && p->cache_place != TT_CACHE_PLACE_AFFINITY)
+        return bad_param(ctx, "cache_place", p->cache_place, "off affinity");
     if (p->mix_set) {
         uint64_t total = 0;
         for (int c = 0; c < nclasses; c++)
@@ -117,6 +131,13 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
     cf->resize_term = p->resize == TT_RESIZE_TERM;
     cf->resize_cost = p->resize_cost;
     cf->resize_gap = p->resize_gap;
+    cf->gpu_mem = p->gpu_mem;
+    cf->load_bw = p->load_bw;
+    cf->xfer_bw = p->xfer_bw;
+    cf->w_warm = p->w_warm;
+    cf->cache_slots = (int32_t)p->cache_slots;
+    cf->evict = p->evict;
+    cf->cache_place = p->cache_place;
     uint64_t sum = 0;
     for (int c = 0; c < TTS_MAX_CLASSES; c++) {
         if (c < nclasses)
@@ -453,6 +474,8 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
                  (needs & TT_NEED_ELASTIC ? TTS_WITH_ELASTIC : 0);
     if ((rc = tt_simprep_wf(ctx, prep)))
         return rc;
+    if (prep->tr.out_mb) /* transfers: each job's overhead has a transfer part */
+        prep->with |= TTS_WITH_OVH;
     prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
     return 0;
 }

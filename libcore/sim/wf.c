@@ -4,6 +4,7 @@
  * workflow's lowest job index, and the children of each job (the parents'
  * CSR turned around). What a configuration decides (which workflows are
  * rejected) is the engine's. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +86,32 @@ static int children(tt_simprep *prep)
     return 0;
 }
 
+/* The outputs transfers read (12.3), where a task has a parent with one:
+ * each within 0 .. 2^31 - 1 MiB, and so is their sum over a task's
+ * parents (an overhead part is an int32). */
+static int outputs(tt_ctx *ctx, tt_simprep *prep)
+{
+    const tt_sim_jobs *j = prep->j;
+    if (!j->out_mb)
+        return 0;
+    int any = 0;
+    for (int64_t i = 0; i < j->n; i++) {
+        if (j->out_mb[i] < 0)
+            return tt_err(ctx, TT_EINVAL, "job %lld: out_mb %d below 0", (long long)i,
+                          j->out_mb[i]);
+        int64_t sum = 0;
+        for (int64_t d = j->dep_off[i]; j->wf[i] >= 0 && d < j->dep_off[i + 1]; d++)
+            if (good_parent(prep, i, j->deps[d]))
+                sum += j->out_mb[j->deps[d]];
+        if (sum > INT32_MAX)
+            return tt_err(ctx, TT_ERANGE, "job %lld: its parents' outputs pass 2^31 MiB",
+                          (long long)i);
+        any |= sum > 0;
+    }
+    prep->tr.out_mb = any ? j->out_mb : NULL;
+    return 0;
+}
+
 int tt_simprep_wf(tt_ctx *ctx, tt_simprep *prep)
 {
     const tt_sim_jobs *j = prep->j;
@@ -115,5 +142,5 @@ int tt_simprep_wf(tt_ctx *ctx, tt_simprep *prep)
     tr->deps = j->deps;
     tr->ch_off = prep->wf_choff;
     tr->ch = prep->wf_ch;
-    return 0;
+    return outputs(ctx, prep);
 }

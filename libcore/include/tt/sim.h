@@ -82,9 +82,17 @@ typedef struct {
      * a job's last resize to its next grow */
     int64_t el_up, el_down, el_frac, resize_cost, resize_gap;
     int32_t resize;
+    /* workflows and GPU memory (docs/model.md section 13): MiB per GPU (0:
+     * no model cache), models per GPU, host-to-GPU and node-to-node
+     * bandwidths (MiB/s), eviction TT_EVICT_*, placement TT_CACHE_PLACE_*,
+     * the warm wait (s) */
+    int64_t gpu_mem, cache_slots, load_bw, xfer_bw, w_warm;
+    int32_t evict, cache_place;
 } tt_params;
 
 enum { TT_RESIZE_SIDECAR, TT_RESIZE_TERM };
+enum { TT_EVICT_LRU, TT_EVICT_DEMAND };
+enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
 
 #define TT_TIMER_GLOBAL INT64_C(-1)
 

@@ -18,8 +18,9 @@ typedef struct {
     tt_params p;
     int64_t n, nd;
     int64_t submit[WMAXJ], duration[WMAXJ], wf[WMAXJ], dep_off[WMAXJ + 1];
-    int32_t gpus[WMAXJ], cls[WMAXJ], deps[WMAXD];
+    int32_t gpus[WMAXJ], cls[WMAXJ], deps[WMAXD], out_mb[WMAXJ];
     int tasks; /* hand the wf columns to the engine */
+    int outs;  /* and out_mb */
 } wcase;
 
 static void wcase_init(wcase *k, int32_t r, int32_t nodes, int32_t g)
@@ -51,10 +52,11 @@ static void wjob(wcase *k, int64_t submit, int64_t dur, int32_t gpus, int64_t wf
 
 static int wrun(const wcase *k, tt_job_result *out, tt_metrics *m)
 {
-    static const char *const names[] = {"a"};
-    static const int64_t s1[] = {1000}, s2[] = {1000};
+    /* class 1 is sensitive under theta = 1500 */
+    static const char *const names[] = {"a", "s"};
+    static const int64_t s1[] = {1000, 1000}, s2[] = {1000, 2000};
     tt_models *md = NULL;
-    cr_assert_eq(tt_models_create(NULL, 1, names, s1, s2, &md), 0);
+    cr_assert_eq(tt_models_create(NULL, 2, names, s1, s2, &md), 0);
     tt_sim_jobs j;
     memset(&j, 0, sizeof j);
     j.n = k->n;
@@ -66,6 +68,7 @@ static int wrun(const wcase *k, tt_job_result *out, tt_metrics *m)
         j.wf = (int64_t *)k->wf;
         j.dep_off = (int64_t *)k->dep_off;
         j.deps = (int32_t *)k->deps;
+        j.out_mb = k->outs ? (int32_t *)k->out_mb : NULL;
     }
     tt_ctx *ctx = tt_ctx_create();
     int rc = tt_simulate(ctx, &k->c, &k->p, md, &j, out, m, NULL);
@@ -294,8 +297,9 @@ Test(workflows, random_no_parents_as_jobs)
     }
 }
 
-/* Random DAGs: every accepted job ends once, after it became ready, and
- * no task starts before its parents end. */
+/* Random DAGs, with transfers and elastic tasks: every accepted job ends
+ * once, after it became ready, no task starts before its parents end, and
+ * the overheads' GPU-seconds are within those used. */
 Test(workflows, random_dags)
 {
     uint64_t s = 7;
@@ -304,15 +308,28 @@ Test(workflows, random_dags)
         wcase_init(&k, (int32_t)draw(&s, 1, 2), (int32_t)draw(&s, 1, 3),
                    (int32_t)draw(&s, 1, 4));
         random_params(&s, &k.p);
+        k.p.el_up = draw(&s, 0, 1); /* elastic tasks: a start that grows pays X once */
+        k.p.el_frac = draw(&s, 0, 1000);
+        k.p.xfer_bw = draw(&s, 1, 50);
         int n = (int)draw(&s, 1, 40);
         random_jobs(&s, &k, n);
+        k.outs = (int)draw(&s, 0, 1);
+        for (int i = 0; i < n; i++)
+            k.out_mb[i] = (int32_t)(draw(&s, 0, 1) ? draw(&s, 0, 500) : 0);
         tt_job_result o[WMAXJ];
         tt_metrics m;
         cr_assert_eq(wrun(&k, o, &m), 0, "case %d", c);
+        int64_t used = 0;
+        for (int i = 0; i < n; i++)
+            used += o[i].gpu_s;
+        cr_assert(m.restart_gpu_s + m.xfer_gpu_s <= used, "case %d", c);
+        cr_assert(k.outs || m.xfer_gpu_s == 0, "case %d", c);
         for (int i = 0; i < n; i++) {
             if (o[i].rejected)
                 continue;
-            cr_assert(o[i].start >= o[i].submit && o[i].end >= o[i].start + k.duration[i],
+            /* at twice its GPUs an elastic task may run twice as fast */
+            int64_t least = k.p.el_up ? k.duration[i] / 2 : k.duration[i];
+            cr_assert(o[i].start >= o[i].submit && o[i].end >= o[i].start + least,
                       "case %d job %d", c, i);
             for (int64_t d = k.dep_off[i]; d < k.dep_off[i + 1]; d++) {
                 int32_t p = k.deps[d];
@@ -323,4 +340,89 @@ Test(workflows, random_dags)
             }
         }
     }
+}
+
+/* ---- transfers (12.3) ---- */
+
+/* SPEC 12.10 C without the cache (gpu_mem = 0: no load, so T0 ends at 100
+ * and T1 at 60): at 100 both nodes are free and T2 takes node 0 (best
+ * fit, lower index); T1's 300 MiB come from node 1 at 100 MiB/s, X = 3,
+ * so T2 ends at 153. Workflow 4 is rejected whole. */
+Test(workflows, scenario_c_transfers)
+{
+    wcase k;
+    wcase_init(&k, 1, 2, 1);
+    k.p.xfer_bw = 100;
+    int32_t p01[] = {0, 1}, p3[] = {3};
+    wjob(&k, 0, 100, 1, 3, NULL, 0);
+    wjob(&k, 0, 60, 1, 3, NULL, 0);
+    wjob(&k, 0, 50, 1, 3, p01, 2);
+    wjob(&k, 0, 10, 3, 4, NULL, 0);
+    wjob(&k, 0, 10, 1, 4, p3, 1);
+    k.out_mb[0] = 100;
+    k.out_mb[1] = 300;
+    k.outs = 1;
+    tt_job_result o[5];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 100);
+    cr_expect_eq(o[2].end, 153);
+    cr_expect_eq(m.xfer_gpu_s, 3);
+    cr_expect_eq(m.restart_gpu_s, 0);
+    cr_expect_eq(m.load_gpu_s, 0);
+    cr_expect_eq(m.wf_jct_p99, 153);
+    cr_expect_eq(m.rejected, 2);
+    cr_expect_eq(m.wf_rejected, 1);
+    /* T0 homed on node 0 too: T2 there reads only T1's output; with T1's
+     * output 0 nothing moves */
+    k.out_mb[1] = 0;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].end, 150);
+    cr_expect_eq(m.xfer_gpu_s, 0);
+}
+
+/* A restart pays R + X again, X recomputed for the new placement (12.3).
+ * On 1x2x1 T0 runs on node 0 (0..10), J on node 1 (0..40); T1 is ready
+ * at 10 on node 0 (X = 0: its parent's home). S (sensitive, w0 = 0)
+ * evicts it at 20; it restarts at 40 on node 1, reading T0's 50 MiB at 10
+ * MiB/s: r = 20 + 5, the 90 s of work left end it at 155. restart_gpu_s
+ * keeps the restart share, xfer_gpu_s the transfer's. */
+Test(workflows, transfer_after_restart)
+{
+    wcase k;
+    wcase_init(&k, 1, 2, 1);
+    k.p.xfer_bw = 10;
+    k.p.restart = 20;
+    k.p.theta = 1500;
+    k.p.w0 = 0;
+    k.p.min_run = 0;
+    int32_t p0[] = {0};
+    wjob(&k, 0, 10, 1, 1, NULL, 0);
+    wjob(&k, 0, 40, 1, -1, NULL, 0);
+    wjob(&k, 0, 100, 1, 1, p0, 1);
+    wjob(&k, 20, 50, 1, -1, NULL, 0);
+    k.cls[3] = 1;
+    k.out_mb[0] = 50;
+    k.outs = 1;
+    tt_job_result o[4];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 10);
+    cr_expect_eq(o[2].preemptions, 1);
+    cr_expect_eq(o[3].start, 20);
+    cr_expect_eq(o[2].end, 155);
+    cr_expect_eq(m.restart_gpu_s, 20);
+    cr_expect_eq(m.xfer_gpu_s, 5);
+    cr_expect_eq(m.wf_jct_p99, 155);
+    /* S2 (sensitive) evicts T1 again at 50, 10 s into its 25: restart is
+     * consumed first, so those 10 s are restart, no transfer; T1 comes
+     * back at 70 on node 0 (X = 0) and ends at 70 + 20 + 90 */
+    wjob(&k, 50, 50, 1, -1, NULL, 0);
+    k.cls[4] = 1;
+    tt_job_result q[5];
+    cr_assert_eq(wrun(&k, q, &m), 0);
+    cr_expect_eq(q[2].preemptions, 2);
+    cr_expect_eq(q[2].end, 180);
+    cr_expect_eq(m.restart_gpu_s, 10 + 20);
+    cr_expect_eq(m.xfer_gpu_s, 0);
 }
