@@ -64,6 +64,8 @@
  *                       waiting jobs, the running jobs' heap
  *   sim_step_cluster.h  nodes and racks, placement searches, preemption
  *   sim_step_mlfq.h     demotions, promotions, priority preemption
+ *   sim_step_cache.h    GPU memory as a model cache: GPU identity,
+ *                       loads, evictions (off without gpu_mem)
  *   sim_step_wf.h       workflows: readiness, rejection, homes, input
  *                       transfers, overhead kinds (off without tasks)
  *   sim_step_elastic.h  elastic jobs: sizes, speed, loans, reclaim (off
@@ -76,6 +78,7 @@
 #include "sim_step_queue.h"
 #include "sim_step_cluster.h"
 #include "sim_step_mlfq.h"
+#include "sim_step_cache.h"
 #include "sim_step_wf.h"
 #include "sim_step_elastic.h"
 #include "sim_step_grow.h"

@@ -81,6 +81,12 @@ typedef struct {
     const int64_t *dep_off, *ch_off;
     /* each job's output (MiB), NULL unless a task has one above 0 */
     const int32_t *out_mb;
+    /* the model cache's view (sim_step_cache.h), NULL unless a run has
+     * gpu_mem > 0: each job's dense model id (its mid's rank among the
+     * trace's mids, or -1: its class's, nmid + class) and each id's size
+     * (MiB, -1 unknown) */
+    const int32_t *mdl, *msz;
+    int32_t nmid;
 } tts_trace;
 
 #define TTS_SCALE_MAX 8
@@ -159,6 +165,9 @@ typedef struct {
 /* the load and transfer parts of each job's overhead, with the cache or
  * transfers on (8 bytes a job; docs/model.md section 13) */
 #define TTS_WITH_OVH 32
+/* GPU identity and the model cache (docs/model.md section 13) */
+#define TTS_WITH_CACHE 64
+#define TTS_CACHE_SLOTS 8 /* models a GPU may hold: cache_slots' most */
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -317,6 +326,15 @@ typedef struct {
      * parts of the current segment's overhead still unpaid at its start or
      * last resize (the restart part is R, or el_rk with elasticity) */
     int32_t *ov_l, *ov_x;
+    /* the model cache (sim_step_cache.h), TTS_WITH_CACHE, else NULL; on
+     * (cache) when gpu_mem > 0. Per node its free GPUs (a mask), per
+     * allocation entry its GPUs; per GPU TTS_CACHE_SLOTS models (id and
+     * last use) and the MiB they take; per model id the waiting jobs that
+     * need it (under demand); the recency clock */
+    uint64_t *c_free, *ent_mask;
+    int32_t *c_id, *c_use, *c_mb, *c_need;
+    int64_t c_clock;
+    int32_t cache;
     int64_t *t_ready, *wf_end, *rcur;
     int64_t nrl, rl_lo, arr_hint, wf_rej;
     /* SPEC 12.8's counts of the cache and transfers */
@@ -693,6 +711,12 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     int64_t ov = with & TTS_WITH_OVH ? n : 0;
     TTS_CARVE(ov_l, ov, int32_t);
     TTS_CARVE(ov_x, ov, int32_t);
+    int64_t ca = with & TTS_WITH_CACHE ? 1 : 0;
+    TTS_CARVE(c_free, ca * nodes, uint64_t);
+    TTS_CARVE(ent_mask, ca * slots, uint64_t);
+    TTS_CARVE(c_id, ca * slots * TTS_CACHE_SLOTS, int32_t);
+    TTS_CARVE(c_use, ca * slots * TTS_CACHE_SLOTS, int32_t);
+    TTS_CARVE(c_mb, ca * slots, int32_t);
 #undef TTS_CARVE
     if (S) {
         S->words = (int32_t)words;
@@ -718,22 +742,26 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
             S->el_gs = NULL;
         if (!ov)
             S->ov_l = S->ov_x = NULL;
+        if (!ca) {
+            S->c_free = S->ent_mask = NULL;
+            S->c_id = S->c_use = S->c_mb = NULL;
+        }
+        S->c_need = NULL;
         S->t_left = S->t_home = S->rl = NULL;
         S->t_ready = S->wf_end = S->rcur = NULL;
     }
     return b;
 }
 
-/* The workflow part of the buffer (docs/model.md 12.9), after the rest
- * when tr has tasks: per task its parents left, home and ready time (16
- * bytes) and its place in the ready list (4); per workflow its last end
- * (8); two cursors per timer group. With S, points S's arrays into buf;
- * returns the bytes (0 without tasks). */
-TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr)
+/* The parts of the buffer sized by the trace's tasks and models, after
+ * the rest (docs/model.md section 13): with tasks, per task its parents
+ * left, home and ready time (16 bytes) and its place in the ready list
+ * (4), per workflow its last end (8), two cursors per timer group; with
+ * the cache, the waiting jobs per model id (4 an id). With S, points S's
+ * arrays into buf; returns the bytes. */
+TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, int32_t with)
 {
     int64_t b = 0, nt = tr->ntask;
-    if (nt == 0)
-        return 0;
 #define TTS_CARVE(field, count, type)                                                       \
     do {                                                                                   \
         if (S)                                                                             \
@@ -745,8 +773,15 @@ TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr)
     TTS_CARVE(t_ready, nt, int64_t);
     TTS_CARVE(rl, nt, int32_t);
     TTS_CARVE(wf_end, tr->nwf, int64_t);
-    TTS_CARVE(rcur, 2 * TTS_MAX_CLASSES, int64_t);
+    TTS_CARVE(rcur, nt > 0 ? 2 * TTS_MAX_CLASSES : 0, int64_t);
+    TTS_CARVE(c_need, with & TTS_WITH_CACHE ? tr->nmid + tr->nclasses : 0, int32_t);
 #undef TTS_CARVE
+    if (S && nt == 0) {
+        S->t_left = S->t_home = S->rl = NULL;
+        S->t_ready = S->wf_end = S->rcur = NULL;
+    }
+    if (S && !(with & TTS_WITH_CACHE))
+        S->c_need = NULL;
     return b;
 }
 
@@ -767,7 +802,7 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
  * included (the same as tts_state_bytes for a trace without tasks). */
 TTS_FN int64_t tts_state_bytes_tr(const tts_trace *tr, const tts_cluster *c, int32_t with)
 {
-    return tts_layout(NULL, NULL, tr->n, c, with) + tts_wf_layout(NULL, NULL, tr);
+    return tts_layout(NULL, NULL, tr->n, c, with) + tts_wf_layout(NULL, NULL, tr, with);
 }
 
 /* tts_state_bind for tr's jobs and tasks (tts_state_bytes_tr bytes). */
@@ -775,7 +810,7 @@ TTS_FN void tts_state_bind_tr(tts_state *S, void *buf, const tts_trace *tr, cons
                               int32_t with)
 {
     int64_t b = tts_layout(S, (char *)buf, tr->n, c, with);
-    tts_wf_layout(S, (char *)buf + b, tr);
+    tts_wf_layout(S, (char *)buf + b, tr, with);
 }
 
 #endif

@@ -106,10 +106,10 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
         s = tts_slow_k(S, i, k, lv);
     }
     if (S->ov_l) { /* the load and transfer parts (12.3) */
-        int64_t x = tts_xfer_pl(S, i);
-        S->ov_l[i] = 0;
+        int64_t x = tts_xfer_pl(S, i), l = S->cache ? tts_c_start(S, i, head) : 0;
+        S->ov_l[i] = (int32_t)l;
         S->ov_x[i] = (int32_t)x;
-        r += x;
+        r += l + x;
     }
     S->t0[head] = t;
     S->run_w[head] = w;
@@ -191,6 +191,8 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         tts_gl_update(S, i, 0);
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
+        if (S->cache)
+            S->c_free[x] |= S->ent_mask[e];
         if (tts_eloan(S, e)) {
             S->loan[x] -= tts_eg(S, e);
             S->total_loan -= tts_eg(S, e);
@@ -228,6 +230,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         S->evict[i]++;
         S->preempt++;
         S->waiting++;
+        tts_c_wait(S, i, 1);
         S->pend[S->npend++] = i;
         if (tts_is_mlfq(S))
             tts_mlfq_wait(S, i, t);
@@ -614,9 +617,13 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
         S->slow_tab[2 * k] = tts_slow_eff(tr->slow_l1[k], cf->congestion);
         S->slow_tab[2 * k + 1] = tts_slow_eff(tr->slow_l2[k], cf->congestion);
     }
+    S->cache = S->c_free && cf->gpu_mem > 0;
     for (int64_t i = 0; i < S->n; i++) {
         int32_t st = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
         int32_t k = tts_job_class(tr, cf, i);
+        if (S->cache && tr->msz[tr->mdl && tr->mdl[i] >= 0 ? tr->mdl[i] : tr->nmid + k] >
+                            cf->gpu_mem)
+            st = TTS_REJECTED; /* a model larger than a GPU's memory (12.1) */
         int32_t fl = cf->theta != TTS_INF && tr->slow_l2[k] >= cf->theta ? TTS_F_SENS : 0;
         /* level -1 is 0 in the word */
         S->info[i] = (uint32_t)st << TTS_I_STATE | (uint32_t)fl << TTS_I_FLAGS |
@@ -698,6 +705,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     for (int32_t g = 0; g < 2 * S->groups; g++)
         S->cur[g] = 0;
     S->starts_all = S->starts_hit = S->loads = S->model_evicts = S->load_gs = S->xfer_gs = 0;
+    tts_c_init(S);
     tts_wf_init(S);
 }
 
@@ -707,6 +715,7 @@ TTS_FN void tts_arrive(tts_state *S, int64_t i, int64_t t, int64_t nact)
 {
     tts_set_st(S, i, TTS_WAIT); /* at t = its submit' (t is the least event) */
     S->waiting++;
+    tts_c_wait(S, i, 1);
     S->asub[i] = S->area;
     if (S->cf->order == TTS_ORDER_FTF)
         S->fkey[i] = tts_ftf_key(S, i, nact);

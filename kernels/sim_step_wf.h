@@ -3,12 +3,12 @@
  * whole-workflow rejection, a task's home node, and the workflows' JCTs.
  * Off (no state, no cost but a NULL test) when the trace has no task.
  * Also the input transfers of 12.3 and how a segment's overhead splits
- * into its kinds. After sim_step_mlfq.h; sim_step_elastic.h comes next
+ * into its kinds. After sim_step_cache.h; sim_step_elastic.h comes next
  * (sim_step_pass.h queues the ready tasks and runs their timers). */
 #ifndef TT_SIM_STEP_WF_H
 #define TT_SIM_STEP_WF_H
 
-#include "sim_step_mlfq.h"
+#include "sim_step_cache.h"
 
 /* 1 when job i is a task (and the state keeps workflows). */
 TTS_FN int tts_is_task(const tts_state *S, int64_t i) { return S->t_ready && S->tr->tsk[i] >= 0; }
@@ -40,7 +40,7 @@ TTS_FN void tts_wf_init(tts_state *S)
         if (k < 0)
             continue;
         int32_t w = tr->wfi[i];
-        int bad = tr->gpus[i] > S->cluster_gpus;
+        int bad = tts_st(S, i) == TTS_REJECTED; /* too large, or its model (12.1) */
         for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1] && !bad; d++) {
             int32_t p = tr->deps[d];
             bad = p < 0 || p >= i || tr->wfi[p] != w;

@@ -289,7 +289,7 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         (e = upload(m, &d_scale, tr->scale, (int64_t)TTS_SCALE_MAX * tr->nclasses)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
     /* the workflows' arrays, where the trace has tasks */
-    int32_t *d_tsk, *d_wfi, *d_deps, *d_ch, *d_wff, *d_out;
+    int32_t *d_tsk, *d_wfi, *d_deps, *d_ch, *d_wff, *d_out, *d_mdl, *d_msz;
     int64_t *d_doff, *d_choff;
     int64_t nd = tr->ntask ? tr->dep_off[n] : 0, nc = tr->ntask ? tr->ch_off[n] : 0;
     int64_t ncsr = tr->ntask ? n + 1 : 0;
@@ -300,7 +300,9 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
         (e = upload(m, &d_wff, tr->wf_first, tr->nwf)) != cudaSuccess ||
         (e = upload(m, &d_doff, tr->dep_off, ncsr)) != cudaSuccess ||
         (e = upload(m, &d_choff, tr->ch_off, ncsr)) != cudaSuccess ||
-        (e = upload(m, &d_out, tr->out_mb, n)) != cudaSuccess)
+        (e = upload(m, &d_out, tr->out_mb, n)) != cudaSuccess ||
+        (e = upload(m, &d_mdl, tr->mdl, n)) != cudaSuccess ||
+        (e = upload(m, &d_msz, tr->msz, (int64_t)tr->nmid + tr->nclasses)) != cudaSuccess)
         return cuda_fail(msg, msgsize, "copying the trace to the device", e);
     h.tsk = d_tsk;
     h.wfi = d_wfi;
@@ -310,6 +312,8 @@ extern "C" int tt_kern_sweep(const tts_trace *tr, const tts_cluster *c, int64_t 
     h.dep_off = d_doff;
     h.ch_off = d_choff;
     h.out_mb = d_out;
+    h.mdl = d_mdl;
+    h.msz = d_msz;
     h.elastic = d_el;
     h.gmin = d_gmin;
     h.gmax = d_gmax;

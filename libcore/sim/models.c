@@ -22,6 +22,9 @@ struct tt_models {
      * sp(4), ...; 0 values: linear */
     int32_t nscale[TT_MAX_CLASSES];
     int64_t scale[TT_MAX_CLASSES][TT_SCALE_VALUES];
+    /* the mem_mb column (docs/model.md section 13): MiB of the fp32
+     * weights, -1 unknown */
+    int32_t mem_mb[TT_MAX_CLASSES];
     char *source;
     char sha256[65];
 };
@@ -89,10 +92,10 @@ static int parse_scale(const char *text, int64_t *v, const char **why)
 
 static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
 {
-    static const char *const need[4] = {"name", "slow_l1", "slow_l2", "?scale"};
+    static const char *const need[5] = {"name", "slow_l1", "slow_l2", "?scale", "?mem_mb"};
     static const char range[] = "an integer 1000 .. 1000000 (permille)";
     tt_conftab t;
-    int idx[4], rc = tt_conftab_open(&t, ctx, path, mem, need, 4, idx);
+    int idx[5], rc = tt_conftab_open(&t, ctx, path, mem, need, 5, idx);
     int64_t lines[TT_MAX_CLASSES];
     while (!rc && (rc = tt_conftab_next(&t)) == 1) {
         rc = 0;
@@ -124,6 +127,12 @@ static int models_read(tt_ctx *ctx, const char *path, tt_src *mem, tt_models *m)
             }
             m->nscale[m->n] = ns;
         }
+        int64_t mb = -1;
+        if (idx[4] >= 0 &&
+            (rc = tt_conftab_int(&t, "mem_mb", t.f[idx[4]], -1, INT32_MAX,
+                                 "MiB 0 .. 2147483647, or -1 (unknown)", &mb)))
+            break;
+        m->mem_mb[m->n] = (int32_t)mb;
         /* the name is copied last: a row that fails leaves nothing to free */
         if (!(m->names[m->n] = strdup(name))) {
             rc = tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -208,6 +217,7 @@ int tt_models_create(tt_ctx *ctx, int n, const char *const *names, const int64_t
             break;
         m->slow_l1[i] = slow_l1[i];
         m->slow_l2[i] = slow_l2[i];
+        m->mem_mb[i] = -1;
         m->n = i + 1;
         int len = snprintf(row, sizeof row, "%s\t%lld\t%lld\n", names[i], (long long)slow_l1[i],
                            (long long)slow_l2[i]);
@@ -260,6 +270,19 @@ int tt_models_set_scale(tt_ctx *ctx, tt_models *m, int c, int n, const int64_t *
     for (int q = 0; q < n; q++)
         m->scale[c][q] = sp[q];
     m->nscale[c] = n;
+    return 0;
+}
+
+int32_t tt_models_mem_mb(const tt_models *m, int c)
+{
+    return m && c >= 0 && c < m->n ? m->mem_mb[c] : -1;
+}
+
+int tt_models_set_mem_mb(tt_ctx *ctx, tt_models *m, int c, int32_t mb)
+{
+    if (!m || c < 0 || c >= m->n || mb < -1)
+        return tt_err(ctx, TT_EINVAL, "mem_mb of class %d: no such class, or below -1", c);
+    m->mem_mb[c] = mb;
     return 0;
 }
 

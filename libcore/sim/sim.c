@@ -337,7 +337,8 @@ int tt_simprep_needs(const tt_params *p, int jobs)
                                                                                 : 0) |
            (jobs ? TT_NEED_JOBS : 0) | (mlfq ? TT_NEED_MLFQ : 0) |
            (o == TT_ORDER_FTF ? TT_NEED_FTF : 0) | (o == TT_ORDER_GITTINS ? TT_NEED_GITTINS : 0) |
-           (p->el_up > 0 || p->el_down > 0 ? TT_NEED_ELASTIC : 0);
+           (p->el_up > 0 || p->el_down > 0 ? TT_NEED_ELASTIC : 0) |
+           (p->gpu_mem > 0 ? TT_NEED_CACHE : 0);
 }
 
 /* ---- submit' per load value ----
@@ -476,6 +477,14 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
         return rc;
     if (prep->tr.out_mb) /* transfers: each job's overhead has a transfer part */
         prep->with |= TTS_WITH_OVH;
+    if (needs & TT_NEED_CACHE) {
+        if (c->gpus_per_node > 64)
+            return tt_err(ctx, TT_EINVAL, "gpu_mem > 0 on nodes of %d GPUs: at most 64 (a "
+                          "node's free GPUs are a 64-bit mask)", c->gpus_per_node);
+        if ((rc = tt_simprep_models(ctx, prep)))
+            return rc;
+        prep->with |= TTS_WITH_CACHE | TTS_WITH_OVH;
+    }
     prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
     return 0;
 }
@@ -635,6 +644,9 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
                                                          : "its queue order");
     /* SPEC 12.5's queue 0 by ready time is not built: dlas and gittins
      * keep fresh jobs in the tree by index */
+    if (p->gpu_mem > 0 && (p->el_up > 0 || p->el_down > 0))
+        return tt_err(ctx, TT_EINVAL, "gpu_mem > 0 with elastic jobs (el_up or el_down > 0): "
+                      "not built (a grow's loads)");
     if (prep->tr.ntask > 0 && (p->order == TT_ORDER_DLAS || p->order == TT_ORDER_GITTINS))
         return tt_err(ctx, TT_EINVAL, "order=%s with workflows: not built (a ready task's "
                       "place in queue 0 is by its ready time)",

@@ -17,7 +17,8 @@
 enum {
     TT_NEED_RANKS = 1, TT_NEED_VICT = 2, TT_NEED_JOBS = 4, TT_NEED_MLFQ = 8, TT_NEED_FTF = 16,
     TT_NEED_GITTINS = 32, /* a distribution to load (tt_simprep_gittins) */
-    TT_NEED_ELASTIC = 64
+    TT_NEED_ELASTIC = 64,
+    TT_NEED_CACHE = 128 /* gpu_mem > 0: GPU identity, the model cache */
 };
 
 /* The submit' arrays of the loads in flight (sim.c). */
@@ -50,6 +51,9 @@ typedef struct {
      * and dense workflow index, per workflow its lowest job, the children */
     int32_t *wf_tsk, *wf_wfi, *wf_first, *wf_ch;
     int64_t *wf_choff;
+    /* the model cache's ids and sizes (wf.c), NULL unless prepared with
+     * TT_NEED_CACHE */
+    int32_t *c_mdl, *c_msz;
 } tt_simprep;
 
 /* What a run of p needs prepared; jobs: per-job results are asked for. */
@@ -106,6 +110,9 @@ int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, t
  * 0, TT_EINVAL (tasks without deps), TT_ENOMEM. */
 int tt_simprep_wf(tt_ctx *ctx, tt_simprep *prep);
 void tt_simprep_wf_free(tt_simprep *prep);
+/* prep->tr's model ids and sizes for the cache (TT_NEED_CACHE). 0 or
+ * TT_ENOMEM. */
+int tt_simprep_models(tt_ctx *ctx, tt_simprep *prep);
 
 /* ---- the Gittins distributions (gittins.c) ---- */
 

@@ -1,9 +1,11 @@
-/* The workflows of a trace as the engine reads them (docs/model.md 12.1,
- * kernels/sim_step_wf.h), built once and shared by every configuration:
- * each job's task and workflow index (workflow ids made dense), each
- * workflow's lowest job index, and the children of each job (the parents'
- * CSR turned around). What a configuration decides (which workflows are
- * rejected) is the engine's. */
+/* The workflows of a trace as the engine reads them (docs/model.md section
+ * 13, kernels/sim_step_wf.h), built once and shared by every
+ * configuration: each job's task and workflow index (workflow ids made
+ * dense), each workflow's lowest job index, and the children of each job
+ * (the parents' CSR turned around); and the model cache's view of the
+ * jobs (kernels/sim_step_cache.h): dense model ids and their sizes. What
+ * a configuration decides (which workflows are rejected) is the
+ * engine's. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +15,9 @@
 
 void tt_simprep_wf_free(tt_simprep *prep)
 {
+    free(prep->c_mdl);
+    free(prep->c_msz);
+    prep->c_mdl = prep->c_msz = NULL;
     free(prep->wf_tsk);
     free(prep->wf_wfi);
     free(prep->wf_first);
@@ -143,4 +148,73 @@ int tt_simprep_wf(tt_ctx *ctx, tt_simprep *prep)
     tr->ch_off = prep->wf_choff;
     tr->ch = prep->wf_ch;
     return outputs(ctx, prep);
+}
+
+/* ---- the model cache's ids and sizes ---- */
+
+int tt_simprep_models(tt_ctx *ctx, tt_simprep *prep)
+{
+    const tt_sim_jobs *j = prep->j;
+    int64_t n = j->n, nm = 0;
+    int nc = prep->nclasses;
+    int64_t *key = NULL, *val = NULL;
+    if (j->mid) {
+        key = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *key);
+        val = (int64_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *val);
+        prep->c_mdl = (int32_t *)malloc((size_t)(n > 0 ? n : 1) * sizeof *prep->c_mdl);
+        if (!key || !val || !prep->c_mdl)
+            goto oom;
+        for (int64_t i = 0; i < n; i++) {
+            prep->c_mdl[i] = -1;
+            if (j->mid[i] >= 0) {
+                key[nm] = j->mid[i];
+                val[nm++] = i;
+            }
+        }
+        if (tt_radix_sort_i64(key, val, nm))
+            goto oom;
+    }
+    /* ids: the distinct mids in ascending order, then the classes */
+    int64_t nid = 0;
+    for (int64_t q = 0; q < nm; q++) {
+        nid += q == 0 || key[q] != key[q - 1];
+        prep->c_mdl[val[q]] = (int32_t)(nid - 1);
+    }
+    prep->c_msz = (int32_t *)malloc((size_t)(nid + nc) * sizeof *prep->c_msz);
+    int8_t *set = (int8_t *)calloc((size_t)(nid + nc), 1);
+    if (!prep->c_msz || !set) {
+        free(set);
+        goto oom;
+    }
+    /* a size: the first row naming the model with mem_mb >= 0 gives it;
+     * else the table's, for a mid the class of its first row (-1 when
+     * that class is drawn from the mix) */
+    for (int64_t d = 0; d < nid + nc; d++)
+        prep->c_msz[d] = d >= nid ? tt_models_mem_mb(prep->models, (int)(d - nid)) : -1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t d = prep->c_mdl && prep->c_mdl[i] >= 0 ? prep->c_mdl[i]
+                    : j->cls[i] >= 0                  ? nid + j->cls[i]
+                                                      : -1;
+        int32_t mb = j->mem_mb ? j->mem_mb[i] : -1;
+        if (d < 0 || set[d] == 2)
+            continue;
+        if (mb >= 0) {
+            prep->c_msz[d] = mb;
+            set[d] = 2;
+        } else if (!set[d] && d < nid) {
+            prep->c_msz[d] = j->cls[i] >= 0 ? tt_models_mem_mb(prep->models, j->cls[i]) : -1;
+            set[d] = 1;
+        }
+    }
+    free(set);
+    free(key);
+    free(val);
+    prep->tr.mdl = prep->c_mdl;
+    prep->tr.msz = prep->c_msz;
+    prep->tr.nmid = (int32_t)nid;
+    return 0;
+oom:
+    free(key);
+    free(val);
+    return tt_err(ctx, TT_ENOMEM, "out of memory for the models of %lld jobs", (long long)n);
 }

@@ -185,6 +185,11 @@ int tt_models_scale(const tt_models *m, int c, int64_t *sp);
 /* Sets class c's scale values (n = 0: linear). TT_EINVAL unless sp[0] is
  * 1000 and the values never decrease. */
 int tt_models_set_scale(tt_ctx *ctx, tt_models *m, int c, int n, const int64_t *sp);
+/* The optional mem_mb column (docs/model.md section 13): class c's model
+ * size in MiB, -1 when unknown (or the column is absent). */
+int32_t tt_models_mem_mb(const tt_models *m, int c);
+/* Sets it (mb >= -1). 0 or TT_EINVAL. */
+int tt_models_set_mem_mb(tt_ctx *ctx, tt_models *m, int c, int32_t mb);
 int64_t tt_models_slow_l1(const tt_models *m, int c);
 int64_t tt_models_slow_l2(const tt_models *m, int c);
 /* The path or "(built in)" the table came from, and the SHA-256 of its

@@ -18,9 +18,10 @@ typedef struct {
     tt_params p;
     int64_t n, nd;
     int64_t submit[WMAXJ], duration[WMAXJ], wf[WMAXJ], dep_off[WMAXJ + 1];
-    int32_t gpus[WMAXJ], cls[WMAXJ], deps[WMAXD], out_mb[WMAXJ];
+    int32_t gpus[WMAXJ], cls[WMAXJ], deps[WMAXD], out_mb[WMAXJ], mid[WMAXJ], mem_mb[WMAXJ];
     int tasks; /* hand the wf columns to the engine */
     int outs;  /* and out_mb */
+    int mids;  /* and mid, mem_mb */
 } wcase;
 
 static void wcase_init(wcase *k, int32_t r, int32_t nodes, int32_t g)
@@ -69,6 +70,8 @@ static int wrun(const wcase *k, tt_job_result *out, tt_metrics *m)
         j.dep_off = (int64_t *)k->dep_off;
         j.deps = (int32_t *)k->deps;
         j.out_mb = k->outs ? (int32_t *)k->out_mb : NULL;
+        j.mid = k->mids ? (int32_t *)k->mid : NULL;
+        j.mem_mb = k->mids ? (int32_t *)k->mem_mb : NULL;
     }
     tt_ctx *ctx = tt_ctx_create();
     int rc = tt_simulate(ctx, &k->c, &k->p, md, &j, out, m, NULL);
@@ -297,7 +300,7 @@ Test(workflows, random_no_parents_as_jobs)
     }
 }
 
-/* Random DAGs, with transfers and elastic tasks: every accepted job ends
+/* Random DAGs, with transfers, elastic tasks or the cache: every accepted job ends
  * once, after it became ready, no task starts before its parents end, and
  * the overheads' GPU-seconds are within those used. */
 Test(workflows, random_dags)
@@ -316,6 +319,18 @@ Test(workflows, random_dags)
         k.outs = (int)draw(&s, 0, 1);
         for (int i = 0; i < n; i++)
             k.out_mb[i] = (int32_t)(draw(&s, 0, 1) ? draw(&s, 0, 500) : 0);
+        if (draw(&s, 0, 1)) { /* the cache, which elastic jobs do not have yet */
+            k.p.el_up = 0;
+            k.p.gpu_mem = draw(&s, 100, 1500);
+            k.p.cache_slots = draw(&s, 1, 3);
+            k.p.load_bw = draw(&s, 1, 100);
+            k.p.evict = (int32_t)draw(&s, 0, 1);
+            k.mids = 1;
+            for (int i = 0; i < n; i++) {
+                k.mid[i] = (int32_t)draw(&s, -1, 4);
+                k.mem_mb[i] = (int32_t)draw(&s, -1, 600);
+            }
+        }
         tt_job_result o[WMAXJ];
         tt_metrics m;
         cr_assert_eq(wrun(&k, o, &m), 0, "case %d", c);
@@ -324,6 +339,9 @@ Test(workflows, random_dags)
             used += o[i].gpu_s;
         cr_assert(m.restart_gpu_s + m.xfer_gpu_s <= used, "case %d", c);
         cr_assert(k.outs || m.xfer_gpu_s == 0, "case %d", c);
+        cr_assert(m.cache_hit >= 0 && m.cache_hit <= 1000 && m.model_evicts <= m.loads,
+                  "case %d", c);
+        cr_assert(m.restart_gpu_s + m.xfer_gpu_s + m.load_gpu_s <= used, "case %d", c);
         for (int i = 0; i < n; i++) {
             if (o[i].rejected)
                 continue;
@@ -426,3 +444,166 @@ Test(workflows, transfer_after_restart)
     cr_expect_eq(m.restart_gpu_s, 10 + 20);
     cr_expect_eq(m.xfer_gpu_s, 0);
 }
+
+/* ---- the model cache (12.2) ---- */
+
+/* SPEC 12.10's setting: gpu_mem 1000, load_bw 100, xfer_bw 100; models A
+ * (id 0, 500 MiB) and B (id 1, 400 MiB). */
+static void cache_case(wcase *k)
+{
+    wcase_init(k, 1, 2, 1);
+    k->p.gpu_mem = 1000;
+    k->p.load_bw = 100;
+    k->p.xfer_bw = 100;
+    k->mids = k->outs = 1;
+}
+
+static void model(wcase *k, int64_t i, int32_t mid)
+{
+    k->mid[i] = mid;
+    k->mem_mb[i] = mid == 0 ? 500 : 400;
+}
+
+/* SPEC 12.10 A, cache_place=off: X (B) takes node 0 (L = 4, ends 54), T0
+ * (A) node 1 (L = 5, ends 105); at 105 T1 takes node 0 by best fit, loads
+ * A beside B (L = 5) and reads T0's 200 MiB (X = 2): it ends at 162. */
+Test(workflows, scenario_a_off)
+{
+    wcase k;
+    cache_case(&k);
+    int32_t p1[] = {1};
+    wjob(&k, 0, 50, 1, -1, NULL, 0);
+    wjob(&k, 0, 100, 1, 7, NULL, 0);
+    wjob(&k, 0, 50, 1, 7, p1, 1);
+    model(&k, 0, 1);
+    model(&k, 1, 0);
+    model(&k, 2, 0);
+    k.out_mb[1] = 200;
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[0].end, 54);
+    cr_expect_eq(o[1].end, 105);
+    cr_expect_eq(o[2].start, 105);
+    cr_expect_eq(o[2].end, 162);
+    cr_expect_eq(m.wf_jct_p99, 162);
+    cr_expect_eq(m.cache_hit, 0);
+    cr_expect_eq(m.loads, 3);
+    cr_expect_eq(m.model_evicts, 0);
+    cr_expect_eq(m.load_gpu_s, 14);
+    cr_expect_eq(m.xfer_gpu_s, 2);
+    cr_expect_eq(m.restart_gpu_s, 0);
+    /* with gpu_mem = 0 no load: 50, 100, then 100 + 2 + 50 */
+    k.p.gpu_mem = 0;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].end, 152);
+    cr_expect_eq(m.loads, 0);
+    cr_expect_eq(m.cache_hit, 0);
+}
+
+/* Hits and evictions on one GPU (1x1x1, gpu_mem 1000, one slot or two):
+ * A, B, A in a row. With cache_slots = 1 each start evicts the model
+ * before: 3 loads, 2 evictions, no hit. With 2 slots and 900 MiB used
+ * by A + B, the third start finds A: a hit (L = 0). A model larger than
+ * gpu_mem is rejected, a workflow with one whole. */
+Test(workflows, cache_slots_hits_rejection)
+{
+    wcase k;
+    cache_case(&k);
+    k.c.nodes_per_rack = 1;
+    k.p.cache_slots = 1;
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    model(&k, 0, 0);
+    model(&k, 1, 1);
+    model(&k, 2, 0);
+    tt_job_result o[5];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].end, 5 + 10 + 4 + 10 + 5 + 10);
+    cr_expect_eq(m.loads, 3);
+    cr_expect_eq(m.model_evicts, 2);
+    cr_expect_eq(m.cache_hit, 0);
+    k.p.cache_slots = 2;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 29);
+    cr_expect_eq(o[2].end, 39);
+    cr_expect_eq(m.loads, 2);
+    cr_expect_eq(m.model_evicts, 0);
+    cr_expect_eq(m.cache_hit, 333);
+    cr_expect_eq(m.load_gpu_s, 9);
+    /* 600 MiB for B: A + B no longer fit, B evicts A and A evicts B */
+    k.mem_mb[1] = 600;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(m.loads, 3);
+    cr_expect_eq(m.model_evicts, 2);
+    /* a model of 1001 MiB is rejected; in a workflow, the workflow */
+    k.mem_mb[1] = 1001;
+    k.wf[1] = k.wf[2] = 3;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(m.rejected, 2);
+    cr_expect_eq(m.wf_rejected, 1);
+    cr_expect(o[1].rejected && o[2].rejected && !o[0].rejected);
+}
+
+/* lru against demand: one GPU with two slots holds A (used at 1) and B
+ * (used at 2); C arrives while D waits for A. lru evicts A, the least
+ * recent; demand evicts B, which no waiting job needs. */
+Test(workflows, evict_lru_demand)
+{
+    wcase k;
+    cache_case(&k);
+    k.c.nodes_per_rack = 1;
+    k.p.cache_slots = 2;
+    k.p.gpu_mem = 2000;
+    wjob(&k, 0, 10, 1, -1, NULL, 0); /* A: 0..15 */
+    wjob(&k, 0, 10, 1, -1, NULL, 0); /* B: 15..29 */
+    wjob(&k, 0, 10, 1, -1, NULL, 0); /* C (id 2): 29.., evicts */
+    wjob(&k, 0, 10, 1, -1, NULL, 0); /* D (A) waits behind C */
+    model(&k, 0, 0);
+    model(&k, 1, 1);
+    model(&k, 2, 0);
+    model(&k, 3, 0);
+    k.mid[2] = 2;
+    tt_job_result o[4];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    /* lru: C (500) evicts A; D loads A again, evicting B */
+    cr_expect_eq(o[2].start, 29);
+    cr_expect_eq(o[2].end, 29 + 5 + 10);
+    cr_expect_eq(o[3].end, 44 + 5 + 10);
+    cr_expect_eq(m.model_evicts, 2);
+    cr_expect_eq(m.loads, 4);
+    k.p.evict = TT_EVICT_DEMAND;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    /* demand: C evicts B (no waiting job needs it); D finds A: no load */
+    cr_expect_eq(o[3].start, 44);
+    cr_expect_eq(o[3].end, 54);
+    cr_expect_eq(m.model_evicts, 1);
+    cr_expect_eq(m.loads, 3);
+    cr_expect_eq(m.cache_hit, 250);
+}
+
+/* GPU identity: on 1x1x2, A takes GPU 0 and B GPU 1; at 20 a job of B
+ * takes GPU 1, which holds B (no load), not the lowest free GPU. */
+Test(workflows, gpu_holding_model_first)
+{
+    wcase k;
+    cache_case(&k);
+    k.c.nodes_per_rack = 1;
+    k.c.gpus_per_node = 2;
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    wjob(&k, 20, 10, 1, -1, NULL, 0);
+    model(&k, 0, 0);
+    model(&k, 1, 1);
+    model(&k, 2, 1);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].end, 30);
+    cr_expect_eq(m.loads, 2);
+    cr_expect_eq(m.cache_hit, 333);
+}
+

@@ -1,0 +1,176 @@
+/* sim_step_cache.h: GPU memory as a model cache (docs/model.md section
+ * 13, SPEC 12.2) in the simulation step (sim_step.h): which GPUs of a node
+ * a job takes (a free mask per node, a GPU mask per allocation entry),
+ * the models each GPU holds, their loads and evictions (lru or demand),
+ * and the load time L of a start. Off, with no state, when gpu_mem is 0:
+ * GPU identity then changes no number, so it is not kept. After
+ * sim_step_mlfq.h; sim_step_wf.h comes next. */
+#ifndef TT_SIM_STEP_CACHE_H
+#define TT_SIM_STEP_CACHE_H
+
+#include "sim_step_mlfq.h"
+
+#define TTS_NO_MODEL (-1)
+
+/* The dense model id of job i (its trace's mid, or its class after them)
+ * and its size in MiB (-1: unknown, never cached). */
+TTS_FN int32_t tts_model(const tts_state *S, int64_t i)
+{
+    int32_t d = S->tr->mdl ? S->tr->mdl[i] : -1;
+    return d >= 0 ? d : S->tr->nmid + tts_cls(S, i);
+}
+
+TTS_FN int32_t tts_model_mb(const tts_state *S, int32_t m) { return S->tr->msz[m]; }
+
+/* The slot of GPU g (node x, GPU u) holding model m, or -1. */
+TTS_FN int32_t tts_c_find(const tts_state *S, int64_t g, int32_t m)
+{
+    for (int32_t s = 0; s < S->cf->cache_slots; s++)
+        if (S->c_id[g * TTS_CACHE_SLOTS + s] == m)
+            return s;
+    return -1;
+}
+
+/* Job i leaves (d = -1) or joins (d = 1) the waiting jobs: demand's count
+ * of the waiting jobs that need each model. */
+TTS_FN void tts_c_wait(tts_state *S, int64_t i, int32_t d)
+{
+    if (S->cache && S->cf->evict)
+        S->c_need[tts_model(S, i)] += d;
+}
+
+/* The slot of GPU g to evict: lru the least (last_use, id); demand first
+ * the models no waiting job needs. A GPU's stamps are distinct (one start
+ * stamps one model on it), so the id never decides. */
+TTS_FN int32_t tts_c_victim(const tts_state *S, int64_t g)
+{
+    int32_t best = -1;
+    int64_t bk = 0;
+    for (int32_t s = 0; s < S->cf->cache_slots; s++) {
+        int32_t m = S->c_id[g * TTS_CACHE_SLOTS + s];
+        if (m == TTS_NO_MODEL)
+            continue;
+        int64_t k = S->c_use[g * TTS_CACHE_SLOTS + s];
+        if (S->cf->evict && S->c_need[m] > 0)
+            k += (int64_t)1 << 32; /* needed: after every model not needed */
+        if (best < 0 || k < bk) {
+            best = s;
+            bk = k;
+        }
+    }
+    return best;
+}
+
+/* GPU g (free, being allocated) gets model m (mb MiB) stamped now: 1 if
+ * it had to load it. Evicts until a slot and the MiB are free. */
+TTS_FN int tts_c_take(tts_state *S, int64_t g, int32_t m, int32_t mb)
+{
+    if (mb < 0)
+        return 0; /* unknown size: never cached, loads in 0 */
+    int32_t *id = S->c_id + g * TTS_CACHE_SLOTS, *use = S->c_use + g * TTS_CACHE_SLOTS;
+    int32_t s = tts_c_find(S, g, m), loaded = 0;
+    if (s < 0) {
+        for (;;) {
+            int32_t e = -1;
+            for (int32_t q = 0; q < S->cf->cache_slots && e < 0; q++)
+                e = id[q] == TTS_NO_MODEL ? q : -1;
+            if (e >= 0 && S->c_mb[g] + mb <= S->cf->gpu_mem) {
+                s = e;
+                break;
+            }
+            int32_t v = tts_c_victim(S, g);
+            S->c_mb[g] -= tts_model_mb(S, id[v]);
+            id[v] = TTS_NO_MODEL;
+            S->model_evicts++;
+        }
+        id[s] = m;
+        S->c_mb[g] += mb;
+        S->loads++;
+        loaded = 1;
+    }
+    use[s] = (int32_t)S->c_clock;
+    return loaded;
+}
+
+/* The GPUs job i takes on node x (g of them, free): first the free GPUs
+ * holding its model, lowest first, then the lowest free; their mask.
+ * With load, they get the model (stamped with the clock) and *any is set
+ * when one loaded it. */
+TTS_FN uint64_t tts_c_pick(tts_state *S, int64_t i, int32_t x, int32_t g, int load, int *any)
+{
+    int32_t m = tts_model(S, i), mb = tts_model_mb(S, m);
+    uint64_t fm = S->c_free[x], got = 0;
+    for (int32_t u = 0; u < S->G && g > 0; u++)
+        if ((fm >> u & 1) && mb >= 0 && tts_c_find(S, (int64_t)x * S->G + u, m) >= 0) {
+            got |= (uint64_t)1 << u;
+            g--;
+        }
+    for (int32_t u = 0; u < S->G && g > 0; u++)
+        if ((fm >> u & 1) && !(got >> u & 1)) {
+            got |= (uint64_t)1 << u;
+            g--;
+        }
+    for (int32_t u = 0; load && u < S->G; u++)
+        if (got >> u & 1)
+            *any |= tts_c_take(S, (int64_t)x * S->G + u, m, mb);
+    return got;
+}
+
+/* How many of the g GPUs job i would take on node x lack its model (0
+ * when its size is unknown): L on x is 0 exactly when none does. */
+TTS_FN int32_t tts_c_cold(const tts_state *S, int64_t i, int32_t x, int32_t g)
+{
+    int32_t m = tts_model(S, i), mb = tts_model_mb(S, m), warm = 0;
+    if (mb < 0)
+        return 0;
+    uint64_t fm = S->c_free[x];
+    for (int32_t u = 0; u < S->G; u++)
+        warm += (fm >> u & 1) && tts_c_find(S, (int64_t)x * S->G + u, m) >= 0;
+    return g > warm ? g - warm : 0;
+}
+
+/* L of job i (s) when some GPU loaded its model. */
+TTS_FN int64_t tts_c_load_time(const tts_state *S, int64_t i)
+{
+    int32_t mb = tts_model_mb(S, tts_model(S, i));
+    return mb > 0 ? tts_ceil_div(mb, S->cf->load_bw) : 0;
+}
+
+/* Running job i's start loads its model (its entries from head, each
+ * holding its GPU count): the GPUs each entry takes (their masks), the
+ * loads, the start's count. Returns L (docs/model.md 12.2). */
+TTS_FN int64_t tts_c_start(tts_state *S, int32_t i, int32_t head)
+{
+    int any = 0;
+    tts_c_wait(S, i, -1); /* it no longer waits: its own need does not count */
+    S->c_clock++;
+    for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
+        int32_t x = S->ent_node[e];
+        S->ent_mask[e] = tts_c_pick(S, i, x, tts_eg(S, e), 1, &any);
+        S->c_free[x] &= ~S->ent_mask[e];
+    }
+    int64_t l = any ? tts_c_load_time(S, i) : 0;
+    S->starts_all++;
+    S->starts_hit += l == 0;
+    return l;
+}
+
+/* Resets the cache for a run: every GPU free and empty. */
+TTS_FN void tts_c_init(tts_state *S)
+{
+    S->c_clock = 0;
+    if (!S->c_free)
+        return;
+    uint64_t all = S->G >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << S->G) - 1;
+    for (int32_t x = 0; x < S->nodes; x++)
+        S->c_free[x] = all;
+    for (int64_t g = 0; g < S->cluster_gpus; g++) {
+        S->c_mb[g] = 0;
+        for (int32_t s = 0; s < TTS_CACHE_SLOTS; s++)
+            S->c_id[g * TTS_CACHE_SLOTS + s] = TTS_NO_MODEL;
+    }
+    for (int32_t m = 0; S->c_need && m < S->tr->nmid + S->tr->nclasses; m++)
+        S->c_need[m] = 0;
+}
+
+#endif
