@@ -337,6 +337,8 @@ typedef struct {
     int32_t cache;
     int64_t *t_ready, *wf_end, *rcur;
     int64_t nrl, rl_lo, arr_hint, wf_rej;
+    /* the warm wait's cursors (12.4): plain jobs by index, tasks in rl */
+    int64_t wcur, wrcur;
     /* SPEC 12.8's counts of the cache and transfers */
     int64_t starts_all, starts_hit, loads, model_evicts, load_gs, xfer_gs;
 } tts_state;

@@ -283,8 +283,15 @@ TTS_FN int tts_try_elastic(tts_state *S, int32_t i, int64_t t, int32_t al, int s
 TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, int32_t m2)
 {
     int32_t k = S->tr->gpus[i], al = tts_allowed(S, i, t);
-    /* 1. a free L0 placement */
-    if (k <= m0 && k <= S->rack_gpus && tts_find_l0(S, k)) {
+    if (tts_warm(S, i, t)) { /* the warm wait: step 1 on a warm node only (12.4) */
+        if (k > S->G || !tts_find_lx(S, i, k, 1))
+            return 0;
+        tts_start(S, i, t, k);
+        return 1;
+    }
+    /* 1. a free L0 placement (by L + X under cache_place=affinity) */
+    if (k <= m0 && k <= S->rack_gpus &&
+        (S->cf->cache_place && k <= S->G ? tts_find_lx(S, i, k, 0) : tts_find_l0(S, k))) {
         tts_start(S, i, t, k);
         return 1;
     }
@@ -575,6 +582,13 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
             any = 1;
         }
     }
+    if (S->cf->w_warm > 0) { /* a warm wait's end (12.4) */
+        int64_t w = tts_warm_next(S, 0, 0);
+        if (w != TTS_INF && (!any || w < best)) {
+            best = w;
+            any = 1;
+        }
+    }
     int64_t gap = tts_gap_next(S, any ? best : TTS_INF); /* the end of a resize_gap (10.4) */
     if (gap != TTS_INF && (!any || gap < best)) {
         best = gap;
@@ -784,6 +798,8 @@ TTS_FN int tts_step(tts_state *S)
             tts_rtimers(S, &S->rcur[2 * g + 1], g, tts_off2(S, g), t);
         }
     }
+    if (S->cf->w_warm > 0)
+        tts_warm_next(S, t, 1); /* the crossings at t are no event again */
     while (tts_pass(S, t))
         ;
     if (S->elastic)

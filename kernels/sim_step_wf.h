@@ -27,7 +27,7 @@ TTS_FN int tts_blocked(const tts_state *S, int64_t i)
  * TTS_REJECTED. */
 TTS_FN void tts_wf_init(tts_state *S)
 {
-    S->nrl = S->rl_lo = S->arr_hint = S->wf_rej = 0;
+    S->nrl = S->rl_lo = S->arr_hint = S->wf_rej = S->wcur = S->wrcur = 0;
     if (!S->t_ready)
         return;
     const tts_trace *tr = S->tr;
@@ -137,6 +137,88 @@ TTS_FN void tts_ovh_split(int64_t r, int64_t lp, int64_t xp, int64_t ovh, int64_
     rest = rest > 0 ? rest : 0;
     *pl = rest < lp ? rest : lp;
     *px = rest - *pl;
+}
+
+/* ---- placement by L + X (12.4) ---- */
+
+/* L + X of job i taking k GPUs on node x alone (x free enough). */
+TTS_FN int64_t tts_lx_node(tts_state *S, int32_t i, int32_t x, int32_t k)
+{
+    int64_t l = S->cache && tts_c_cold(S, i, x, k) > 0 ? tts_c_load_time(S, i) : 0;
+    if (!S->tr->out_mb || !tts_is_task(S, i))
+        return l;
+    S->mark[x] = 1;
+    int64_t xx = tts_xfer_marked(S, i);
+    S->mark[x] = 0;
+    return l + xx;
+}
+
+/* One node for job i of k <= G GPUs into pl: with warm, the best fit among
+ * the nodes where L + X = 0 (fewest free GPUs, then index: the warm wait);
+ * else the least (L + X, free GPUs, index) (cache_place=affinity). 1 if
+ * some node has k free GPUs (and, with warm, L + X = 0 there). */
+TTS_FN int tts_find_lx(tts_state *S, int32_t i, int32_t k, int warm)
+{
+    int32_t best = -1;
+    int64_t bc = 0;
+    for (int32_t x = 0; x < S->nodes; x++) {
+        if (S->freeg[x] < k)
+            continue;
+        int64_t c = tts_lx_node(S, i, x, k);
+        if (warm && c > 0)
+            continue;
+        if (best < 0 || c < bc || (c == bc && S->freeg[x] < S->freeg[best])) {
+            best = x;
+            bc = c;
+        }
+    }
+    if (best < 0)
+        return 0;
+    S->pl_n = 1;
+    S->pl_node[0] = best;
+    S->pl_gpus[0] = k;
+    return 1;
+}
+
+/* 1 while fresh job i (its wait from submit' or its ready time) is in
+ * its warm wait at t. */
+TTS_FN int tts_warm(const tts_state *S, int32_t i, int64_t t)
+{
+    return S->cf->w_warm > 0 && tts_st(S, i) == TTS_WAIT && t - tts_submit(S, i) < S->cf->w_warm;
+}
+
+/* The next warm-wait crossing after the cursors (plain jobs cross in
+ * index order, tasks in ready-list order), TTS_INF if none; with past,
+ * moves the cursors past the crossings at or before t instead. */
+TTS_FN int64_t tts_warm_next(tts_state *S, int64_t t, int past)
+{
+    int64_t w = S->cf->w_warm, best = TTS_INF;
+    for (;;) {
+        while (S->wcur < S->next_arr &&
+               (tts_st(S, S->wcur) != TTS_WAIT || tts_is_task(S, S->wcur)))
+            S->wcur++;
+        if (S->wcur >= S->next_arr)
+            break;
+        int64_t x = tts_sat_add(S->sub[S->wcur], w);
+        if (!past || x > t) {
+            best = x;
+            break;
+        }
+        S->wcur++;
+    }
+    for (; S->t_ready;) {
+        while (S->wrcur < S->nrl && tts_st(S, S->rl[S->wrcur]) != TTS_WAIT)
+            S->wrcur++;
+        if (S->wrcur >= S->nrl)
+            break;
+        int64_t x = tts_sat_add(tts_submit(S, S->rl[S->wrcur]), w);
+        if (!past || x > t) {
+            best = x < best ? x : best;
+            break;
+        }
+        S->wrcur++;
+    }
+    return best;
 }
 
 /* Sorts rl[lo .. nrl) by job index: the tasks ready at one event queue in

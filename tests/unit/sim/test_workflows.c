@@ -325,6 +325,8 @@ Test(workflows, random_dags)
             k.p.cache_slots = draw(&s, 1, 3);
             k.p.load_bw = draw(&s, 1, 100);
             k.p.evict = (int32_t)draw(&s, 0, 1);
+            k.p.cache_place = (int32_t)draw(&s, 0, 1);
+            k.p.w_warm = draw(&s, 0, 1) ? draw(&s, 1, 60) : 0;
             k.mids = 1;
             for (int i = 0; i < n; i++) {
                 k.mid[i] = (int32_t)draw(&s, -1, 4);
@@ -607,3 +609,100 @@ Test(workflows, gpu_holding_model_first)
     cr_expect_eq(m.cache_hit, 333);
 }
 
+/* ---- placement by L + X and the warm wait (12.4) ---- */
+
+/* SPEC 12.10 A, cache_place=affinity: at 105 node 0 gives L + X = 5 + 2,
+ * node 1 (A loaded, T0's output there) 0: T1 runs on node 1 and ends at
+ * 155. */
+Test(workflows, scenario_a_affinity)
+{
+    wcase k;
+    cache_case(&k);
+    k.p.cache_place = TT_CACHE_PLACE_AFFINITY;
+    int32_t p1[] = {1};
+    wjob(&k, 0, 50, 1, -1, NULL, 0);
+    wjob(&k, 0, 100, 1, 7, NULL, 0);
+    wjob(&k, 0, 50, 1, 7, p1, 1);
+    model(&k, 0, 1);
+    model(&k, 1, 0);
+    model(&k, 2, 0);
+    k.out_mb[1] = 200;
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 105);
+    cr_expect_eq(o[2].end, 155);
+    cr_expect(fabs(m.wf_jct_mean - 155) < 1e-9);
+    cr_expect_eq(m.cache_hit, 333);
+    cr_expect_eq(m.loads, 2);
+    cr_expect_eq(m.load_gpu_s, 9);
+    cr_expect_eq(m.xfer_gpu_s, 0);
+}
+
+/* SPEC 12.10 C exactly: T0 on node 0 (0..105), T1 on node 1 (0..64); at
+ * 105 node 0 gives 0 + 3, node 1 5 + 1: T2 on node 0 ends at 158;
+ * workflow 4 is rejected whole. */
+Test(workflows, scenario_c)
+{
+    wcase k;
+    cache_case(&k);
+    k.p.cache_place = TT_CACHE_PLACE_AFFINITY;
+    int32_t p01[] = {0, 1}, p3[] = {3};
+    wjob(&k, 0, 100, 1, 3, NULL, 0);
+    wjob(&k, 0, 60, 1, 3, NULL, 0);
+    wjob(&k, 0, 50, 1, 3, p01, 2);
+    wjob(&k, 0, 10, 3, 4, NULL, 0);
+    wjob(&k, 0, 10, 1, 4, p3, 1);
+    model(&k, 0, 0);
+    model(&k, 1, 1);
+    model(&k, 2, 0);
+    model(&k, 3, 0);
+    model(&k, 4, 0);
+    k.out_mb[0] = 100;
+    k.out_mb[1] = 300;
+    tt_job_result o[5];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[0].end, 105);
+    cr_expect_eq(o[1].end, 64);
+    cr_expect_eq(o[2].end, 158);
+    cr_expect(fabs(m.wf_jct_mean - 158) < 1e-9);
+    cr_expect_eq(m.xfer_gpu_s, 3);
+    cr_expect_eq(m.cache_hit, 333);
+    cr_expect_eq(m.rejected, 2);
+    cr_expect_eq(m.wf_rejected, 1);
+}
+
+/* The warm wait (w_warm = 30) holds every fresh job, on an empty cluster
+ * too: on 1x2x1 X (B, 100 s) and Y (A, 10 s) find no warm node at 0 and
+ * start at their crossing, 30, an event: X on node 0 until 134, Y on node
+ * 1 until 45. Z (B) arrives at 20; node 1 frees at 45 but holds A (L = 4),
+ * so Z waits for its crossing at 50 and ends at 64. Without the wait Z
+ * takes node 1 at 20 and ends at 34. Z of model A finds node 1 warm at 45
+ * and runs at once (no load). */
+Test(workflows, warm_wait_expires)
+{
+    wcase k;
+    cache_case(&k);
+    wjob(&k, 0, 100, 1, -1, NULL, 0);
+    wjob(&k, 0, 10, 1, -1, NULL, 0);
+    wjob(&k, 20, 10, 1, -1, NULL, 0);
+    model(&k, 0, 1);
+    model(&k, 1, 0);
+    model(&k, 2, 1);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].end, 34);
+    k.p.w_warm = 30;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[0].start, 30);
+    cr_expect_eq(o[1].end, 45);
+    cr_expect_eq(o[2].start, 50);
+    cr_expect_eq(o[2].end, 64);
+    cr_expect_eq(o[2].queue, 30);
+    model(&k, 2, 0);
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 45);
+    cr_expect_eq(o[2].end, 55);
+}
