@@ -628,6 +628,15 @@ TTS_FN int32_t tts_tree_shape(int64_t n, int64_t *off, int64_t *total)
     return h;
 }
 
+/* Points S->field at buf + b and moves b past count values (8-aligned):
+ * tts_layout's and tts_wf_layout's one step. */
+#define TTS_CARVE(field, count, type)                                                       \
+    do {                                                                                   \
+        if (S)                                                                             \
+            S->field = (type *)(void *)(buf + b);                                          \
+        b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8;                       \
+    } while (0)
+
 /* Lays out the buffer of one simulation of n jobs on c with the optional
  * parts in with (TTS_WITH_*): with S, points S's arrays into buf; returns
  * the bytes either way (8-aligned pieces). One function, so the size and
@@ -637,12 +646,6 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
     int64_t run = n < slots ? n : slots, words = (nodes + 63) / 64, tree, b = 0;
     tts_tree_shape(n, NULL, &tree);
-#define TTS_CARVE(field, count, type)                                                       \
-    do {                                                                                   \
-        if (S)                                                                             \
-            S->field = (type *)(void *)(buf + b);                                          \
-        b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8;                       \
-    } while (0)
     TTS_CARVE(info, n, uint32_t);
     TTS_CARVE(evict, n, int32_t);
     TTS_CARVE(tend, n, int64_t);
@@ -719,7 +722,6 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(c_id, ca * slots * TTS_CACHE_SLOTS, int32_t);
     TTS_CARVE(c_use, ca * slots * TTS_CACHE_SLOTS, int32_t);
     TTS_CARVE(c_mb, ca * slots, int32_t);
-#undef TTS_CARVE
     if (S) {
         S->words = (int32_t)words;
         S->with = with;
@@ -764,12 +766,6 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
 TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, int32_t with)
 {
     int64_t b = 0, nt = tr->ntask;
-#define TTS_CARVE(field, count, type)                                                       \
-    do {                                                                                   \
-        if (S)                                                                             \
-            S->field = (type *)(void *)(buf + b);                                          \
-        b += ((int64_t)(count) * (int64_t)sizeof(type) + 7) / 8 * 8;                       \
-    } while (0)
     TTS_CARVE(t_left, nt, int32_t);
     TTS_CARVE(t_home, nt, int32_t);
     TTS_CARVE(t_ready, nt, int64_t);
@@ -777,7 +773,6 @@ TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, int32
     TTS_CARVE(wf_end, tr->nwf, int64_t);
     TTS_CARVE(rcur, nt > 0 ? 2 * TTS_MAX_CLASSES : 0, int64_t);
     TTS_CARVE(c_need, with & TTS_WITH_CACHE ? tr->nmid + tr->nclasses : 0, int32_t);
-#undef TTS_CARVE
     if (S && nt == 0) {
         S->t_left = S->t_home = S->rl = NULL;
         S->t_ready = S->wf_end = S->rcur = NULL;
@@ -786,6 +781,8 @@ TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, int32
         S->c_need = NULL;
     return b;
 }
+
+#undef TTS_CARVE
 
 /* Bytes of the buffer one simulation of n jobs on c needs. */
 TTS_FN int64_t tts_state_bytes(int64_t n, const tts_cluster *c, int32_t with)

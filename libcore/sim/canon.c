@@ -43,6 +43,8 @@ int tt_canon_init(tt_ctx *ctx, tt_canon *k, const tt_cluster *c, const tt_models
             k->beyond_rack = 1;
         if (j->submit[i] != j->submit[0])
             k->one_submit = 0;
+        if (j->wf && j->out_mb && j->wf[i] >= 0 && j->out_mb[i] > 0)
+            k->xfers = 1; /* a task with an output: a child may read it */
     }
     return 0;
 }
@@ -186,6 +188,23 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
     /* above L0 only after a w0, after an eviction (which needs a finite
      * w0, or is a priority eviction), or for a job larger than a rack */
     q.congestion = finite || prio || k->beyond_rack ? least_congestion(k, occ, p->congestion) : 0;
+    /* workflows and GPU memory (docs/model.md section 13): gpu_mem always
+     * (it rejects, loads and counts hits); the cache's own parameters only
+     * with it on; xfer_bw only when a task may read an output; cache_place
+     * only when L or X may differ between nodes (else affinity's least
+     * (0, free GPUs, index) is step 1's best fit); w_warm always (it holds
+     * multi-node jobs even when every node is warm) */
+    q.gpu_mem = p->gpu_mem;
+    if (p->gpu_mem > 0) {
+        q.cache_slots = p->cache_slots;
+        q.load_bw = p->load_bw;
+        q.evict = p->evict;
+    }
+    if (k->xfers)
+        q.xfer_bw = p->xfer_bw;
+    if (p->gpu_mem > 0 || k->xfers)
+        q.cache_place = p->cache_place;
+    q.w_warm = p->w_warm;
     /* elastic jobs (docs/model.md 8.1, section 10): with el_up = el_down =
      * 0 no elastic parameter is read (q keeps their defaults); otherwise
      * the rules above do not hold (a resize pays restart under term, sizes
@@ -205,7 +224,7 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
 /* The fields of a form, in one array for the comparison and the hash (a
  * struct's padding is not compared); gittins_dist as a hash of its text,
  * the text itself compared apart. */
-#define FORM_WORDS (12 + 3 * TT_MAX_CLASSES + 5 + TT_MAX_MLFQ + 6)
+#define FORM_WORDS (12 + 3 * TT_MAX_CLASSES + 5 + TT_MAX_MLFQ + 6 + 7)
 
 static uint64_t text_hash(const char *t)
 {
@@ -249,6 +268,14 @@ static void form_words(const tt_params *q, uint64_t *w)
     e[3] = (uint64_t)q->resize;
     e[4] = (uint64_t)q->resize_cost;
     e[5] = (uint64_t)q->resize_gap;
+    uint64_t *g = e + 6;
+    g[0] = (uint64_t)q->gpu_mem;
+    g[1] = (uint64_t)q->cache_slots;
+    g[2] = (uint64_t)q->load_bw;
+    g[3] = (uint64_t)q->xfer_bw;
+    g[4] = (uint64_t)q->w_warm;
+    g[5] = (uint64_t)q->evict;
+    g[6] = (uint64_t)q->cache_place;
 }
 
 int tt_canon_equal(const tt_params *a, const tt_params *b)

@@ -17,16 +17,20 @@ enum {
     P_ORDER, P_W0, P_W1, P_THETA, P_RESTART, P_CONGESTION, P_MIN_RUN, P_MAX_PREEMPT,
     P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS, P_MLFQ, P_PROMOTE, P_PRIO_PREEMPT,
     P_GITTINS_DELTA, P_GITTINS_DIST, P_EL_UP, P_EL_DOWN, P_EL_FRAC, P_RESIZE, P_RESIZE_COST,
-    P_RESIZE_GAP
+    P_RESIZE_GAP, P_GPU_MEM, P_CACHE_SLOTS, P_LOAD_BW, P_XFER_BW, P_EVICT, P_CACHE_PLACE,
+    P_W_WARM
 };
 
 const char *const tt_param_names[TT_NPARAMS_ALL] = {
     "order",      "w0",      "w1",          "theta",    "restart", "congestion",
     "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers",
     "mlfq",       "promote", "prio_preempt", "gittins_delta", "gittins_dist",
-    "el_up",      "el_down", "el_frac",     "resize",   "resize_cost", "resize_gap"};
+    "el_up",      "el_down", "el_frac",     "resize",   "resize_cost", "resize_gap",
+    "gpu_mem",    "cache_slots", "load_bw", "xfer_bw",  "evict",   "cache_place", "w_warm"};
 
 static const char *const resize_names[] = {"sidecar", "term"};
+static const char *const evict_names[] = {"lru", "demand"};
+static const char *const place_names[] = {"off", "affinity"};
 
 static const char *const order_names[TT_NORDERS] = {"fifo", "sjf",     "srtf", "las",
                                                     "dlas", "gittins", "ftf"};
@@ -58,6 +62,11 @@ static const num_param nums[TT_NPARAMS_ALL] = {
     [P_EL_FRAC] = NUM(el_frac, 0, 1000, 0, "permille 0 .. 1000"),
     [P_RESIZE_COST] = NUM(resize_cost, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
     [P_RESIZE_GAP] = NUM(resize_gap, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
+    [P_GPU_MEM] = NUM(gpu_mem, 0, INT32_MAX, 0, "MiB 0 .. 2147483647 (0: no model cache)"),
+    [P_CACHE_SLOTS] = NUM(cache_slots, 1, 8, 0, "models 1 .. 8"),
+    [P_LOAD_BW] = NUM(load_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647"),
+    [P_XFER_BW] = NUM(xfer_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647"),
+    [P_W_WARM] = NUM(w_warm, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
 };
 
 /* SPEC 11.5's defaults: Tiresias's queue_limit and gittins_delta */
@@ -403,6 +412,16 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
                 return 0;
             }
         return bad_value(ctx, name, "sidecar or term", value);
+    case P_EVICT:
+    case P_CACHE_PLACE: {
+        const char *const *nm = i == P_EVICT ? evict_names : place_names;
+        for (int r = 0; r < 2; r++)
+            if (strcmp(value, nm[r]) == 0) {
+                *(i == P_EVICT ? &p->evict : &p->cache_place) = r;
+                return 0;
+            }
+        return bad_value(ctx, name, i == P_EVICT ? "lru or demand" : "off or affinity", value);
+    }
     default: {
         const num_param *q = &nums[i];
         int64_t v;
@@ -455,6 +474,10 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
     }
     case P_RESIZE:
         n = snprintf(buf, size, "%s", p->resize == TT_RESIZE_TERM ? "term" : "sidecar");
+        break;
+    case P_EVICT: n = snprintf(buf, size, "%s", evict_names[p->evict == TT_EVICT_DEMAND]); break;
+    case P_CACHE_PLACE:
+        n = snprintf(buf, size, "%s", place_names[p->cache_place == TT_CACHE_PLACE_AFFINITY]);
         break;
     case P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
     case P_MIX: {

@@ -178,7 +178,7 @@ expect_exit 2 tt-sim -c 1x1x4 -p w0=-5 small.h5
 expect_exit 2 tt-sim -c 1x1x4 -p theta=abc small.h5
 expect_err "tt-sim: parameter 'theta': expected permille >= 0 or inf, got 'abc'"
 expect_exit 2 tt-sim -c 1x1x4 -p nosuch=1 small.h5
-expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers mlfq promote prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize resize_cost resize_gap w0.CLASS w1.CLASS preset)"
+expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers mlfq promote prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm w0.CLASS w1.CLASS preset)"
 expect_exit 2 tt-sim -c 1x1x4 -p w0 small.h5
 expect_err "option -p: expected NAME=VALUE, got 'w0'"
 expect_exit 2 tt-sim -c 1x1x4 -p mix=gpt:1 small.h5

@@ -38,6 +38,7 @@ typedef struct {
     int32_t beyond_rack; /* some job fits the cluster but not a rack */
     int32_t one_submit;  /* every job submits at one time (load moves none) */
     uint64_t known;      /* bit c: some job names class c */
+    int32_t xfers;       /* some task may read a parent's output (SPEC 12.3) */
     int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
 } tt_canon;
 

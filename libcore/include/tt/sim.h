@@ -104,9 +104,10 @@ extern const char *const tt_param_names[];
 #define TT_NPARAMS 18
 /* Every parameter tt_params_set and tt_params_format know: the output
  * columns' TT_NPARAMS, then el_up el_down el_frac resize resize_cost
- * resize_gap (section 10: set, formatted and in tt_params_format_options,
- * not yet output columns). */
-#define TT_NPARAMS_ALL 24
+ * resize_gap (section 10) and gpu_mem cache_slots load_bw xfer_bw evict
+ * cache_place w_warm (section 12): set, formatted and in
+ * tt_params_format_options, not yet output columns. */
+#define TT_NPARAMS_ALL 31
 /* Room for any parameter as text (a mix or timers of 64 named classes). */
 #define TT_PARAM_TEXT_MAX (TT_MAX_CLASSES * 112)
 

@@ -9,6 +9,7 @@
 
 #include "testutil.h"
 
+#include "tt/canon.h"
 #include "tt/sim.h"
 
 enum { WMAXJ = 64, WMAXD = 256 };
@@ -466,21 +467,28 @@ static void model(wcase *k, int64_t i, int32_t mid)
     k->mem_mb[i] = mid == 0 ? 500 : 400;
 }
 
+/* SPEC 12.10 A: on 1x2x1, X (B, 50 s), T0 (A, 100 s, out 200 MiB) and T1
+ * (A, 50 s, after T0), all at 0. */
+static void scen_a(wcase *k)
+{
+    static const int32_t p1[] = {1};
+    cache_case(k);
+    wjob(k, 0, 50, 1, -1, NULL, 0);
+    wjob(k, 0, 100, 1, 7, NULL, 0);
+    wjob(k, 0, 50, 1, 7, p1, 1);
+    model(k, 0, 1);
+    model(k, 1, 0);
+    model(k, 2, 0);
+    k->out_mb[1] = 200;
+}
+
 /* SPEC 12.10 A, cache_place=off: X (B) takes node 0 (L = 4, ends 54), T0
  * (A) node 1 (L = 5, ends 105); at 105 T1 takes node 0 by best fit, loads
  * A beside B (L = 5) and reads T0's 200 MiB (X = 2): it ends at 162. */
 Test(workflows, scenario_a_off)
 {
     wcase k;
-    cache_case(&k);
-    int32_t p1[] = {1};
-    wjob(&k, 0, 50, 1, -1, NULL, 0);
-    wjob(&k, 0, 100, 1, 7, NULL, 0);
-    wjob(&k, 0, 50, 1, 7, p1, 1);
-    model(&k, 0, 1);
-    model(&k, 1, 0);
-    model(&k, 2, 0);
-    k.out_mb[1] = 200;
+    scen_a(&k);
     tt_job_result o[3];
     tt_metrics m;
     cr_assert_eq(wrun(&k, o, &m), 0);
@@ -617,16 +625,8 @@ Test(workflows, gpu_holding_model_first)
 Test(workflows, scenario_a_affinity)
 {
     wcase k;
-    cache_case(&k);
+    scen_a(&k);
     k.p.cache_place = TT_CACHE_PLACE_AFFINITY;
-    int32_t p1[] = {1};
-    wjob(&k, 0, 50, 1, -1, NULL, 0);
-    wjob(&k, 0, 100, 1, 7, NULL, 0);
-    wjob(&k, 0, 50, 1, 7, p1, 1);
-    model(&k, 0, 1);
-    model(&k, 1, 0);
-    model(&k, 2, 0);
-    k.out_mb[1] = 200;
     tt_job_result o[3];
     tt_metrics m;
     cr_assert_eq(wrun(&k, o, &m), 0);
@@ -705,4 +705,89 @@ Test(workflows, warm_wait_expires)
     cr_assert_eq(wrun(&k, o, &m), 0);
     cr_expect_eq(o[2].start, 45);
     cr_expect_eq(o[2].end, 55);
+}
+
+/* ---- the parameters (12.6) and their canonical forms ---- */
+
+Test(workflows, params_set_format)
+{
+    static const char *const set[][2] = {{"gpu_mem", "24576"}, {"cache_slots", "2"},
+                                         {"load_bw", "1000"},  {"xfer_bw", "100"},
+                                         {"evict", "demand"},  {"cache_place", "affinity"},
+                                         {"w_warm", "60"}};
+    tt_params p;
+    tt_params_default(&p);
+    char buf[256];
+    cr_assert_eq(tt_params_format_options(&p, NULL, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "");
+    for (int i = 0; i < 7; i++)
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, set[i][0], set[i][1]), 0, "%s", set[i][0]);
+    cr_assert_eq(tt_params_format_options(&p, NULL, buf, sizeof buf), 0);
+    cr_expect_str_eq(buf, "-p gpu_mem=24576 -p cache_slots=2 -p load_bw=1000 -p xfer_bw=100 "
+                          "-p evict=demand -p cache_place=affinity -p w_warm=60");
+    cr_expect_eq(tt_params_set(NULL, &p, NULL, "cache_slots", "9"), TT_EINVAL);
+    cr_expect_eq(tt_params_set(NULL, &p, NULL, "evict", "fifo"), TT_EINVAL);
+    cr_expect_eq(tt_params_set(NULL, &p, NULL, "xfer_bw", "0"), TT_EINVAL);
+}
+
+/* Exact rules only: the cache's parameters are read with gpu_mem > 0,
+ * xfer_bw when a task has an output, cache_place when either, w_warm
+ * always. */
+Test(workflows, canon_rules)
+{
+    wcase k;
+    cache_case(&k);
+    int32_t p0[] = {0};
+    wjob(&k, 0, 10, 2, 1, NULL, 0);
+    wjob(&k, 0, 10, 1, 1, p0, 1);
+    model(&k, 0, 0);
+    model(&k, 1, 1);
+    static const char *const names[] = {"a", "s"};
+    static const int64_t s1[] = {1000, 1000}, s2[] = {1000, 2000};
+    tt_models *md = NULL;
+    cr_assert_eq(tt_models_create(NULL, 2, names, s1, s2, &md), 0);
+    tt_sim_jobs j;
+    memset(&j, 0, sizeof j);
+    j.n = k.n;
+    j.submit = k.submit;
+    j.duration = k.duration;
+    j.gpus = k.gpus;
+    j.cls = k.cls;
+    j.wf = k.wf;
+    j.dep_off = k.dep_off;
+    j.deps = k.deps;
+    j.mid = k.mid;
+    j.mem_mb = k.mem_mb;
+    tt_canon c;
+    cr_assert_eq(tt_canon_init(NULL, &c, &k.c, md, &j), 0);
+    tt_params a, b, fa, fb;
+    tt_params_default(&a);
+    b = a;
+    b.cache_slots = 2;
+    b.load_bw = 7;
+    b.evict = TT_EVICT_DEMAND;
+    b.xfer_bw = 3;
+    b.cache_place = TT_CACHE_PLACE_AFFINITY;
+    tt_canon_form(&c, &a, &fa);
+    tt_canon_form(&c, &b, &fb);
+    cr_expect(tt_canon_equal(&fa, &fb), "no cache, no output: one form");
+    a.gpu_mem = b.gpu_mem = 1000;
+    tt_canon_form(&c, &a, &fa);
+    tt_canon_form(&c, &b, &fb);
+    cr_expect(!tt_canon_equal(&fa, &fb), "with the cache: the cache's parameters count");
+    b = a;
+    b.w_warm = 5;
+    tt_canon_form(&c, &b, &fb);
+    cr_expect(!tt_canon_equal(&fa, &fb), "w_warm counts");
+    /* an output: xfer_bw and cache_place count without the cache */
+    k.out_mb[0] = 10;
+    j.out_mb = k.out_mb;
+    cr_assert_eq(tt_canon_init(NULL, &c, &k.c, md, &j), 0);
+    tt_params_default(&a);
+    b = a;
+    b.xfer_bw = 3;
+    tt_canon_form(&c, &a, &fa);
+    tt_canon_form(&c, &b, &fb);
+    cr_expect(!tt_canon_equal(&fa, &fb), "xfer_bw counts with an output");
+    tt_models_free(md);
 }

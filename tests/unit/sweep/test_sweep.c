@@ -287,7 +287,8 @@ Test(sweep, configs_errors)
                          "1: field 'colour': unknown parameter 'colour' (known: order w0 w1 "
                          "theta restart congestion min_run max_preempt backfill load seed mix timers mlfq "
                          "promote prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
-                         "resize_cost resize_gap w0.CLASS w1.CLASS preset)");
+                         "resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict "
+                         "cache_place w_warm w0.CLASS w1.CLASS preset)");
     expect_configs_error("w0\tw0\n1\t2\n", "1: field 'w0': named twice");
     expect_configs_error("w0\ttheta\n1\n", "1: field 'theta': parameter already in a grid");
     expect_configs_error("w0\tw1\n1\t2\n3\n", "3: expected 2 fields, got 1");
