@@ -10,8 +10,9 @@ Test(params, names_and_defaults)
     const char *want[] = {"order",   "w0",          "w1",       "theta", "restart", "congestion",
                           "min_run", "max_preempt", "backfill", "load",  "seed",    "mix",
                           "timers",  "mlfq",        "promote",  "prio_preempt",
-                          "gittins_delta",          "gittins_dist"};
-    cr_assert_eq(TT_NPARAMS, 18);
+                          "gittins_delta",          "gittins_dist", "el_up", "el_down",
+                          "el_frac", "resize", "resize_cost", "resize_gap"};
+    cr_assert_eq(TT_NPARAMS, 24);
     for (int i = 0; i < TT_NPARAMS; i++)
         cr_expect_str_eq(tt_param_names[i], want[i]);
     tt_params p;
@@ -37,6 +38,9 @@ Test(params, names_and_defaults)
     cr_expect_eq(p.prio_preempt, 1);
     cr_expect_eq(p.gittins_delta, 3250);
     cr_expect_str_eq(p.gittins_dist, "trace");
+    /* SPEC 10.6 */
+    cr_expect(p.el_up == 0 && p.el_down == 0 && p.el_frac == 1000);
+    cr_expect(p.resize == TT_RESIZE_SIDECAR && p.resize_cost == 10 && p.resize_gap == 300);
 }
 
 /* name=value must be accepted; the parameter's text then reads want. */
@@ -223,7 +227,9 @@ Test(params, format_round_trips)
                              {"mix", "slow:3"}, {"timers", "fast:-:inf,slow:600:0"},
                              {"mlfq", "100,2000,57600"}, {"promote", "2500"},
                              {"prio_preempt", "0"}, {"gittins_delta", "1099511627776"},
-                             {"gittins_dist", "dir,x/yarn:1.csv"}};
+                             {"gittins_dist", "dir,x/yarn:1.csv"}, {"el_up", "3"},
+                             {"el_down", "2"}, {"el_frac", "250"}, {"resize", "term"},
+                             {"resize_cost", "2147483647"}, {"resize_gap", "0"}};
     tt_params p, q;
     tt_params_default(&p);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
