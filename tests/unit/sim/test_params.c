@@ -375,3 +375,61 @@ Test(params, class_timers)
                      "parameter 'w1.slow': no model table to name classes from");
     tt_models_free(m);
 }
+
+/* Presets (SPEC 11.9, 10.11): each is exactly its settings applied in
+ * order to whatever p held, and the elastic baselines are the points SPEC
+ * 10.11 gives: the Kubernetes default fixed, the others on its order,
+ * timers and backfill, term paying restart (30 s), sidecar leaving
+ * resize_cost as it was. */
+Test(params, presets)
+{
+    static const char *const want[] = {"yarn-cs", "tiresias-dlas", "tiresias-gittins",
+                                       "pollux-tiresias", "themis", "k8s-fixed",
+                                       "elastic-term", "elastic-sidecar", "start-smaller"};
+    int n = 0;
+    while (tt_preset_name(n))
+        n++;
+    cr_assert_eq(n, 9);
+    for (int i = 0; i < n; i++) {
+        cr_expect_str_eq(tt_preset_name(i), want[i]);
+        tt_params p, q;
+        tt_params_default(&p);
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, "resize_cost", "77"), 0);
+        q = p;
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", want[i]), 0, "%s", want[i]);
+        char item[128];
+        const char *at = tt_preset_settings(i);
+        while (*at) { /* the settings one by one */
+            size_t len = strcspn(at, " ");
+            snprintf(item, sizeof item, "%.*s", (int)len, at);
+            char *eq = strchr(item, '=');
+            cr_assert(eq);
+            *eq = '\0';
+            cr_assert_eq(tt_params_set(NULL, &q, NULL, item, eq + 1), 0);
+            at += len + strspn(at + len, " ");
+        }
+        cr_expect(memcmp(&p, &q, sizeof p) == 0, "%s is not its settings", want[i]);
+        if (i < 5)
+            continue;
+        cr_expect(p.order == TT_ORDER_FIFO && p.w0 == 0 && p.w1 == 0 && p.backfill == 1,
+                  "%s", want[i]);
+        cr_expect_eq(p.resize_cost, 77, "%s set resize_cost", want[i]);
+    }
+    tt_params p;
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "el_up", "3"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "k8s-fixed"), 0);
+    cr_expect(p.el_up == 0 && p.el_down == 0);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "restart", "5"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "elastic-term"), 0);
+    cr_expect(p.el_up == 2 && p.el_down == 1 && p.resize == TT_RESIZE_TERM && p.restart == 30);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "elastic-sidecar"), 0);
+    cr_expect(p.el_up == 2 && p.el_down == 1 && p.resize == TT_RESIZE_SIDECAR);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "start-smaller"), 0);
+    cr_expect(p.el_up == 0 && p.el_down == 1);
+    tt_ctx *ctx = tt_ctx_create();
+    cr_expect_eq(tt_params_set(ctx, &p, NULL, "preset", "elastic"), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "k8s-fixed, elastic-term, elastic-sidecar, start-smaller, "
+                                     "got 'elastic'"), "%s", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
+}

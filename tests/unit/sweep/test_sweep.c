@@ -153,6 +153,25 @@ Test(sweep, every_parameter_is_an_axis)
     tt_models_free(m);
 }
 
+/* The elastic baselines crossed with a resize-cost grid (SPEC 10.11's
+ * comparison): the preset is applied first, the grid's cost after it. */
+Test(sweep, preset_by_resize_cost)
+{
+    tt_models *m = two_models();
+    tt_sweep *s = NULL;
+    cr_assert_eq(tt_sweep_create(NULL, m, &s), 0);
+    cr_assert_eq(tt_sweep_grid(NULL, s, "preset", "k8s-fixed,elastic-term,elastic-sidecar"), 0);
+    cr_assert_eq(tt_sweep_grid(NULL, s, "resize_cost", "0,60"), 0);
+    expect_values(s, "el_up", (const char *[]){"0", "0", "2", "2", "2", "2"}, 6);
+    expect_values(s, "el_down", (const char *[]){"0", "0", "1", "1", "1", "1"}, 6);
+    expect_values(s, "resize",
+                  (const char *[]){"sidecar", "sidecar", "term", "term", "sidecar", "sidecar"}, 6);
+    expect_values(s, "resize_cost", (const char *[]){"0", "60", "0", "60", "0", "60"}, 6);
+    expect_values(s, "w0", (const char *[]){"0", "0", "0", "0", "0", "0"}, 6);
+    tt_sweep_free(s);
+    tt_models_free(m);
+}
+
 Test(sweep, bad_specs)
 {
     expect_grid_error("w0", "1:2", "grid 'w0=1:2': expected A:B:N, log:A:B:N (either may end "
