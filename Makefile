@@ -332,7 +332,7 @@ example: $(TOOLS)
 # mean JCT and makespan against the SideCar resize cost for the Kubernetes
 # default (fixed sizes), termination-based and SideCar resizes, at loads
 # 1000 and 2000 on 4x32x8; 16 distinct simulations (the first two presets
-# do not read resize_cost), minutes each with elasticity on
+# do not read resize_cost)
 ELASTIC_SWEEP := $(BUILD)/figures/philly-elastic.h5
 figures-elastic: $(BIN)/tt-ingest $(BIN)/tt-sweep $(BIN)/tt-plot
 	@mkdir -p $(BUILD)/figures
