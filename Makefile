@@ -12,6 +12,7 @@
 #   make bench           benchmarks, TSV on stdout
 #   make bench-engine    one Philly configuration, this engine against v0.1.0's (bench/engine)
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
+#   make figures-elastic docs/figures/philly-elastic-{jct,makespan}.png (SPEC 10.11's baselines)
 #   make shared          build/libtracetune.so.VERSION
 #   make install PREFIX=/usr/local   tools, libraries, headers, tracetune.pc, data
 #   make uninstall PREFIX=/usr/local
@@ -115,7 +116,7 @@ COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data clean install \
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data figures-elastic clean install \
         uninstall installcheck doccheck man completion shared example notebooks study FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
@@ -326,6 +327,24 @@ example: $(TOOLS)
 	    -g theta=1050,1100,1200,1500,1700,inf -o example-sweep.h5 example.h5 >/dev/null
 	$(BIN)/tt-plot surface --facet makespan -o example-surface.png example-sweep.h5
 	$(BIN)/tt-plot pareto -o example-pareto.png example-sweep.h5
+
+# ---- the elastic baselines (SPEC 10.11) on Philly, README "Elastic jobs" ----
+# mean JCT and makespan against the SideCar resize cost for the Kubernetes
+# default (fixed sizes), termination-based and SideCar resizes, at loads
+# 1000 and 2000 on 4x32x8; 16 distinct simulations (the first two presets
+# do not read resize_cost)
+ELASTIC_SWEEP := $(BUILD)/figures/philly-elastic.h5
+figures-elastic: $(BIN)/tt-ingest $(BIN)/tt-sweep $(BIN)/tt-plot
+	@mkdir -p $(BUILD)/figures
+	$(BIN)/tt-ingest -q -o $(BUILD)/figures/philly.h5 ../shared/traces/philly/pollux_philly.csv
+	$(BIN)/tt-sweep -c 4x32x8 -g load=1000,2000 -g preset=k8s-fixed,elastic-term,elastic-sidecar \
+	    -g resize_cost=1,10,30,100,300,1000 -o $(ELASTIC_SWEEP) $(BUILD)/figures/philly.h5 >/dev/null
+	for m in jct:jct_mean makespan:makespan; do \
+	    $(BIN)/tt-plot lines -y $${m#*:} --by el_up,resize --panel load --label k8s-fixed \
+	        --label elastic-term --label elastic-sidecar --title "Philly on 4x32x8 \
+	(order=fifo, w0=w1=0, el_up=2 el_down=1 when elastic): $${m#*:} against resize_cost" \
+	        -o docs/figures/philly-elastic-$${m%%:*}.png $(ELASTIC_SWEEP) || exit 1; \
+	done
 
 # ---- the library as a library: shared, pkg-config, install ----
 # libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from objects

@@ -17,10 +17,12 @@
 #include "tt/tracefile.h"
 
 static const char usage[] =
-    "usage: tt-plot surface|pareto|cdf|timeline|trace|search|size [-x NAME] [-y NAME] [-z NAME]\n"
-    "               [--facet METRIC] [--3d] [--where NAME=VALUE]... [--baseline FILE]...\n"
-    "               [--baseline-any] [--label TEXT]... [--surface SWEEP.h5] [--title TEXT]\n"
-    "               [--size WxH] [--script FILE] -o FIG.png|svg|pdf [INPUT...]\n";
+    "usage: tt-plot surface|pareto|cdf|timeline|trace|search|size|lines [-x NAME]\n"
+    "               [-y NAME] [-z NAME] [--facet METRIC] [--3d] [--where NAME=VALUE]...\n"
+    "               [--baseline FILE]... [--baseline-any] [--label TEXT]...\n"
+    "               [--surface SWEEP.h5] [--by NAME[,NAME]...] [--panel NAME]\n"
+    "               [--title TEXT] [--size WxH] [--script FILE] -o FIG.png|svg|pdf\n"
+    "               [INPUT...]\n";
 
 static void help(void)
 {
@@ -53,6 +55,10 @@ static void help(void)
         "  size      a metric -y (the target's) against the cluster size -x (gpus;\n"
         "            nodes) per policy, from tt-size's TSV: the target as a line, each\n"
         "            policy's smallest size that meets it ringed and labelled\n"
+        "  lines     metric -y (jct_mean) against swept parameter -x (resize_cost), log x\n"
+        "            for geometric values: --by NAME[,NAME]... one line per value of\n"
+        "            those parameters, --label names the lines in the order they first\n"
+        "            appear; --panel NAME one panel per value of that one\n"
         "\n"
         "  -o FIG           the figure; png (pngcairo), svg or pdf (pdfcairo) by extension\n"
         "  --where N=V      keep only the rows where column N is V (repeatable)\n"
@@ -92,9 +98,9 @@ typedef struct {
     const char *script, *surface;
 } args;
 
-enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH, K_SIZE };
-static const char *const kinds[] = {"surface", "pareto", "cdf",   "timeline",
-                                    "trace",   "search", "size"};
+enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH, K_SIZE, K_LINES };
+static const char *const kinds[] = {"surface", "pareto", "cdf",  "timeline",
+                                    "trace",   "search", "size", "lines"};
 
 /* A table from path, or for "-" from standard input, read whole once
  * into *mem (the search kind reads its space from the same bytes). */
@@ -155,6 +161,7 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
     case K_TIMELINE: return tt_plot_timeline(ctx, tabs[0], o, script);
     case K_SEARCH: return tt_plot_search(ctx, tabs[0], base[0], base[1], o, script);
     case K_SIZE: return size_script(ctx, tabs[0], o, script);
+    case K_LINES: return tt_plot_lines(ctx, tabs[0], o, script);
     default: {
         tt_table *v[3] = {NULL, NULL, NULL};
         int rc = 0;
@@ -273,13 +280,14 @@ int main(int argc, char **argv)
         return cli_usage_error(usage);
     }
     enum { O_FACET = 256, O_3D, O_WHERE, O_BASE, O_ANY, O_LABEL, O_TITLE, O_SIZE, O_SCRIPT,
-           O_SURF };
+           O_SURF, O_BY, O_PANEL };
     static const struct option lopts[] = {
         {"facet", required_argument, 0, O_FACET},   {"3d", no_argument, 0, O_3D},
         {"where", required_argument, 0, O_WHERE},   {"baseline", required_argument, 0, O_BASE},
         {"label", required_argument, 0, O_LABEL},   {"title", required_argument, 0, O_TITLE},
         {"size", required_argument, 0, O_SIZE},     {"script", required_argument, 0, O_SCRIPT},
         {"surface", required_argument, 0, O_SURF},  {"baseline-any", no_argument, 0, O_ANY},
+        {"by", required_argument, 0, O_BY},         {"panel", required_argument, 0, O_PANEL},
         {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     const char *why = NULL;
@@ -297,6 +305,8 @@ int main(int argc, char **argv)
         case O_TITLE: a.o.title = optarg; break;
         case O_SCRIPT: a.script = optarg; break;
         case O_SURF: a.surface = optarg; break;
+        case O_BY: a.o.by = optarg; break;
+        case O_PANEL: a.o.panel = optarg; break;
         case O_WHERE:
             if (a.nw == 64 || !strchr(optarg, '=') || optarg[0] == '=')
                 why = "option --where: expected NAME=VALUE (at most 64)";
@@ -341,8 +351,14 @@ int main(int argc, char **argv)
         why = "--surface is for search";
     if (!why && (a.o.facet || a.o.view3d) && a.kind != K_SURFACE)
         why = "--facet and --3d are for surface";
-    if (!why && a.nl && (a.kind != K_CDF || a.nl > (nin > 0 ? nin : 1)))
+    if (!why && (a.o.by || a.o.panel) && a.kind != K_LINES)
+        why = "--by and --panel are for lines";
+    if (!why && a.nl && a.kind != K_CDF && a.kind != K_LINES)
+        why = "--label is for cdf and lines";
+    if (!why && a.nl && a.kind == K_CDF && a.nl > (nin > 0 ? nin : 1))
         why = "--label is for cdf, at most one per input (in their order)";
+    a.o.labels = a.lv;
+    a.o.nlabels = a.kind == K_LINES ? a.nl : 0;
     const char *inputs[64 + 64 + 1];
     int ni = 0;
     for (int i = 0; !why && i < (nin > 0 ? nin : 1); i++)

@@ -1,4 +1,4 @@
-/* Named baselines (SPEC 11.9): each is a list of NAME=VALUE settings that
+/* Named baselines (SPEC 11.9 and 10.11): each is a list of NAME=VALUE settings that
  * tt_params_set applies in order, so a preset is a parameter point and
  * nothing else, and the later ones (elastic, workflows) are one line here.
  * tt_params_set reads "preset" through tt_params_preset; sweeps apply it
@@ -24,6 +24,17 @@ static const preset presets[] = {
                          "w0=0 w1=0"},
     {"pollux-tiresias", "order=dlas mlfq=57600"},
     {"themis", "order=ftf"},
+    /* SPEC 10.11: the Kubernetes default, and the elastic schedulers on its
+     * order, timers and backfill, so that they differ from it in sizes and
+     * the resize mechanism alone. SPEC leaves el_up and el_down open: 2 and
+     * 1 let a job grow to four times its request or start at half of it,
+     * room to fill idle GPUs with few sizes to weigh (docs/model.md 10.11).
+     * resize_cost is the user's (its default, -p or a grid) */
+    {"k8s-fixed", "el_up=0 el_down=0 order=fifo w0=0 w1=0 backfill=1"},
+    {"elastic-term", "el_up=2 el_down=1 resize=term restart=30 order=fifo w0=0 w1=0 "
+                     "backfill=1"},
+    {"elastic-sidecar", "el_up=2 el_down=1 resize=sidecar order=fifo w0=0 w1=0 backfill=1"},
+    {"start-smaller", "el_up=0 el_down=1 order=fifo w0=0 w1=0 backfill=1"},
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 

@@ -21,6 +21,12 @@ const sd_param tt_sd_params[TT_NPARAMS] = {
     PAR(SD_I32, prio_preempt, "0 or 1", 0),
     PAR(SD_I64, gittins_delta, "GPU-s", 0),
     PAR(SD_TEXT, gittins_dist, NULL, 0),
+    PAR(SD_I64, el_up, "doublings", 0),
+    PAR(SD_I64, el_down, "halvings", 0),
+    PAR(SD_I64, el_frac, "permille", 0),
+    PAR(SD_TEXT, resize, NULL, 0), /* sidecar or term */
+    PAR(SD_I64, resize_cost, "s", 0),
+    PAR(SD_I64, resize_gap, "s", 0),
 };
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}

@@ -23,19 +23,20 @@ enum { USE_NONE, USE_FIXED, USE_GRID, USE_FILE };
 static const char *const use_words[] = {"", "fixed with -p", "in a grid",
                                          "in the configurations file"};
 
-/* What a sweep may set: the parameters (slots 0 .. TT_NPARAMS - 1), then
- * each class's own w0 and w1 (slot TT_NPARAMS + 2 * class + (0 w0, 1 w1)),
+/* What a sweep may set: every parameter tt_params_set knows (slots 0 ..
+ * TT_NPARAMS_ALL - 1), then each class's own w0 and w1 (slot
+ * TT_NPARAMS_ALL + 2 * class + (0 w0, 1 w1)),
  * named w0.CLASS and w1.CLASS, then "preset", which sets several
  * parameters at once and is applied before every other slot, so what -p,
  * -g or the file give explicitly wins over it. */
-#define PRESET_SLOT (TT_NPARAMS + 2 * TT_MAX_CLASSES)
+#define PRESET_SLOT (TT_NPARAMS_ALL + 2 * TT_MAX_CLASSES)
 #define NSLOTS (PRESET_SLOT + 1)
 #define MIX_SLOT 11    /* "mix" */
 #define TIMERS_SLOT 12 /* "timers": all the class timers as one text */
 #define MLFQ_SLOT 13   /* "mlfq": thresholds separated by ',' */
 #define DIST_SLOT 17   /* "gittins_dist": a path may hold ',' and ':' */
 
-static int is_class_slot(int i) { return i >= TT_NPARAMS && i < PRESET_SLOT; }
+static int is_class_slot(int i) { return i >= TT_NPARAMS_ALL && i < PRESET_SLOT; }
 
 /* One axis of the product: nnames parameters, nvals rows of values
  * (vals[row * nnames + k] is the value of names[k]); or a range of one
@@ -65,12 +66,12 @@ struct tt_sweep {
 /* The slot of name, or -1. */
 static int slot_index(const tt_sweep *s, const char *name)
 {
-    for (int i = 0; i < TT_NPARAMS; i++)
+    for (int i = 0; i < TT_NPARAMS_ALL; i++)
         if (strcmp(tt_param_names[i], name) == 0)
             return i;
     int which, c;
     if (tt_params_class_timer_name(s->models, name, &which, &c) == 1)
-        return TT_NPARAMS + 2 * c + which;
+        return TT_NPARAMS_ALL + 2 * c + which;
     return strcmp(name, "preset") == 0 ? PRESET_SLOT : -1;
 }
 
@@ -78,7 +79,7 @@ static const char *slot_name(const tt_sweep *s, int i)
 {
     if (i == PRESET_SLOT)
         return "preset";
-    return i < TT_NPARAMS ? tt_param_names[i] : s->class_names[i - TT_NPARAMS];
+    return i < TT_NPARAMS_ALL ? tt_param_names[i] : s->class_names[i - TT_NPARAMS_ALL];
 }
 
 /* The timers parameter and a class's own timer set the same thing: a sweep
@@ -87,7 +88,7 @@ static int timers_clash(tt_ctx *ctx, const tt_sweep *s, int i, const char *what)
 {
     int other = -1;
     if (i == TIMERS_SLOT) {
-        for (int k = TT_NPARAMS; k < PRESET_SLOT && other < 0; k++)
+        for (int k = TT_NPARAMS_ALL; k < PRESET_SLOT && other < 0; k++)
             if (s->use[k] != USE_NONE)
                 other = k;
     } else if (is_class_slot(i) && s->use[TIMERS_SLOT] != USE_NONE) {
@@ -208,14 +209,18 @@ static int value_ok(const tt_sweep *s, int i, const char *value, char *why, size
     return ok;
 }
 
-/* The "unknown parameter 'x' (known: ...)" message of tt_params_set. */
+/* The "unknown parameter 'x' (known: ...)" message of tt_params_set; a
+ * name tt_params_set takes that the sweep has no slot for says so, rather
+ * than leaving the message empty. */
 static void unknown_name(const tt_sweep *s, const char *name, char *why, size_t size)
 {
     tt_ctx *c = tt_ctx_create();
     tt_params p;
     tt_params_default(&p);
-    tt_params_set(c, &p, s->models, name, "0");
-    snprintf(why, size, "%s", c ? tt_errmsg(c) : "out of memory");
+    if (c && tt_params_set(c, &p, s->models, name, "0") == 0)
+        snprintf(why, size, "parameter '%.60s' cannot be swept", name);
+    else
+        snprintf(why, size, "%s", c ? tt_errmsg(c) : "out of memory");
     tt_ctx_free(c);
 }
 
@@ -640,9 +645,10 @@ void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size)
 }
 
 /* The parameters a digest always hashes, one tab-separated line a
- * configuration; those after them (SPEC 11's) are hashed as "\tNAME=VALUE"
- * before the newline only where they differ from the default, so a sweep
- * that leaves them at their defaults keeps the digest it always had. */
+ * configuration; those after them (SPEC 11's, then section 10's) are
+ * hashed as "\tNAME=VALUE" before the newline only where they differ from
+ * the default, so a sweep that leaves them at their defaults keeps the
+ * digest it always had. */
 #define DIGEST_PARAMS 13
 
 int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65])
@@ -658,7 +664,7 @@ int tt_sweep_digest(tt_ctx *ctx, const tt_sweep *s, char hex[65])
         int rc = tt_sweep_params(ctx, s, k, &p);
         if (rc)
             return rc;
-        for (int i = 0; i < TT_NPARAMS; i++) {
+        for (int i = 0; i < TT_NPARAMS_ALL; i++) {
             tt_params_format(&p, s->models, i, one, sizeof one);
             if (i < DIGEST_PARAMS) {
                 tt_sha256_update(&h, one, strlen(one));

@@ -52,6 +52,10 @@ static void param_put(tt_params *p, int i, int64_t v)
     case 14: p->promote = v; break;
     case 15: p->prio_preempt = (int32_t)v; break;
     case 16: p->gittins_delta = v; break;
+    case 18: p->el_up = v; break;
+    case 19: p->el_down = v; break;
+    case 22: p->resize_cost = v; break;
+    case 23: p->resize_gap = v; break;
     default: break;
     }
 }
@@ -77,13 +81,10 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
     if (ct < 0)
         return tt_err(ctx, TT_EINVAL, "range '%s': unknown model class '%s'", label, name + 3);
     if (i < 0 || !tt_tune_searchable(i))
-        return tt_err(ctx, TT_EINVAL, "range '%s': %s", label,
-                      i < 0 ? "unknown parameter (searchable: w0 w1 theta restart congestion "
-                              "min_run max_preempt backfill load promote prio_preempt "
-                              "gittins_delta w0.CLASS w1.CLASS)"
-                            : "only integer parameters can be searched (w0 w1 theta restart "
-                              "congestion min_run max_preempt backfill load promote "
-                              "prio_preempt gittins_delta w0.CLASS w1.CLASS)");
+        return tt_err(ctx, TT_EINVAL, "range '%s': %s (searchable: w0 w1 theta restart "
+                      "congestion min_run max_preempt backfill load promote prio_preempt "
+                      "gittins_delta el_up el_down resize_cost resize_gap w0.CLASS w1.CLASS)",
+                      label, i < 0 ? "unknown parameter" : "only integer parameters can be searched");
     /* the grid grammar takes a range ending in ",inf" (the tune's "never"
      * column); said here in the tuner's words for the other parameters */
     size_t len = strlen(spec);

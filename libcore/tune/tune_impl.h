@@ -97,12 +97,22 @@ static inline int64_t tt_tune_param_get(const tt_params *p, int i)
     case 14: return p->promote;
     case 15: return p->prio_preempt;
     case 16: return p->gittins_delta;
+    case 18: return p->el_up;
+    case 19: return p->el_down;
+    case 22: return p->resize_cost;
+    case 23: return p->resize_gap;
     default: return 0;
     }
 }
 
-/* 1 for an integer parameter the tuner may search (by index). */
-static inline int tt_tune_searchable(int i) { return (i >= 1 && i <= 9) || (i >= 14 && i <= 16); }
+/* 1 for an integer parameter the tuner may search (by index): not seed,
+ * which draws the workload, nor el_frac, which says how much of the
+ * workload is elastic: neither is the scheduler's to choose. */
+static inline int tt_tune_searchable(int i)
+{
+    return (i >= 1 && i <= 9) || (i >= 14 && i <= 16) || i == 18 || i == 19 || i == 22 ||
+           i == 23;
+}
 
 /* The value of dimension d in p: a parameter, or a class's own timer. */
 static inline int64_t tt_tune_dim_get(const tt_params *p, const tt_tune_dim *d)

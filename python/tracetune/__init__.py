@@ -37,7 +37,8 @@ OPTIONAL_TRACE_COLUMNS = ("elastic", "gpus_min", "gpus_max", "wf", "deps", "mid"
                           "out_mb")
 PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
           "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
-          "gittins_delta", "gittins_dist")
+          "gittins_delta", "gittins_dist", "el_up", "el_down", "el_frac", "resize",
+          "resize_cost", "resize_gap")
 METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
            "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",
@@ -154,7 +155,7 @@ def read_trace(path):
 
 
 def read_sim(path):
-    """The simulation of a tt-sim -o file as one row: its 18 parameters and
+    """The simulation of a tt-sim -o file as one row: its 24 parameters and
     27 metrics, as tt-sim prints them (a file written before SPEC 11's
     columns has 13 and 16, and before section 10's, 18 and 22)."""
     with h5py.File(path, "r") as f:
@@ -221,7 +222,7 @@ def read_tune(path):
     configurations, 3 hindsight search), round, sim_row (the row whose
     simulation gave its metrics: itself, or one of the same canonical form;
     absent from files written before it), objective, feasible, predicted
-    (NaN where the surrogate did not propose the point), the 18 parameters,
+    (NaN where the surrogate did not propose the point), the 24 parameters,
     a searched class timer's own column (w0.CLASS; NaN where a row uses the
     global timer), the 27 metrics. attrs: the /tune attributes, "space" (each searched
     dimension's values, in -s order) and "roles" ({role: {"train_row": i,

@@ -15,10 +15,10 @@ expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p w0=600 ex.h5
 expect_exit 0 tt-sim -c 2x8x8 -p w0=600 -p preset=tiresias-dlas ex.h5
 cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
 # dlas runs demote and evict by priority on this trace
-[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($40 > 0 && $42 > 0)}')" = 1 ] ||
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($46 > 0 && $48 > 0)}')" = 1 ] ||
     fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
-expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, got 'tiresias'"
+expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, got 'tiresias'"
 
 # the presets as a sweep axis: each row is its tt-sim run; -p applies after
 expect_exit 0 tt-sweep -d cpu -c 2x8x8 -g preset=yarn-cs,tiresias-dlas,themis ex.h5

@@ -134,7 +134,7 @@ printf 'submit\tduration\tgpus\n0\t100\t16\n50\t200\t32\n' >big.tsv
 expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
 expect_exit 0 tt-sweep -d cpu -c 1x1x8 -g w0=0,60,600,inf -g theta=1100,1500,inf -o bigsw.h5 big.h5
 expect_err "tt-sweep: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util, ftf_mean, ftf_max cannot be computed in 12 of 12 configurations (every job is larger than the cluster): left empty"
-[ "$(awk -F'\t' 'NR > 1 && $19 == "" && $20 == ""' out.txt | wc -l)" = 12 ] || fail "empty metrics: $(head -3 out.txt)"
+[ "$(awk -F'\t' 'NR > 1 && $25 == "" && $26 == ""' out.txt | wc -l)" = 12 ] || fail "empty metrics: $(head -3 out.txt)"
 sed 's/^fifo/sjf/' out.txt >bigsw.tsv
 expect_exit 1 tt-plot pareto -o f.png bigsw.h5
 expect_err "tt-plot: 'bigsw.h5': no row has both makespan and jct_mean (empty in all 12 rows: they cannot be computed)"
@@ -354,4 +354,27 @@ expect_err "not a tune file (not HDF5"
 expect_exit 2 tt-plot surface --surface sw.h5 -o bad.png sw.h5
 expect_err "--surface is for search"
 [ -z "$(ls | grep -E '^bad\.')" ] || fail "a failed search left a file: $(ls)"
+clean
+
+# ---- lines: SPEC 10.11's baselines against the resize cost at two loads,
+# a sweep of elastic jobs on the example trace; lines and panels named ----
+expect_exit 0 tt-ingest -q -o elx.h5 "$FIX/../../data/example.tsv"
+expect_exit 0 tt-sweep -d cpu -c 1x2x8 -g load=1000,3000 -g preset=k8s-fixed,elastic-term,elastic-sidecar \
+    -g resize_cost=1,10,100 -o el.h5 elx.h5
+expect_exit 0 tt-plot lines --by el_up,resize --panel load --label k8s-fixed --label elastic-term \
+    --label elastic-sidecar -o l.svg el.h5
+svg_text l.svg >l.txt
+for want in 'load=1000' 'load=3000' k8s-fixed elastic-term elastic-sidecar 'resize_cost [s]'; do
+    grep -qxF -- "$want" l.txt || fail "lines SVG lacks '$want': $(tr '\n' '|' <l.txt)"
+done
+grep -q 'width="1500" height="700"' l.svg || fail "lines SVG size: $(grep -o 'width="[0-9]*" height="[0-9]*"' l.svg | head -1)"
+expect_exit 0 tt-plot lines -y makespan --by el_up,resize --where load=1000 -o l.png el.h5
+[ "$(png_size l.png)" = 1000x700 ] || fail "lines size $(png_size l.png)"
+expect_exit 2 tt-plot lines -o bad.png el.h5
+expect_err "share resize_cost=1 on one line: name what else varies with --by, --panel or --where"
+expect_exit 2 tt-plot surface --by el_up -o bad.png el.h5
+expect_err "--by and --panel are for lines"
+expect_exit 2 tt-plot pareto --label x -o bad.png el.h5
+expect_err "--label is for cdf and lines"
+[ -z "$(ls | grep -E '^bad\.')" ] || fail "a failed lines figure left a file: $(ls)"
 clean

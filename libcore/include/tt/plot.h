@@ -56,6 +56,13 @@ typedef struct {
     /* pareto: draw baselines whatever their origin; else each must record
      * the trace, cluster and model table of the input (HDF5 results) */
     int baseline_any;
+    /* lines: the parameters whose values make one line each ("preset" is
+     * no column: "el_up,resize"), the one whose values make one panel
+     * each (NULL: one of each), and names for the lines in the order they
+     * first appear (NULL or nlabels 0: "NAME=VALUE ...") */
+    const char *by, *panel;
+    const char *const *labels;
+    int nlabels;
 } tt_plot_opts;
 
 /* A metric z (default jct_mean) over two swept parameters x, y (default
@@ -80,6 +87,16 @@ int tt_plot_surface(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char 
  * that records none, TSV, included). Codes as tt_plot_surface. */
 int tt_plot_pareto(tt_ctx *ctx, const tt_table *t, const tt_table *const *base, int nb,
                    const tt_plot_opts *o, char **script);
+
+/* Metric y (default jct_mean) against swept parameter x (default
+ * resize_cost), a line per value of the o->by parameters, a panel per
+ * value of o->panel (at most 16 lines and 6 panels, in the order they
+ * first appear), x on a log axis where its values are geometric
+ * (tt_plot_is_log), y from 0. Rows whose y is absent are left out
+ * (o->left_out). TT_EINVAL (a column that does not exist, x not swept,
+ * two rows of one line at one x: the message says to name what else
+ * varies, more labels than lines), TT_EEMPTY, TT_ENOMEM. */
+int tt_plot_lines(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script);
 
 /* CDFs of column x (default jct; queue for queueing delay) of the n
  * per-job tables runs, on one plot, log x; labels[i] names run i (NULL:

@@ -98,15 +98,16 @@ enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
 
 /* The parameter names, in output order: order w0 w1 theta restart
  * congestion min_run max_preempt backfill load seed mix timers, then
- * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist (after the
- * others, so the columns that were there keep their places). */
+ * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist, then
+ * section 10's el_up el_down el_frac resize resize_cost resize_gap (each
+ * group after the others, so the columns that were there keep their
+ * places). */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 18
+#define TT_NPARAMS 24
 /* Every parameter tt_params_set and tt_params_format know: the output
- * columns' TT_NPARAMS, then el_up el_down el_frac resize resize_cost
- * resize_gap (section 10) and gpu_mem cache_slots load_bw xfer_bw evict
- * cache_place w_warm (section 12): set, formatted and in
- * tt_params_format_options, not yet output columns. */
+ * columns' TT_NPARAMS, then section 12's gpu_mem cache_slots load_bw
+ * xfer_bw evict cache_place w_warm (set, formatted and in
+ * tt_params_format_options, not yet output columns). */
 #define TT_NPARAMS_ALL 31
 /* Room for any parameter as text (a mix or timers of 64 named classes). */
 #define TT_PARAM_TEXT_MAX (TT_MAX_CLASSES * 112)
@@ -114,7 +115,8 @@ extern const char *const tt_param_names[];
 /* SPEC defaults: fifo, w0=w1=theta=inf, restart 30, congestion 0,
  * min_run 300, max_preempt 3, backfill 1, load 1000, seed 1, equal mix;
  * mlfq 3250,7200, promote 0, prio_preempt 1, gittins_delta 3250,
- * gittins_dist trace. */
+ * gittins_dist trace; el_up 0, el_down 0, el_frac 1000, resize sidecar,
+ * resize_cost 10, resize_gap 300. */
 void tt_params_default(tt_params *p);
 
 typedef struct tt_models tt_models;

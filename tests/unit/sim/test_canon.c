@@ -311,11 +311,13 @@ Test(canon, kept)
 /* p with one parameter redrawn (kind: which), the way a grid varies one
  * axis. */
 enum { K_THETA, K_W1, K_MIN_RUN, K_RESTART, K_MAX_PREEMPT, K_SEED, K_MIX, K_CONG, K_LOAD,
-       K_CLASS, K_MLFQ, K_PROMOTE, K_PRIO, K_DELTA, K_NKINDS };
+       K_CLASS, K_MLFQ, K_PROMOTE, K_PRIO, K_DELTA, K_EL_FRAC, K_RESIZE, K_RESIZE_COST,
+       K_RESIZE_GAP, K_NKINDS };
 static const char *const kind_names[K_NKINDS] = {"theta", "w1", "min_run", "restart",
                                                  "max_preempt", "seed", "mix", "congestion",
                                                  "load", "class timer", "mlfq", "promote",
-                                                 "prio_preempt", "gittins_delta"};
+                                                 "prio_preempt", "gittins_delta", "el_frac",
+                                                 "resize", "resize_cost", "resize_gap"};
 
 static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
 {
@@ -347,6 +349,10 @@ static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
     case K_PROMOTE: p->promote = rc_pick(s, 0, 1) ? 0 : rc_pick(s, 1, 8000); break;
     case K_PRIO: p->prio_preempt = !p->prio_preempt; break;
     case K_DELTA: p->gittins_delta = rc_pick(s, 1, 20000); break;
+    case K_EL_FRAC: p->el_frac = rc_pick(s, 0, 1000); break;
+    case K_RESIZE: p->resize = !p->resize; break;
+    case K_RESIZE_COST: p->resize_cost = rc_pick(s, 0, 120); break;
+    case K_RESIZE_GAP: p->resize_gap = rc_pick(s, 0, 1) ? 0 : rc_pick(s, 1, 900); break;
     default: {
         int c = (int)rc_pick(s, 0, nc - 1);
         static const int64_t ws[] = {TT_TIMER_GLOBAL, 0, 30, 1200, TT_INF};
@@ -420,6 +426,12 @@ Test(canon, one_form_one_simulation)
                 p.max_preempt = rc_pick(&s, 1, 3); /* evictions, more often */
             if (t % 3 == 0)
                 rcase_orders(&s, &p); /* SPEC 11's orders */
+            if (t % 3 == 1) { /* elastic jobs (not under dlas or gittins) */
+                p.el_up = rc_pick(&s, 0, 2);
+                p.el_down = rc_pick(&s, 0, 1);
+                p.resize = (int32_t)rc_pick(&s, 0, 1);
+                p.resize_gap = rc_pick(&s, 0, 1) ? 0 : 300;
+            }
             tt_canon_form(&kc, &p, &fp);
             simulate(&k, &p, &a);
             simulate(&k, &fp, &b);

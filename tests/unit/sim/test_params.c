@@ -10,8 +10,9 @@ Test(params, names_and_defaults)
     const char *want[] = {"order",   "w0",          "w1",       "theta", "restart", "congestion",
                           "min_run", "max_preempt", "backfill", "load",  "seed",    "mix",
                           "timers",  "mlfq",        "promote",  "prio_preempt",
-                          "gittins_delta",          "gittins_dist"};
-    cr_assert_eq(TT_NPARAMS, 18);
+                          "gittins_delta",          "gittins_dist", "el_up", "el_down",
+                          "el_frac", "resize", "resize_cost", "resize_gap"};
+    cr_assert_eq(TT_NPARAMS, 24);
     for (int i = 0; i < TT_NPARAMS; i++)
         cr_expect_str_eq(tt_param_names[i], want[i]);
     tt_params p;
@@ -37,6 +38,9 @@ Test(params, names_and_defaults)
     cr_expect_eq(p.prio_preempt, 1);
     cr_expect_eq(p.gittins_delta, 3250);
     cr_expect_str_eq(p.gittins_dist, "trace");
+    /* SPEC 10.6 */
+    cr_expect(p.el_up == 0 && p.el_down == 0 && p.el_frac == 1000);
+    cr_expect(p.resize == TT_RESIZE_SIDECAR && p.resize_cost == 10 && p.resize_gap == 300);
 }
 
 /* name=value must be accepted; the parameter's text then reads want. */
@@ -225,7 +229,9 @@ Test(params, format_round_trips)
                              {"mix", "slow:3"}, {"timers", "fast:-:inf,slow:600:0"},
                              {"mlfq", "100,2000,57600"}, {"promote", "2500"},
                              {"prio_preempt", "0"}, {"gittins_delta", "1099511627776"},
-                             {"gittins_dist", "dir,x/yarn:1.csv"}};
+                             {"gittins_dist", "dir,x/yarn:1.csv"}, {"el_up", "3"},
+                             {"el_down", "2"}, {"el_frac", "250"}, {"resize", "term"},
+                             {"resize_cost", "2147483647"}, {"resize_gap", "0"}};
     tt_params p, q;
     tt_params_default(&p);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
@@ -370,4 +376,62 @@ Test(params, class_timers)
     expect_set_error(NULL, "w1.slow", "5",
                      "parameter 'w1.slow': no model table to name classes from");
     tt_models_free(m);
+}
+
+/* Presets (SPEC 11.9, 10.11): each is exactly its settings applied in
+ * order to whatever p held, and the elastic baselines are the points SPEC
+ * 10.11 gives: the Kubernetes default fixed, the others on its order,
+ * timers and backfill, term paying restart (30 s), sidecar leaving
+ * resize_cost as it was. */
+Test(params, presets)
+{
+    static const char *const want[] = {"yarn-cs", "tiresias-dlas", "tiresias-gittins",
+                                       "pollux-tiresias", "themis", "k8s-fixed",
+                                       "elastic-term", "elastic-sidecar", "start-smaller"};
+    int n = 0;
+    while (tt_preset_name(n))
+        n++;
+    cr_assert_eq(n, 9);
+    for (int i = 0; i < n; i++) {
+        cr_expect_str_eq(tt_preset_name(i), want[i]);
+        tt_params p, q;
+        tt_params_default(&p);
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, "resize_cost", "77"), 0);
+        q = p;
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", want[i]), 0, "%s", want[i]);
+        char item[128];
+        const char *at = tt_preset_settings(i);
+        while (*at) { /* the settings one by one */
+            size_t len = strcspn(at, " ");
+            snprintf(item, sizeof item, "%.*s", (int)len, at);
+            char *eq = strchr(item, '=');
+            cr_assert(eq);
+            *eq = '\0';
+            cr_assert_eq(tt_params_set(NULL, &q, NULL, item, eq + 1), 0);
+            at += len + strspn(at + len, " ");
+        }
+        cr_expect(memcmp(&p, &q, sizeof p) == 0, "%s is not its settings", want[i]);
+        if (i < 5)
+            continue;
+        cr_expect(p.order == TT_ORDER_FIFO && p.w0 == 0 && p.w1 == 0 && p.backfill == 1,
+                  "%s", want[i]);
+        cr_expect_eq(p.resize_cost, 77, "%s set resize_cost", want[i]);
+    }
+    tt_params p;
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "el_up", "3"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "k8s-fixed"), 0);
+    cr_expect(p.el_up == 0 && p.el_down == 0);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "restart", "5"), 0);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "elastic-term"), 0);
+    cr_expect(p.el_up == 2 && p.el_down == 1 && p.resize == TT_RESIZE_TERM && p.restart == 30);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "elastic-sidecar"), 0);
+    cr_expect(p.el_up == 2 && p.el_down == 1 && p.resize == TT_RESIZE_SIDECAR);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", "start-smaller"), 0);
+    cr_expect(p.el_up == 0 && p.el_down == 1);
+    tt_ctx *ctx = tt_ctx_create();
+    cr_expect_eq(tt_params_set(ctx, &p, NULL, "preset", "elastic"), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "k8s-fixed, elastic-term, elastic-sidecar, start-smaller, "
+                                     "got 'elastic'"), "%s", tt_errmsg(ctx));
+    tt_ctx_free(ctx);
 }

@@ -23,7 +23,7 @@ static void expect_values(const tt_sweep *s, const char *name, const char *const
 {
     char buf[1024];
     int pi = -1;
-    for (int i = 0; i < TT_NPARAMS; i++)
+    for (int i = 0; i < TT_NPARAMS_ALL; i++)
         if (strcmp(tt_param_names[i], name) == 0)
             pi = i;
     cr_assert_geq(pi, 0);
@@ -110,6 +110,66 @@ Test(sweep, lists)
     expect_grid("order", "las,fifo", (const char *[]){"las", "fifo"}, 2);
     expect_grid("w0", "5", (const char *[]){"5"}, 1);
     expect_grid("mix", "fast:1,slow:2;slow:1", (const char *[]){"fast:1,slow:2", "slow:1"}, 2);
+}
+
+static const char *write_tmp(const char *text);
+
+/* Every parameter tt_params_set knows is a grid axis (el_up=0:2:3 failed
+ * with an empty message when only the output columns' parameters were):
+ * a value other than its default for each, set through a grid; the
+ * elastic ones fixed with -p and read from a configurations file too. */
+Test(sweep, every_parameter_is_an_axis)
+{
+    static const char *const vals[][2] = {
+        {"order", "las"}, {"w0", "60"}, {"w1", "120"}, {"theta", "1500"}, {"restart", "7"},
+        {"congestion", "100"}, {"min_run", "5"}, {"max_preempt", "9"}, {"backfill", "0"},
+        {"load", "2000"}, {"seed", "5"}, {"mix", "fast:2"}, {"timers", "slow:60:inf"},
+        {"mlfq", "100,200,300"}, {"promote", "800"}, {"prio_preempt", "0"},
+        {"gittins_delta", "99"}, {"gittins_dist", "d.txt"}, {"el_up", "2"}, {"el_down", "1"},
+        {"el_frac", "500"}, {"resize", "term"}, {"resize_cost", "40"}, {"resize_gap", "0"}};
+    size_t nvals = sizeof vals / sizeof vals[0];
+    cr_assert_eq(nvals, TT_NPARAMS_ALL, "a parameter without a value here");
+    for (size_t v = 0; v < nvals; v++) {
+        cr_assert_str_eq(vals[v][0], tt_param_names[v]);
+        expect_grid(vals[v][0], vals[v][1], (const char *[]){vals[v][1]}, 1);
+    }
+    expect_grid("el_up", "0:2:3", (const char *[]){"0", "1", "2"}, 3);
+    expect_grid("resize_cost", "log:1:100:3", (const char *[]){"1", "10", "100"}, 3);
+    expect_grid("resize", "sidecar,term", (const char *[]){"sidecar", "term"}, 2);
+    expect_grid_error("el_up", "0:7:8", "grid 'el_up=0:7:8': value 8 ('7'): expected "
+                                        "doublings 0 .. 6");
+    expect_grid_error("resize", "term,stop", "value 2 ('stop'): expected sidecar or term");
+    tt_models *m = two_models();
+    tt_sweep *s = NULL;
+    cr_assert_eq(tt_sweep_create(NULL, m, &s), 0);
+    cr_assert_eq(tt_sweep_fix(NULL, s, "resize_gap", "5"), 0);
+    const char *f = write_tmp("el_up\tresize\n1\tterm\n3\tsidecar\n");
+    cr_assert_eq(tt_sweep_configs(NULL, s, f), 0);
+    expect_values(s, "resize_gap", (const char *[]){"5", "5"}, 2);
+    expect_values(s, "el_up", (const char *[]){"1", "3"}, 2);
+    expect_values(s, "resize", (const char *[]){"term", "sidecar"}, 2);
+    unlink(f);
+    tt_sweep_free(s);
+    tt_models_free(m);
+}
+
+/* The elastic baselines crossed with a resize-cost grid (SPEC 10.11's
+ * comparison): the preset is applied first, the grid's cost after it. */
+Test(sweep, preset_by_resize_cost)
+{
+    tt_models *m = two_models();
+    tt_sweep *s = NULL;
+    cr_assert_eq(tt_sweep_create(NULL, m, &s), 0);
+    cr_assert_eq(tt_sweep_grid(NULL, s, "preset", "k8s-fixed,elastic-term,elastic-sidecar"), 0);
+    cr_assert_eq(tt_sweep_grid(NULL, s, "resize_cost", "0,60"), 0);
+    expect_values(s, "el_up", (const char *[]){"0", "0", "2", "2", "2", "2"}, 6);
+    expect_values(s, "el_down", (const char *[]){"0", "0", "1", "1", "1", "1"}, 6);
+    expect_values(s, "resize",
+                  (const char *[]){"sidecar", "sidecar", "term", "term", "sidecar", "sidecar"}, 6);
+    expect_values(s, "resize_cost", (const char *[]){"0", "60", "0", "60", "0", "60"}, 6);
+    expect_values(s, "w0", (const char *[]){"0", "0", "0", "0", "0", "0"}, 6);
+    tt_sweep_free(s);
+    tt_models_free(m);
 }
 
 Test(sweep, bad_specs)

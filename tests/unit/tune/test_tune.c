@@ -46,6 +46,15 @@ Test(tune, ranges)
     dim_bad("w0", "a:b:3", "range 'w0=a:b:3': 'a' is not an integer");
     dim_bad("w0", "1:2", "range 'w0=1:2': expected A:B:N");
     dim_bad("w0", "-5,10", "range 'w0=-5,10': value 1 ('-5')");
+    /* section 10's: sizes 0 .. 6, the resize cost and gap log-integer */
+    dim_ok("el_up", "0:6:7", (const int64_t[]){0, 1, 2, 3, 4, 5, 6}, 7, TT_TUNE_LINEAR);
+    dim_ok("el_down", "1,0", (const int64_t[]){0, 1}, 2, TT_TUNE_LIST);
+    dim_ok("resize_cost", "log:1:1000:4", (const int64_t[]){1, 10, 100, 1000}, 4, TT_TUNE_LOG);
+    dim_ok("resize_gap", "log:30:3000:3", (const int64_t[]){30, 300, 3000}, 3, TT_TUNE_LOG);
+    dim_bad("el_up", "0:7:8", "range 'el_up=0:7:8': value 8 ('7'): expected doublings 0 .. 6");
+    dim_bad("resize_gap", "0:10:3,inf", "only w0, w1 and theta take inf");
+    dim_bad("el_frac", "0:1000:3", "only integer parameters can be searched");
+    dim_bad("resize", "sidecar,term", "only integer parameters can be searched");
     dim_bad("order", "fifo,sjf", "only integer parameters can be searched");
     dim_bad("nosuch", "1,2", "range 'nosuch=1,2': unknown parameter");
     dim_bad("restart", "0:10:3,inf", "only w0, w1 and theta take inf");
