@@ -85,7 +85,7 @@ static void help(void)
         "                 running busy_gpus running_l0 running_l1 running_l2\n"
         "  -h, --help     this help;  --version  version and GPU support\n"
         "\n"
-        "Default output: one header line and one row: the 24 parameters (as above), then\n"
+        "Default output: one header line and one row: the 31 parameters (as above), then\n"
         "the metrics makespan jct_mean jct_p50 jct_p90 jct_p99 queue_mean queue_p99 (s),\n"
         "comm_gpu_s (GPU-s beyond the ideal), comm_share, restart_gpu_s, preemptions,\n"
         "placed_l0 placed_l1 placed_l2 (starts), util (used over cluster GPU-s),\n"

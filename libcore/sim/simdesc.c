@@ -27,6 +27,13 @@ const sd_param tt_sd_params[TT_NPARAMS] = {
     PAR(SD_TEXT, resize, NULL, 0), /* sidecar or term */
     PAR(SD_I64, resize_cost, "s", 0),
     PAR(SD_I64, resize_gap, "s", 0),
+    PAR(SD_I64, gpu_mem, "MiB", 0),
+    PAR(SD_I64, cache_slots, "models", 0),
+    PAR(SD_I64, load_bw, "MiB/s", 0),
+    PAR(SD_I64, xfer_bw, "MiB/s", 0),
+    PAR(SD_TEXT, evict, NULL, 0),       /* lru or demand */
+    PAR(SD_TEXT, cache_place, NULL, 0), /* off or affinity */
+    PAR(SD_I64, w_warm, "s", 0),
 };
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}

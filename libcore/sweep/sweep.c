@@ -17,7 +17,9 @@
 /* |A| and |B| of a linear grid: B - A and the rounding terms stay far
  * below 2^63. */
 #define RANGE_MAX ((int64_t)1 << 61)
-#define MAX_FIELDS 64
+/* columns of a --configs file: room for a sweep's own TSV (every parameter
+ * and metric) with every class's w0 and w1 beside it */
+#define MAX_FIELDS (TT_NPARAMS + TT_NMETRICS + 2 * TT_MAX_CLASSES + 1)
 
 enum { USE_NONE, USE_FIXED, USE_GRID, USE_FILE };
 static const char *const use_words[] = {"", "fixed with -p", "in a grid",

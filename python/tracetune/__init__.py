@@ -38,7 +38,8 @@ OPTIONAL_TRACE_COLUMNS = ("elastic", "gpus_min", "gpus_max", "wf", "deps", "mid"
 PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max_preempt",
           "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
           "gittins_delta", "gittins_dist", "el_up", "el_down", "el_frac", "resize",
-          "resize_cost", "resize_gap")
+          "resize_cost", "resize_gap", "gpu_mem", "cache_slots", "load_bw", "xfer_bw", "evict",
+          "cache_place", "w_warm")
 METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
            "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",

@@ -22,7 +22,7 @@ tt-tune --strategy||model refine
 tt-ingest -f|pai|pai pai-sim
 tt-ingest -f|philly|philly-csv philly-json
 tt-stats -s||summary quantiles gpus vc load all
-tt-sim -p|w|w0= w1=
+tt-sim -p|w|w0= w1= w_warm=
 tt-sweep -g|th|theta=
 tt-tune -s|min|min_run=
 tt-sim -p w0 =||

@@ -15,7 +15,7 @@ expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p w0=600 ex.h5
 expect_exit 0 tt-sim -c 2x8x8 -p w0=600 -p preset=tiresias-dlas ex.h5
 cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
 # dlas runs demote and evict by priority on this trace
-[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($46 > 0 && $48 > 0)}')" = 1 ] ||
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($53 > 0 && $55 > 0)}')" = 1 ] ||
     fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
 expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, got 'tiresias'"

@@ -25,7 +25,7 @@ for st in model refine; do
     cp out.txt $st.tsv
     cp err.txt $st.err
     [ "$(wc -l <$st.tsv)" = 6 ] || fail "$st: a header and 5 rows: $(cat $st.tsv)"
-    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 100 ] || fail "$st: 100 columns"
+    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 107 ] || fail "$st: 107 columns"
     [ "$(cut -f1 $st.tsv | tr '\n' ,)" = "role,recommended,strict,no_wait,grid_best,hindsight," ] ||
         fail "$st: roles $(cut -f1 $st.tsv)"
     # every row's train and test metrics are tt-sim's on the parts
@@ -34,14 +34,14 @@ for st in model refine; do
         args=$(row_params $st.tsv $r)
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args train.h5
-        [ "$(sed -n 2p out.txt | cut -f25-59)" = "$(echo "$row" | cut -f31-65)" ] ||
+        [ "$(sed -n 2p out.txt | cut -f32-66)" = "$(echo "$row" | cut -f38-72)" ] ||
             fail "$st row $r: train metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args test.h5
-        [ "$(sed -n 2p out.txt | cut -f25-59)" = "$(echo "$row" | cut -f66-100)" ] ||
+        [ "$(sed -n 2p out.txt | cut -f32-66)" = "$(echo "$row" | cut -f73-107)" ] ||
             fail "$st row $r: test metrics differ from tt-sim's"
         # the objective is jct_mean; regret = its test value less the hindsight's
-        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f32)" ] || fail "$st: objective_train"
+        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f39)" ] || fail "$st: objective_train"
     done
     awk -F'\t' 'NR > 1 { o[$1] = $3 } NR > 1 && $3 + 0 < best + 0 || NR == 2 { best = $3 }
         END { exit !(o["hindsight"] == best) }' $st.tsv || fail "$st: hindsight is not the best on test"
@@ -95,7 +95,7 @@ grep -qF "recommended: tt-sim -c 2x8x8 $(cat out.txt) ex.h5" model.err ||
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy refine --objective "jct_mean s.t. makespan <= 1.05 * best" ex.h5
 [ "$(wc -l <out.txt)" = 5 ] || fail "no split: 4 rows: $(cat out.txt)"
-[ "$(sed -n 2p out.txt | cut -f3,4,6,66)" = "${T}${T}${T}" ] || fail "no split: test columns"
+[ "$(sed -n 2p out.txt | cut -f3,4,6,73)" = "${T}${T}${T}" ] || fail "no split: test columns"
 
 # the objective stored in the tune file reads back to the same objective:
 # every digit kept (1.0000001 was stored as 1), any length
@@ -132,7 +132,7 @@ for r in 2 3 4 5; do
     args=$(row_params cls.tsv $r)
     # shellcheck disable=SC2086
     expect_exit 0 tt-sim -c 2x8x8 $args ex.h5
-    [ "$(sed -n 2p out.txt | cut -f25-59)" = "$(echo "$row" | cut -f31-65)" ] ||
+    [ "$(sed -n 2p out.txt | cut -f32-66)" = "$(echo "$row" | cut -f38-72)" ] ||
         fail "w0.* row $r: metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
 done
 # strict and no_wait keep no class timers of their own

@@ -99,16 +99,15 @@ enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
 /* The parameter names, in output order: order w0 w1 theta restart
  * congestion min_run max_preempt backfill load seed mix timers, then
  * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist, then
- * section 10's el_up el_down el_frac resize resize_cost resize_gap (each
- * group after the others, so the columns that were there keep their
+ * section 10's el_up el_down el_frac resize resize_cost resize_gap, then
+ * section 12's gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm
+ * (each group after the others, so the columns that were there keep their
  * places). */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 24
-/* Every parameter tt_params_set and tt_params_format know: the output
- * columns' TT_NPARAMS, then section 12's gpu_mem cache_slots load_bw
- * xfer_bw evict cache_place w_warm (set, formatted and in
- * tt_params_format_options, not yet output columns). */
-#define TT_NPARAMS_ALL 31
+#define TT_NPARAMS 31
+/* Every parameter tt_params_set and tt_params_format know: all of them are
+ * output columns, sweep axes and tune dimensions. */
+#define TT_NPARAMS_ALL TT_NPARAMS
 /* Room for any parameter as text (a mix or timers of 64 named classes). */
 #define TT_PARAM_TEXT_MAX (TT_MAX_CLASSES * 112)
 

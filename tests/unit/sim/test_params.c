@@ -11,8 +11,9 @@ Test(params, names_and_defaults)
                           "min_run", "max_preempt", "backfill", "load",  "seed",    "mix",
                           "timers",  "mlfq",        "promote",  "prio_preempt",
                           "gittins_delta",          "gittins_dist", "el_up", "el_down",
-                          "el_frac", "resize", "resize_cost", "resize_gap"};
-    cr_assert_eq(TT_NPARAMS, 24);
+                          "el_frac", "resize", "resize_cost", "resize_gap", "gpu_mem",
+                          "cache_slots", "load_bw", "xfer_bw", "evict", "cache_place", "w_warm"};
+    cr_assert_eq(TT_NPARAMS, 31);
     for (int i = 0; i < TT_NPARAMS; i++)
         cr_expect_str_eq(tt_param_names[i], want[i]);
     tt_params p;
@@ -231,7 +232,10 @@ Test(params, format_round_trips)
                              {"prio_preempt", "0"}, {"gittins_delta", "1099511627776"},
                              {"gittins_dist", "dir,x/yarn:1.csv"}, {"el_up", "3"},
                              {"el_down", "2"}, {"el_frac", "250"}, {"resize", "term"},
-                             {"resize_cost", "2147483647"}, {"resize_gap", "0"}};
+                             {"resize_cost", "2147483647"}, {"resize_gap", "0"},
+                             {"gpu_mem", "24576"}, {"cache_slots", "8"}, {"load_bw", "1"},
+                             {"xfer_bw", "2147483647"}, {"evict", "demand"},
+                             {"cache_place", "affinity"}, {"w_warm", "600"}};
     tt_params p, q;
     tt_params_default(&p);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)

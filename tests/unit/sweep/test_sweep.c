@@ -126,7 +126,9 @@ Test(sweep, every_parameter_is_an_axis)
         {"load", "2000"}, {"seed", "5"}, {"mix", "fast:2"}, {"timers", "slow:60:inf"},
         {"mlfq", "100,200,300"}, {"promote", "800"}, {"prio_preempt", "0"},
         {"gittins_delta", "99"}, {"gittins_dist", "d.txt"}, {"el_up", "2"}, {"el_down", "1"},
-        {"el_frac", "500"}, {"resize", "term"}, {"resize_cost", "40"}, {"resize_gap", "0"}};
+        {"el_frac", "500"}, {"resize", "term"}, {"resize_cost", "40"}, {"resize_gap", "0"},
+        {"gpu_mem", "24576"}, {"cache_slots", "2"}, {"load_bw", "500"}, {"xfer_bw", "100"},
+        {"evict", "demand"}, {"cache_place", "affinity"}, {"w_warm", "30"}};
     size_t nvals = sizeof vals / sizeof vals[0];
     cr_assert_eq(nvals, TT_NPARAMS_ALL, "a parameter without a value here");
     for (size_t v = 0; v < nvals; v++) {
