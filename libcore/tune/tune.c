@@ -691,6 +691,30 @@ static int slice_col(const void *col, size_t size, int64_t a, size_t n, void **o
     return 0;
 }
 
+/* The parents of jobs [a, a + n) as row indices of the part. A parent
+ * before the part ended before it began (parents come first in a
+ * workflow), so the part's task does not wait for it: it is left out. 0 or
+ * TT_ENOMEM. */
+static int slice_deps(const tt_sim_jobs *j, int64_t a, int64_t n, tt_sim_jobs *out)
+{
+    if (!j->dep_off)
+        return 0;
+    int64_t first = j->dep_off[a], total = j->dep_off[a + n] - first;
+    out->dep_off = (int64_t *)malloc((size_t)(n + 1) * sizeof *out->dep_off);
+    out->deps = (int32_t *)malloc((size_t)(total ? total : 1) * sizeof *out->deps);
+    if (!out->dep_off || !out->deps)
+        return TT_ENOMEM;
+    int64_t k = 0;
+    out->dep_off[0] = 0;
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t d = j->dep_off[a + i]; d < j->dep_off[a + i + 1]; d++)
+            if (j->deps[d] >= a)
+                out->deps[k++] = (int32_t)(j->deps[d] - a);
+        out->dep_off[i + 1] = k;
+    }
+    return 0;
+}
+
 int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_sim_jobs *out)
 {
     memset(out, 0, sizeof *out);
@@ -702,11 +726,19 @@ int tt_tune_slice(tt_ctx *ctx, const tt_sim_jobs *j, int64_t a, int64_t b, tt_si
     out->duration = (int64_t *)malloc(n * sizeof *out->duration);
     out->gpus = (int32_t *)malloc(n * sizeof *out->gpus);
     out->cls = (int32_t *)malloc(n * sizeof *out->cls);
-    /* the trace's elasticity columns go with their jobs */
+    /* the trace's elasticity and workflow columns go with their jobs */
     if (!out->submit || !out->duration || !out->gpus || !out->cls ||
         slice_col(j->elastic, sizeof *j->elastic, a, n, (void **)&out->elastic) ||
         slice_col(j->gpus_min, sizeof *j->gpus_min, a, n, (void **)&out->gpus_min) ||
         slice_col(j->gpus_max, sizeof *j->gpus_max, a, n, (void **)&out->gpus_max)) {
+        tt_sim_jobs_free(out);
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    }
+    if (slice_col(j->wf, sizeof *j->wf, a, n, (void **)&out->wf) ||
+        slice_col(j->mid, sizeof *j->mid, a, n, (void **)&out->mid) ||
+        slice_col(j->mem_mb, sizeof *j->mem_mb, a, n, (void **)&out->mem_mb) ||
+        slice_col(j->out_mb, sizeof *j->out_mb, a, n, (void **)&out->out_mb) ||
+        slice_deps(j, a, (int64_t)n, out)) {
         tt_sim_jobs_free(out);
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     }

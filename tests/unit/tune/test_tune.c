@@ -131,6 +131,22 @@ Test(tune, slice)
     cr_expect(s.elastic && s.elastic[0] == 0 && s.elastic[1] == -1 && s.elastic[2] == 1);
     cr_expect(s.gpus_max && s.gpus_max[0] == 4 && s.gpus_max[2] == 16 && !s.gpus_min);
     tt_sim_jobs_free(&s);
+    /* and the workflow columns: rows 1..3 of workflow 5, row 3 the child of
+     * rows 0 and 2; in the part [1, 4) row 0 is done before it begins, so
+     * the child waits for row 2 (the part's 1) alone */
+    int64_t wf[] = {5, 5, 5, 5}, dep_off[] = {0, 0, 1, 1, 3};
+    int32_t deps[] = {0, 0, 2}, out_mb[] = {10, 20, 30, 40};
+    j.wf = wf;
+    j.dep_off = dep_off;
+    j.deps = deps;
+    j.out_mb = out_mb;
+    cr_assert_eq(tt_tune_slice(NULL, &j, 1, 4, &s), 0);
+    cr_expect(s.wf && s.wf[0] == 5 && s.wf[2] == 5 && s.out_mb && s.out_mb[2] == 40);
+    cr_expect(s.dep_off && s.dep_off[0] == 0 && s.dep_off[1] == 0 && s.dep_off[2] == 0 &&
+              s.dep_off[3] == 1 && s.deps[0] == 1, "row 3's parents: %lld %lld",
+              (long long)(s.dep_off ? s.dep_off[3] : -1), (long long)(s.deps ? s.deps[0] : -1));
+    cr_expect(!s.mid && !s.mem_mb);
+    tt_sim_jobs_free(&s);
     tt_ctx *ctx = tt_ctx_create();
     cr_expect_eq(tt_tune_slice(ctx, &j, 2, 2, &s), TT_EINVAL);
     cr_expect_eq(tt_tune_slice(ctx, &j, 0, 5, &s), TT_EINVAL);
