@@ -35,6 +35,16 @@ static const preset presets[] = {
                      "backfill=1"},
     {"elastic-sidecar", "el_up=2 el_down=1 resize=sidecar order=fifo w0=0 w1=0 backfill=1"},
     {"start-smaller", "el_up=0 el_down=1 order=fifo w0=0 w1=0 backfill=1"},
+    /* SPEC 12.11: each sets all four of section 12's policy parameters,
+     * so a preset is its baseline whatever came before it; the GPUs hold
+     * Philly's 24 GB (24576 MiB), and cache_slots, load_bw and xfer_bw stay
+     * the hardware's (-p). w_warm=5 is the most a warm node saves a task
+     * of the tt-gen shapes: a load of at most 1 s plus up to 4 s of
+     * transfers (docs/model.md 13, item 15) */
+    {"wf-deps", "gpu_mem=0 evict=lru cache_place=off w_warm=0"},
+    {"cache-lru", "gpu_mem=24576 evict=lru cache_place=off w_warm=0"},
+    {"heft-like", "gpu_mem=24576 evict=lru cache_place=affinity w_warm=0"},
+    {"compass-like", "gpu_mem=24576 evict=demand cache_place=affinity w_warm=5"},
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 
@@ -72,7 +82,7 @@ int tt_params_preset(tt_ctx *ctx, tt_params *p, const char *name)
         *p = q;
         return 0;
     }
-    char known[256] = "";
+    char known[512] = "";
     size_t k = 0;
     for (size_t i = 0; i < NPRESETS; i++)
         k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? ", " : "",

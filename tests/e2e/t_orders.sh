@@ -18,7 +18,7 @@ cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
 [ "$(sed -n 2p out.txt | awk -F'\t' '{print ($53 > 0 && $55 > 0)}')" = 1 ] ||
     fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
-expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, got 'tiresias'"
+expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, wf-deps, cache-lru, heft-like, compass-like, got 'tiresias'"
 
 # the presets as a sweep axis: each row is its tt-sim run; -p applies after
 expect_exit 0 tt-sweep -d cpu -c 2x8x8 -g preset=yarn-cs,tiresias-dlas,themis ex.h5

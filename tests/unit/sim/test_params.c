@@ -391,11 +391,13 @@ Test(params, presets)
 {
     static const char *const want[] = {"yarn-cs", "tiresias-dlas", "tiresias-gittins",
                                        "pollux-tiresias", "themis", "k8s-fixed",
-                                       "elastic-term", "elastic-sidecar", "start-smaller"};
+                                       "elastic-term", "elastic-sidecar", "start-smaller",
+                                       "wf-deps",       "cache-lru",       "heft-like",
+                                       "compass-like"};
     int n = 0;
     while (tt_preset_name(n))
         n++;
-    cr_assert_eq(n, 9);
+    cr_assert_eq(n, 13);
     for (int i = 0; i < n; i++) {
         cr_expect_str_eq(tt_preset_name(i), want[i]);
         tt_params p, q;
@@ -415,7 +417,7 @@ Test(params, presets)
             at += len + strspn(at + len, " ");
         }
         cr_expect(memcmp(&p, &q, sizeof p) == 0, "%s is not its settings", want[i]);
-        if (i < 5)
+        if (i < 5 || i > 8)
             continue;
         cr_expect(p.order == TT_ORDER_FIFO && p.w0 == 0 && p.w1 == 0 && p.backfill == 1,
                   "%s", want[i]);
@@ -436,6 +438,41 @@ Test(params, presets)
     tt_ctx *ctx = tt_ctx_create();
     cr_expect_eq(tt_params_set(ctx, &p, NULL, "preset", "elastic"), TT_EINVAL);
     cr_expect(strstr(tt_errmsg(ctx), "k8s-fixed, elastic-term, elastic-sidecar, start-smaller, "
+                                     "wf-deps, cache-lru, heft-like, compass-like, "
                                      "got 'elastic'"), "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);
+}
+
+/* SPEC 12.11's baselines: each is its row of the table from any starting
+ * point (a point set far from it first), the cache on Philly's 24 GB GPUs
+ * but for wf-deps, and the hardware's cache_slots, load_bw and xfer_bw
+ * untouched. */
+Test(params, workflow_presets)
+{
+    static const struct {
+        const char *name;
+        int64_t gpu_mem, w_warm;
+        int32_t evict, cache_place;
+    } want[] = {
+        {"wf-deps", 0, 0, TT_EVICT_LRU, TT_CACHE_PLACE_OFF},
+        {"cache-lru", 24576, 0, TT_EVICT_LRU, TT_CACHE_PLACE_OFF},
+        {"heft-like", 24576, 0, TT_EVICT_LRU, TT_CACHE_PLACE_AFFINITY},
+        {"compass-like", 24576, 5, TT_EVICT_DEMAND, TT_CACHE_PLACE_AFFINITY},
+    };
+    static const char *const away[][2] = {{"gpu_mem", "1000"},  {"evict", "demand"},
+                                          {"cache_place", "affinity"}, {"w_warm", "77"},
+                                          {"cache_slots", "2"}, {"load_bw", "3"},
+                                          {"xfer_bw", "4"}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        tt_params p;
+        tt_params_default(&p);
+        for (size_t k = 0; k < sizeof away / sizeof away[0]; k++)
+            cr_assert_eq(tt_params_set(NULL, &p, NULL, away[k][0], away[k][1]), 0);
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, "preset", want[i].name), 0);
+        cr_expect(p.gpu_mem == want[i].gpu_mem && p.w_warm == want[i].w_warm &&
+                      p.evict == want[i].evict && p.cache_place == want[i].cache_place,
+                  "%s", want[i].name);
+        cr_expect(p.cache_slots == 2 && p.load_bw == 3 && p.xfer_bw == 4, "%s", want[i].name);
+        cr_expect(p.el_up == 0 && p.el_down == 0, "%s", want[i].name);
+    }
 }
