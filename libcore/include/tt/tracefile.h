@@ -47,10 +47,12 @@ int tt_trace_save(tt_ctx *ctx, const tt_trace *t, const char *path);
 #define TT_COL_STATUS (1u << 11)
 /* and the optional ones of tt/trace.h, TT_COL_ELASTIC .. TT_COL_OUT_MB */
 #define TT_COL_ALL ((1u << 20) - 1)
-/* What the simulator reads (tt_sim_jobs_from_trace). */
+/* What the simulator reads (tt_sim_jobs_from_trace): the workflow columns
+ * too, or tasks would run as plain jobs. */
 #define TT_COL_SIM                                                                  \
     (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_MODEL | TT_COL_ELASTIC | \
-     TT_COL_GPUS_MIN | TT_COL_GPUS_MAX)
+     TT_COL_GPUS_MIN | TT_COL_GPUS_MAX | TT_COL_WF | TT_COL_DEPS | TT_COL_MID |      \
+     TT_COL_MEM_MB | TT_COL_OUT_MB)
 /* What the statistics read (tt/stats.h). */
 #define TT_COL_STATS                                                                        \
     (TT_COL_SUBMIT | TT_COL_DURATION | TT_COL_GPUS | TT_COL_GPU_MILLI | TT_COL_USER | TT_COL_VC | \

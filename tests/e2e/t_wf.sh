@@ -1,0 +1,30 @@
+# Workflows through the tools (SPEC 12): SPEC 12.10's scenario A from a csv
+# trace, through tt-ingest and the HDF5 file to tt-sim and tt-sweep, under
+# the 12.11 presets with scenario A's memory and bandwidths.
+cat > a.csv <<'CSV'
+name,submit,duration,gpus,wf,deps,mid,mem_mb,out_mb
+x,0,50,1,-1,,1,400,0
+t0,0,100,1,7,,0,500,200
+t1,0,50,1,7,t0,0,500,0
+CSV
+expect_exit 0 tt-ingest -q -o a.h5 a.csv
+A="-c 1x2x1 -p gpu_mem=1000 -p load_bw=100 -p xfer_bw=100"
+# the metrics named, in the order named
+metrics() {
+    awk -F'\t' -v want="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+        { n = split(want, w, ","); s = ""
+          for (k = 1; k <= n; k++) s = s (k > 1 ? " " : "") $c[w[k]]; print s }'
+}
+M=wf_jct_mean,cache_hit,loads,load_gpu_s,xfer_gpu_s
+# cache_place=off: T1 on node 0, r = 5 + 2, ends at 162; affinity: node 1, 155
+got=$(tt-sim $A -p preset=cache-lru -p gpu_mem=1000 a.h5 | metrics $M)
+[ "$got" = "162.000000 0 3 14 2" ] || fail "scenario A, cache-lru: $got"
+got=$(tt-sim $A -p preset=heft-like -p gpu_mem=1000 a.h5 | metrics $M)
+[ "$got" = "155.000000 333 2 9 0" ] || fail "scenario A, heft-like: $got"
+# wf-deps: no cache; T1 waits for T0 (ends 100) and pays X = 2 on node 0
+got=$(tt-sim $A -p preset=wf-deps a.h5 | metrics $M)
+[ "$got" = "152.000000 0 0 0 2" ] || fail "scenario A, wf-deps: $got"
+# a sweep over the presets reads the same file the same way
+tt-sweep $A -g preset=cache-lru,heft-like -p gpu_mem=1000 -o a-sweep.h5 a.h5 > sweep.tsv
+[ "$(metrics wf_jct_mean < sweep.tsv | sort | tr '\n' ' ')" = "155.000000 162.000000 " ] ||
+    fail "tt-sweep over the presets: $(metrics wf_jct_mean < sweep.tsv)"
