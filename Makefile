@@ -13,6 +13,7 @@
 #   make bench-engine    one Philly configuration, this engine against v0.1.0's (bench/engine)
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
 #   make figures-elastic docs/figures/philly-elastic-{jct,makespan}.png (SPEC 10.11's baselines)
+#   make figures-workflows docs/figures/wf-servers.png (SPEC 12.11's baselines, servers needed)
 #   make shared          build/libtracetune.so.VERSION
 #   make install PREFIX=/usr/local   tools, libraries, headers, tracetune.pc, data
 #   make uninstall PREFIX=/usr/local
@@ -116,7 +117,7 @@ COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data figures-elastic clean install \
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data figures-elastic figures-workflows clean install \
         uninstall installcheck doccheck man completion shared example notebooks study FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
@@ -345,6 +346,21 @@ figures-elastic: $(BIN)/tt-ingest $(BIN)/tt-sweep $(BIN)/tt-plot
 	(order=fifo, w0=w1=0, el_up=2 el_down=1 when elastic): $${m#*:} against resize_cost" \
 	        -o docs/figures/philly-elastic-$${m%%:*}.png $(ELASTIC_SWEEP) || exit 1; \
 	done
+
+# ---- the workflow baselines (SPEC 12.11), README "Workflows and GPU memory" ----
+# how many servers (nodes of 4 GPUs) each baseline needs for wf_jct_p99 <=
+# 150 s on a synthetic workload of short workflow tasks (tt-gen: 4,000
+# one-GPU tasks of median 10 s, 854 workflows, 20 models, 56 GPUs of
+# offered load); 52 simulations, under a second
+WF_TRACE := $(BUILD)/figures/wf-short.h5
+figures-workflows: $(BIN)/tt-gen $(BIN)/tt-size $(BIN)/tt-plot
+	@mkdir -p $(BUILD)/figures
+	$(BIN)/tt-gen -n 4000 -s 1 --wf-frac 1 --wf-shape chain:3,fan:4,mr:4:2 --models 20 -g 1:1 \
+	    -d 1:10:0.8 -a 0.25 --day-ratio 1 --weekend 1 -o $(WF_TRACE)
+	$(BIN)/tt-size -c 1x1x4 --nodes 12:24:13 -P wf-deps -P cache-lru -P heft-like \
+	    -P compass-like --target 'wf_jct_p99<=150' $(WF_TRACE) > $(BUILD)/figures/wf-size.tsv
+	$(BIN)/tt-plot size --title "Servers (4 GPUs each) for wf_jct_p99 <= 150 s: 854 synthetic \
+	workflows, tasks of median 10 s" -o docs/figures/wf-servers.png $(BUILD)/figures/wf-size.tsv
 
 # ---- the library as a library: shared, pkg-config, install ----
 # libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from objects
