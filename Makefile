@@ -11,6 +11,7 @@
 #   make fuzz-long       the same, FUZZ_LONG_SECONDS each (outside CI)
 #   make bench           benchmarks, TSV on stdout
 #   make bench-engine    one Philly configuration, this engine against v0.1.0's (bench/engine)
+#   make bench-workflows what workflows and the model cache cost (bench/workflows)
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
 #   make figures-elastic docs/figures/philly-elastic-{jct,makespan}.png (SPEC 10.11's baselines)
 #   make figures-workflows docs/figures/wf-servers.png (SPEC 12.11's baselines, servers needed)
@@ -117,7 +118,7 @@ COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-data figures-elastic figures-workflows clean install \
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-workflows bench-data figures-elastic figures-workflows clean install \
         uninstall installcheck doccheck man completion shared example notebooks study FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
@@ -302,6 +303,10 @@ bench: $(TOOLS) $(BENCH_BINS)
 # the engine against the release's, built once into bench/data/engine-v0.1.0
 bench-engine: $(BIN)/tt-ingest $(BUILD)/bench/simtime
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) BENCH_BIN=$(abspath $(BUILD)/bench) bench/engine
+
+# workflows and the model cache against the same trace without them
+bench-workflows: $(BIN)/tt-gen $(BIN)/tt-cat $(BUILD)/bench/simtime $(BUILD)/bench/wf-bytes
+	TT_BIN=$(abspath $(BIN)) BENCH_BIN=$(abspath $(BUILD)/bench) bench/workflows
 
 # the Philly jobs as a plain binary file for bench/gpu-check, which runs
 # where no HDF5 is (carry bench/data to the GPU machine)

@@ -1,0 +1,53 @@
+/* bench/wf-bytes: the engine state that workflows and the model cache add
+ * (SPEC 12.9), from kernels/sim_step.h's layout, for bench/workflows.
+ *
+ *   wf-bytes RxNxG
+ *
+ * Prints "per_task<TAB>per_wf<TAB>per_gpu_cache<TAB>per_node_cache<TAB>
+ * per_job_ovh<TAB>per_model_demand": the bytes each added part takes, as
+ * differences of tts_state_bytes_tr between layouts with and without it
+ * (a large count, so the fixed cursors round away). */
+#include <stdio.h>
+
+#include "sim_step.h"
+
+#define N 1000000 /* jobs, tasks or workflows of the differences */
+
+static long long bytes(const tts_cluster *c, int64_t n, int64_t ntask, int64_t nwf, int32_t nmid,
+                       int32_t with)
+{
+    tts_trace tr = {0};
+    tr.n = n;
+    tr.ntask = ntask;
+    tr.nwf = nwf;
+    tr.nmid = nmid;
+    return (long long)tts_state_bytes_tr(&tr, c, with);
+}
+
+int main(int argc, char **argv)
+{
+    tts_cluster c;
+    if (argc != 2 ||
+        sscanf(argv[1], "%dx%dx%d", &c.racks, &c.nodes_per_rack, &c.gpus_per_node) != 3) {
+        fprintf(stderr, "usage: wf-bytes RxNxG\n");
+        return 2;
+    }
+    long long gpus = (long long)c.racks * c.nodes_per_rack * c.gpus_per_node;
+    long long nodes = (long long)c.racks * c.nodes_per_rack;
+    long long base = bytes(&c, N, 0, 0, 0, 0);
+    long long task = bytes(&c, N, N, 0, 0, 0) - bytes(&c, N, 1, 0, 0, 0);
+    long long wf = bytes(&c, N, 1, N + 1, 0, 0) - bytes(&c, N, 1, 1, 0, 0);
+    long long ovh = bytes(&c, N, 0, 0, 0, TTS_WITH_OVH) - base;
+    long long cache = bytes(&c, N, 0, 0, 0, TTS_WITH_CACHE) - base;
+    long long demand = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE) - base - cache;
+    /* the cache's bytes per GPU (slots, used MiB, an entry's GPU mask) and
+     * per node (the free mask): the same nodes with twice the GPUs */
+    tts_cluster c2 = c;
+    c2.gpus_per_node *= 2;
+    long long cache2 = bytes(&c2, N, 0, 0, 0, TTS_WITH_CACHE) - bytes(&c2, N, 0, 0, 0, 0);
+    double per_gpu = (double)(cache2 - cache) / (double)gpus;
+    printf("%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n", (double)task / (N - 1), (double)wf / N,
+           per_gpu, ((double)cache - per_gpu * (double)gpus) / (double)nodes, (double)ovh / N,
+           (double)demand / N);
+    return 0;
+}
