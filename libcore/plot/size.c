@@ -117,10 +117,13 @@ int tt_plot_size(tt_ctx *ctx, const tt_table *t, const char *metric, double targ
                 continue;
             snprintf(lab, sizeof lab, "%s: %s%s", tt_table_text(t, cp, r),
                      tt_table_text(t, cc, r), st[r] == 1 ? "" : " (not stable)");
+            /* each policy's label a line above the one before, so that
+             * policies meeting the target at one size do not hide each other */
             tt_pg_add(&b, "set label %lld ", (long long)++nlabel);
             tt_pg_quoted(&b, lab);
-            tt_pg_add(&b, " at first %.10g, first %.10g offset 0,1.6 center font ',11' "
-                          "tc rgb '%s' boxed front\n", x[r], y[r] / div, tt_pg_series_colour((int)p));
+            tt_pg_add(&b, " at first %.10g, first %.10g offset 0,%.1f center font ',11' "
+                          "tc rgb '%s' boxed front\n", x[r], y[r] / div,
+                      1.6 + 1.4 * (double)(nlabel - 1), tt_pg_series_colour((int)p));
         }
     }
     if (o->left_out)
