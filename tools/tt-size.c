@@ -201,7 +201,7 @@ int main(int argc, char **argv)
     if (!(s.metrics = (tt_metrics *)calloc((size_t)npol * (size_t)nsizes, sizeof *s.metrics)))
         return finish(&s, EXIT_FAIL);
     static atomic_int stop;
-    tt_run_opts o = {.threads = cli_threads(threads, npol),
+    tt_run_opts o = {.threads = cli_threads(threads, (int64_t)npol * nsizes),
                      .stop = cli_stop_requested,
                      .stop_arg = &stop};
     cli_stop_on_signal(&stop);

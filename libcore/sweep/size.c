@@ -3,6 +3,7 @@
  * outputs are in sizefile.c. */
 #include "tt/size.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,27 +262,99 @@ static void policy_label(void *arg, int64_t i, char *buf, size_t size)
     snprintf(buf, size, "policy '%s'", ((const tt_size_policy *)arg)[i].label);
 }
 
+/* The sizes shared out among worker threads, each running one size's
+ * policies at a time with tt_run (its own threads among them). */
+typedef struct {
+    const tt_cluster *sizes;
+    int nsizes, npol;
+    tt_run_source src;
+    const tt_models *models;
+    const tt_sim_jobs *j;
+    tt_run_opts opts; /* threads: each run's */
+    tt_metrics *metrics;
+    pthread_mutex_t mu;
+    int next;       /* the next size to take */
+    int fail, code; /* the lowest failing size (-1: none) and its code */
+    char msg[1024];
+} size_pool;
+
+/* Records size s's failure when it is the lowest so far. */
+static void pool_fail(size_pool *P, int s, int code, const char *msg)
+{
+    pthread_mutex_lock(&P->mu);
+    if (P->fail < 0 || s < P->fail) {
+        P->fail = s;
+        P->code = code;
+        snprintf(P->msg, sizeof P->msg, "%s", msg);
+    }
+    pthread_mutex_unlock(&P->mu);
+}
+
+static void *size_worker(void *arg)
+{
+    size_pool *P = (size_pool *)arg;
+    tt_ctx *ctx = tt_ctx_create();
+    tt_metrics *m = (tt_metrics *)calloc((size_t)P->npol, sizeof *m);
+    for (;;) {
+        pthread_mutex_lock(&P->mu);
+        /* after a failure no further size starts */
+        int s = P->fail < 0 && P->next < P->nsizes ? P->next++ : -1;
+        pthread_mutex_unlock(&P->mu);
+        if (s < 0)
+            break;
+        if (!ctx || !m) {
+            pool_fail(P, s, TT_ENOMEM, "out of memory");
+            break;
+        }
+        int rc = tt_run(ctx, &P->sizes[s], P->models, P->j, &P->src, P->npol, &P->opts, m);
+        if (rc) {
+            pool_fail(P, s, rc, tt_errmsg(ctx));
+            break;
+        }
+        for (int p = 0; p < P->npol; p++)
+            P->metrics[(int64_t)p * P->nsizes + s] = m[p];
+    }
+    free(m);
+    tt_ctx_free(ctx);
+    return NULL;
+}
+
 int tt_size_run(tt_ctx *ctx, const tt_cluster *sizes, int nsizes, const tt_size_policy *pol,
                 int npol, const tt_models *models, const tt_sim_jobs *j,
                 const tt_run_opts *opts, tt_metrics *metrics)
 {
-    tt_metrics *m = (tt_metrics *)calloc((size_t)(npol > 0 ? npol : 1), sizeof *m);
-    if (!m)
-        return tt_err(ctx, TT_ENOMEM, "out of memory");
-    tt_run_source src = {policy_params, policy_label, (void *)pol};
-    int rc = 0;
-    for (int s = 0; s < nsizes && !rc; s++) {
-        if ((rc = tt_run(ctx, &sizes[s], models, j, &src, npol, opts, m))) {
-            char head[80];
-            memcpy(head, "cluster ", 8);
-            tt_cluster_format(&sizes[s], head + 8, sizeof head - 8);
-            if (rc != TT_ESTOPPED)
-                prefix(ctx, rc, head);
-            break;
-        }
-        for (int p = 0; p < npol; p++)
-            metrics[(int64_t)p * nsizes + s] = m[p];
+    if (nsizes <= 0 || npol <= 0)
+        return 0;
+    /* threads go to the policies of a size first, then to more sizes at
+     * once: T threads run max(1, T / npol) sizes together (at most
+     * nsizes), each size's run with an equal share of T */
+    int threads = opts->threads > 0 ? opts->threads : tt_run_cpus();
+    int workers = threads / npol < 1 ? 1 : threads / npol;
+    if (workers > nsizes)
+        workers = nsizes;
+    size_pool P = {sizes, nsizes, npol, {policy_params, policy_label, (void *)pol}, models, j,
+                   *opts, metrics};
+    P.opts.threads = threads / workers < 1 ? 1 : threads / workers;
+    P.opts.used = NULL; /* several runs at once: none says which device */
+    P.fail = -1;
+    pthread_mutex_init(&P.mu, NULL);
+    pthread_t tid[TT_RUN_MAX_THREADS];
+    int started = 0;
+    for (; started < workers - 1; started++)
+        if (pthread_create(&tid[started], NULL, size_worker, &P))
+            break; /* fewer workers: the sizes still all run */
+    size_worker(&P);
+    for (int w = 0; w < started; w++)
+        pthread_join(tid[w], NULL);
+    pthread_mutex_destroy(&P.mu);
+    if (P.fail < 0)
+        return 0;
+    tt_err(ctx, P.code, "%s", P.msg);
+    if (P.code != TT_ESTOPPED) {
+        char head[80];
+        memcpy(head, "cluster ", 8);
+        tt_cluster_format(&sizes[P.fail], head + 8, sizeof head - 8);
+        prefix(ctx, P.code, head);
     }
-    free(m);
-    return rc;
+    return P.code;
 }

@@ -9,8 +9,8 @@
  * Policies are parameter sets with a label. The target names any metric
  * of tt_metric_names, so metrics added to the engine need no change here.
  *
- * Thread safety: every function is reentrant; tt_size_run runs on the
- * threads of tt_run (tt/run.h).
+ * Thread safety: every function is reentrant; tt_size_run runs sizes on
+ * threads of its own, each with the threads of tt_run (tt/run.h).
  */
 #ifndef TT_SIZE_H
 #define TT_SIZE_H
@@ -85,10 +85,12 @@ int tt_size_policy_parse(tt_ctx *ctx, const tt_models *models, const char *spec,
 int tt_size_smallest(const int *meets, int n, int *stable);
 
 /* Simulates every policy on every size (sizes sorted) with tt_run:
- * metrics[p * nsizes + s] gets those of policy p on size s. The sizes run
- * one after another, the policies of one size side by side on
- * opts->threads. The codes of tt_run; messages name the policy and the
- * cluster. */
+ * metrics[p * nsizes + s] gets those of policy p on size s. Of T =
+ * opts->threads (<= 0: tt_run_cpus), the policies of a size run side by
+ * side, and max(1, T / npol) sizes at once (at most nsizes), each with an
+ * equal share of T; opts->used is not filled. The codes of tt_run (after a
+ * failure no further size starts; the message is the lowest failing
+ * size's); messages name the policy and the cluster. */
 int tt_size_run(tt_ctx *ctx, const tt_cluster *sizes, int nsizes, const tt_size_policy *pol,
                 int npol, const tt_models *models, const tt_sim_jobs *j,
                 const tt_run_opts *opts, tt_metrics *metrics);

@@ -212,6 +212,17 @@ Test(size, run_equals_simulate)
     /* the 16-GPU job is rejected on the smaller clusters only */
     cr_expect_eq(got[0].rejected, 1);
     cr_expect_eq(got[2].rejected, 0);
+    /* 6 threads for 2 policies: 3 sizes at once, each with 2 threads;
+     * the same metrics in the same places */
+    tt_metrics par[6];
+    o.threads = 6;
+    cr_assert_eq(tt_size_run(ctx, sizes, 3, pol, 2, m, &j, &o, par), 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(memcmp(par, got, sizeof got), 0, "sizes at once differ from one at a time");
+    /* a size that fails (a policy the run refuses there) is named, the
+     * lowest of the failing ones */
+    tt_cluster bad[] = {{1, 1, 8}, {1, 1, 0}, {1, 1, 0}};
+    cr_expect_neq(tt_size_run(ctx, bad, 3, pol, 2, m, &j, &o, par), 0);
+    cr_expect(strstr(tt_errmsg(ctx), "cluster 1x1x0") != NULL, "%s", tt_errmsg(ctx));
     tt_sim_jobs_free(&j);
     tt_trace_free(tr);
     tt_models_free(m);
