@@ -108,6 +108,15 @@ static void src_label(const cfg_src *src, int64_t i, char *buf, size_t size)
     src->s->label(src->s->arg, src->pos ? src->pos[i] : i, buf, size);
 }
 
+/* rc, with the message in ctx prefixed by configuration i's label. */
+static int src_fail(tt_ctx *ctx, const cfg_src *src, int64_t i, int rc)
+{
+    char msg[1024], label[512];
+    snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
+    src_label(src, i, label, sizeof label);
+    return tt_err(ctx, rc, "%s: %s", label, msg);
+}
+
 static int stopped(const tt_run_opts *opts)
 {
     return opts && opts->stop && opts->stop(opts->stop_arg);
@@ -285,7 +294,6 @@ static int run_gpu(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, int6
  * it). */
 static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *needs, int64_t *cmax)
 {
-    char label[512];
     *needs = 0;
     *cmax = 0;
     for (int64_t i = 0; i < count; i++) {
@@ -293,12 +301,8 @@ static int check_all(tt_ctx *ctx, const cfg_src *src, int64_t count, int *needs,
         int rc = src_params(ctx, src, i, &p);
         if (!rc)
             rc = tt_simprep_check_params(ctx, &p, src->nclasses);
-        if (rc) {
-            char msg[1024];
-            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
-            src_label(src, i, label, sizeof label);
-            return tt_err(ctx, rc, "%s: %s", label, msg);
-        }
+        if (rc)
+            return src_fail(ctx, src, i, rc);
         *needs |= tt_simprep_needs(&p, 0);
         if (p.congestion > *cmax)
             *cmax = p.congestion;
@@ -314,12 +318,8 @@ static int load_dists(tt_ctx *ctx, const cfg_src *src, tt_simprep *prep, int64_t
         int rc = src_params(ctx, src, i, &p);
         if (!rc && p.order == TT_ORDER_GITTINS)
             rc = tt_simprep_gittins(ctx, prep, p.gittins_dist);
-        if (rc) {
-            char msg[1024], label[512];
-            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
-            src_label(src, i, label, sizeof label);
-            return tt_err(ctx, rc, "%s: %s", label, msg);
-        }
+        if (rc)
+            return src_fail(ctx, src, i, rc);
     }
     return 0;
 }
@@ -337,12 +337,8 @@ static int check_bound(tt_ctx *ctx, const cfg_src *src, const tt_simprep *prep, 
         int rc = src_params(ctx, src, i, &p);
         if (!rc && (!fast || p.el_down > 0))
             rc = tt_simprep_check_bound(ctx, prep, &p);
-        if (rc) {
-            char msg[1024], label[512];
-            snprintf(msg, sizeof msg, "%s", tt_errmsg(ctx));
-            src_label(src, i, label, sizeof label);
-            return tt_err(ctx, rc, "%s: %s", label, msg);
-        }
+        if (rc)
+            return src_fail(ctx, src, i, rc);
     }
     return 0;
 }
