@@ -396,6 +396,19 @@ TTS_FN void tts_unmark_rack(tts_state *S, int32_t r)
         S->mark[x] = 0;
 }
 
+/* vic[0..nvic) into index order: an insertion sort, as victims are few. */
+TTS_FN void tts_vic_sort(tts_state *S)
+{
+    for (int32_t a = 1; a < S->nvic; a++) {
+        int32_t v = S->vic[a], b = a;
+        while (b > 0 && S->vic[b - 1] > v) {
+            S->vic[b] = S->vic[b - 1];
+            b--;
+        }
+        S->vic[b] = v;
+    }
+}
+
 /* The cheapest L0 placement eviction opens for k GPUs: fills pl and the
  * victims vic[0..nvic) (sorted, distinct). 1 found, 0 none. */
 TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
@@ -468,14 +481,7 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
         }
     }
     /* distinct victims in index order (a job may sit on several nodes) */
-    for (int32_t a = 1; a < S->nvic; a++) {
-        int32_t v = S->vic[a], b = a;
-        while (b > 0 && S->vic[b - 1] > v) {
-            S->vic[b] = S->vic[b - 1];
-            b--;
-        }
-        S->vic[b] = v;
-    }
+    tts_vic_sort(S);
     int32_t m = 0;
     for (int32_t a = 0; a < S->nvic; a++)
         if (m == 0 || S->vic[m - 1] != S->vic[a])

@@ -178,14 +178,7 @@ TTS_FN int tts_prio_victims(tts_state *S, int32_t i)
         need -= S->tr->gpus[best];
         last = best;
     }
-    for (int32_t a = 1; a < S->nvic; a++) {
-        int32_t v = S->vic[a], b = a;
-        while (b > 0 && S->vic[b - 1] > v) {
-            S->vic[b] = S->vic[b - 1];
-            b--;
-        }
-        S->vic[b] = v;
-    }
+    tts_vic_sort(S);
     return 1;
 }
 
