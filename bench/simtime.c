@@ -10,7 +10,9 @@
  * seconds of the process (the run is single-threaded; CPU time is what a
  * machine shared with other work disturbs least), then the metrics that
  * bench/engine compares between the two engines (they must be equal).
- * Only the public interface is used, the one both libraries have. */
+ * Only the public interface is used, the one both libraries have, and the
+ * file stands alone (bench/engine copies it by itself into the release's
+ * tree): so it repeats bench/sim.c's few lines of loading on purpose. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
