@@ -1,5 +1,8 @@
 /* The reference simulator: SPEC sections 2 to 7, literally, favouring
- * obviousness over speed. The engine is checked against it.
+ * obviousness over speed. The engine is checked against it. Section 11's
+ * orders are in refsim_orders.c, section 12's workflows and GPU memory in
+ * refsim_wf.c (with their readings); this file calls them at the points
+ * where they change a run.
  *
  * Readings taken where SPEC is ambiguous or silent (each one is a place
  * where docs/model.md should be made precise):
@@ -115,6 +118,14 @@ void ref_params_default(ref_params *p)
     p->gittins_delta = 3250;
     p->git = NULL;
     p->ngit = 0;
+    p->gpu_mem = 0;
+    p->cache_slots = 4;
+    p->load_bw = 2000;
+    p->xfer_bw = 1250;
+    p->evict = REF_EVICT_LRU;
+    p->cache_place = REF_PLACE_OFF;
+    p->w_warm = 0;
+    p->task = NULL;
 }
 
 void ref_log_free(ref_log *log)
@@ -479,6 +490,9 @@ static int log_segment(sim *S, int64_t i, int64_t t1, int64_t done, int complete
     g->t0 = j->t0;
     g->t1 = t1;
     g->r = j->r;
+    g->rr = j->rr;
+    g->ld = j->ld;
+    g->xf = j->xf;
     g->s = j->s;
     g->w_before = j->w_before;
     g->done = done;
@@ -501,7 +515,9 @@ void rs_start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
     }
     j->level = classify(S->N, S->G, S->nodes, pl, k);
     j->s = level_slow(&S->p, &S->models[S->jobs[i].model], j->level);
-    j->r = j->started ? S->p.restart : 0;
+    j->rr = j->started ? S->p.restart : 0;
+    rs_wf_start(S, i, pl); /* while i still waits: demand's count skips it */
+    j->r = j->rr + j->ld + j->xf;
     j->t0 = t;
     j->w_before = j->w;
     j->end = t + j->r + ceil_div(j->w * j->s, 1000000);
@@ -541,11 +557,17 @@ int rs_end_segment(sim *S, int64_t i, int64_t t, int completed)
     j->w -= done;
     S->used += k * held;
     S->comm_milli += k * (run * 1000 - done);
-    S->restart_gs += k * (j->r < held ? j->r : held);
+    /* the overhead is paid restart first, then load, then transfer */
+    int64_t rs = j->rr < held ? j->rr : held, ls = j->ld < held - rs ? j->ld : held - rs;
+    int64_t xs = j->xf < held - rs - ls ? j->xf : held - rs - ls;
+    S->restart_gs += k * rs;
+    S->load_gs += k * ls;
+    S->xfer_gs += k * xs;
     j->attained += k * held;
     j->aq += k * held;
     j->e += held;
     o->used_gpu_s += k * held;
+    rs_wf_end(S, i, completed);
     for (int32_t x = 0; x < S->nodes; x++) {
         S->freeg[x] += S->on[i * S->nodes + x];
         S->on[i * S->nodes + x] = 0;
@@ -576,8 +598,8 @@ static int64_t order_key(const sim *S, int64_t i)
         return S->j[i].w;
     case REF_LAS:
         return S->j[i].attained;
-    default:
-        return S->j[i].submit;
+    default: /* a task's static rank: its trace submit', not its ready time */
+        return scaled_submit(S->jobs, i, S->p.load);
     }
 }
 
@@ -609,8 +631,19 @@ static int run_pass(sim *S, int64_t t, int64_t *list, int64_t *key, int32_t *pl,
         int64_t i = list[q];
         const rjob *j = &S->j[i];
         int32_t k = S->jobs[i].gpus;
-        /* 1. a free L0 placement */
-        if (rs_find_l0(S, k, pl)) {
+        /* 0. the warm wait (SPEC 12.4): step 1 on a warm node, or nothing */
+        if (rs_warm(S, i, t)) {
+            if (rs_warm_node(S, i, pl)) {
+                rs_start_job(S, i, t, pl);
+                changed = 1;
+                continue;
+            }
+            if (!S->p.backfill)
+                break;
+            continue;
+        }
+        /* 1. a free L0 placement (by affinity when asked) */
+        if (rs_step1(S, i, pl)) {
             rs_start_job(S, i, t, pl);
             changed = 1;
             continue;
@@ -678,11 +711,12 @@ int rs_bad_input(const ref_cluster *c, const ref_params *p, const ref_model *mod
         p->congestion >= 1000 || p->min_run < 0 || p->max_preempt < 0 ||
         (p->backfill != 0 && p->backfill != 1) || p->load < 1 || p->load > 1000000)
         return 1;
-    if (nmodels < 0 || (nmodels > 0 && !models))
+    if (nmodels < 0 || (nmodels > 0 && !models) || rs_wf_bad(p, models, jobs, n))
         return 1;
     for (int i = 0; i < nmodels; i++)
         if (models[i].slow_l1 < 1000 || models[i].slow_l1 > REF_MAX_SLOW ||
             models[i].slow_l2 < 1000 || models[i].slow_l2 > REF_MAX_SLOW ||
+            (p->gpu_mem > 0 && models[i].mem_mb < -1) ||
             timer_w0(p, i) < 0 || timer_w1(p, i) < 0)
             return 1;
     for (int64_t i = 0; i < n; i++) {
@@ -745,6 +779,11 @@ static int fill_metrics(const sim *S, ref_metrics *m)
     m->comm_gpu_s = (double)S->comm_milli / 1000.0;
     m->comm_share = S->used > 0 ? m->comm_gpu_s / (double)S->used : NAN;
     m->restart_gpu_s = S->restart_gs;
+    if (rs_wf_metrics(S, m)) {
+        free(jct);
+        free(que);
+        return -1;
+    }
     m->preemptions = S->preempt;
     m->placed_l0 = S->placed[0];
     m->placed_l1 = S->placed[1];
@@ -809,9 +848,11 @@ static int next_event(const sim *S, int64_t now, int have_now, int64_t *t)
     } while (0)
     for (int64_t i = 0; i < S->n; i++) {
         const rjob *j = &S->j[i];
-        if (j->state == RS_FUTURE)
-            CAND(j->submit);
-        else if (j->state == RS_RUN)
+        if (j->state == RS_FUTURE) {
+            int64_t ready = rs_ready(&S->p, S->jobs, i, S->out);
+            if (ready != REF_INF) /* else a parent's end comes first */
+                CAND(ready);
+        } else if (j->state == RS_RUN)
             CAND(j->end);
         else if (j->state == RS_WAIT && !j->victim &&
                  timer_w0(&S->p, S->jobs[i].model) != REF_INF) {
@@ -822,6 +863,8 @@ static int next_event(const sim *S, int64_t now, int have_now, int64_t *t)
             if (c2 != REF_INF && (!have_now || c2 > now))
                 CAND(c2);
         }
+        if (j->state == RS_WAIT && S->p.w_warm > 0 && (!have_now || j->enq + S->p.w_warm > now))
+            CAND(j->enq + S->p.w_warm); /* the warm wait's end, victims' too */
     }
 #undef CAND
     rs_order_events(S, now, have_now, &best, &any);
@@ -861,12 +904,13 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
     int32_t *pl = (int32_t *)calloc((size_t)S.nodes, sizeof *pl);
     char *vic = (char *)calloc(nn, 1);
     int rc = 0;
-    if (!S.j || !S.on || !S.freeg || !list || !key || !pl || !vic) {
+    if (!S.j || !S.on || !S.freeg || !list || !key || !pl || !vic || rs_wf_init(&S)) {
         rc = -2;
         goto done;
     }
     for (int32_t x = 0; x < S.nodes; x++)
         S.freeg[x] = S.G;
+    rs_wf_rejects(c, p, models, jobs, n, vic); /* whole workflows (SPEC 12.1) */
     for (int64_t i = 0; i < n; i++) {
         ref_job_result *o = &out[i];
         memset(o, 0, sizeof *o);
@@ -874,7 +918,7 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
         o->first_start = o->end = REF_NONE;
         S.j[i].submit = scaled_submit(jobs, i, p->load);
         S.j[i].w = jobs[i].duration * 1000;
-        if (jobs[i].gpus > S.nodes * S.G) {
+        if (vic[i]) {
             S.j[i].state = RS_REJECTED;
             o->rejected = 1;
         }
@@ -895,7 +939,8 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
             }
         rs_step2(&S, t);
         for (int64_t i = 0; i < n; i++)
-            if (S.j[i].state == RS_FUTURE && S.j[i].submit <= t) {
+            if (S.j[i].state == RS_FUTURE && rs_ready(p, jobs, i, out) <= t) {
+                S.j[i].submit = rs_ready(p, jobs, i, out); /* a task's submit' from now */
                 S.j[i].state = RS_WAIT;
                 S.j[i].enq = t;
                 S.j[i].qent = t; /* queue 0 from submit' */
@@ -916,6 +961,7 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
     if (rc == 0 && (fill_rho(&S) || (m && fill_metrics(&S, m))))
         rc = -2;
 done:
+    rs_wf_free(&S);
     free(S.git);
     free(S.j);
     free(S.on);

@@ -1,9 +1,10 @@
-/* The reference simulator: SPEC (docs/model.md) sections 2 to 7 and 11
+/* The reference simulator: SPEC (docs/model.md) sections 2 to 7, 11 and 12
  * implemented literally and naively (plain arrays, O(n^2) scans), so the real
  * engine can be checked against it on small traces (5..200 jobs, a few
  * nodes). It uses no libcore code. Where the model text is ambiguous, the
- * reading taken is listed at the top of refsim.c (sections 2 to 7) and of
- * refsim_orders.c (section 11); refsim_check.c checks a run's invariants.
+ * reading taken is listed at the top of refsim.c (sections 2 to 7), of
+ * refsim_orders.c (section 11) and of refsim_wf.c (section 12, workflows
+ * and GPU memory); refsim_check.c checks a run's invariants.
  *
  * Single-threaded and reentrant: no global state. */
 #ifndef TT_REFSIM_H
@@ -21,6 +22,18 @@ typedef struct {
 
 enum { REF_FIFO, REF_SJF, REF_SRTF, REF_LAS, REF_DLAS, REF_GITTINS, REF_FTF };
 #define REF_MAX_MLFQ 7
+enum { REF_EVICT_LRU, REF_EVICT_DEMAND };
+enum { REF_PLACE_OFF, REF_PLACE_AFFINITY };
+#define REF_MAX_SLOTS 8
+
+/* SPEC 12's columns of one trace row: wf (-1: a plain job), the parents
+ * (row indices deps[0 .. ndeps)), mid (-1: the class), mem_mb (-1: the
+ * model table's), out_mb (MiB). */
+typedef struct {
+    int64_t wf;
+    int32_t mid, mem_mb, out_mb, ndeps;
+    const int32_t *deps;
+} ref_task;
 
 /* SPEC defaults: fifo, inf, inf, inf, 30, 0, 300, 3, 1, 1000; SPEC 11.5's:
  * mlfq 3250,7200, promote 0, prio_preempt 1, gittins_delta 3250, the
@@ -42,10 +55,23 @@ typedef struct {
     /* gittins: ngit samples (GPU-s, any order); NULL: the trace's */
     const int64_t *git;
     int64_t ngit;
+    /* SPEC 12 (defaults 0, 4, 2000, 1250, lru, off, 0): MiB per GPU (0: no
+     * cache), models per GPU (1 .. REF_MAX_SLOTS), MiB/s host to GPU and
+     * between nodes, REF_EVICT_*, REF_PLACE_*, the warm wait (s) */
+    int64_t gpu_mem, cache_slots, load_bw, xfer_bw;
+    int evict, cache_place;
+    int64_t w_warm;
+    /* the trace's SPEC 12 columns, one ref_task per job, carried here as
+     * w0c and git are; NULL (the default): no row is a task, every model
+     * is its class's with the table's size, no outputs */
+    const ref_task *task;
 } ref_params;
 
+/* mem_mb: the class's model size (MiB, -1 unknown), read only when
+ * gpu_mem > 0 (so tables written as {l1, l2} keep meaning what they did) */
 typedef struct {
     int64_t slow_l1, slow_l2; /* permille, >= 1000 */
+    int32_t mem_mb;
 } ref_model;
 
 /* Sorted by submit; model = class index already resolved (0 .. nmodels-1). */
@@ -77,13 +103,17 @@ typedef struct {
     int64_t demotions, promotions, preempt_prio;
     double ftf_mean;
     int64_t ftf_max, ftf_unfair;
+    /* SPEC 12.8 (restart_gpu_s above keeps only the restart share) */
+    double wf_jct_mean;
+    int64_t wf_jct_p99, wf_rejected, cache_hit, loads, model_evicts, load_gpu_s, xfer_gpu_s;
 } ref_metrics;
 
 /* One segment: a stretch of a job holding GPUs, from a start at t0 to its
  * end (completed = 1) or eviction (completed = 0) at t1. */
 typedef struct {
     int64_t job, t0, t1;
-    int64_t r;        /* restart overhead paid at this start (s) */
+    int64_t r;        /* overhead of this start (s): rr + ld + xf */
+    int64_t rr, ld, xf; /* its restart, load and transfer parts */
     int64_t s;        /* effective slowdown (permille) */
     int64_t w_before; /* remaining work at the start (milli-ideal-seconds) */
     int64_t done;     /* work completed in the segment */

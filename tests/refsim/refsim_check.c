@@ -39,7 +39,7 @@ static int check_orders(const ref_cluster *c, const ref_params *p, const ref_job
     int64_t cluster = (int64_t)c->racks * c->nodes_per_rack * c->gpus_per_node;
     int64_t nr = 0, sum = 0, mx = REF_NONE, unfair = 0;
     for (int64_t i = 0; !rc && i < n; i++) {
-        sub[i] = scaled_submit(jobs, i, p->load);
+        sub[i] = rs_ready(p, jobs, i, out);
         end[i] = out[i].end;
         acc[i] = !out[i].rejected;
     }
@@ -138,23 +138,34 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
                 return failf(why, whylen, "node %d holds %lld GPUs at %lld", x, (long long)h,
                              (long long)tau);
         }
+    /* SPEC 12: the rejected rows, and each task's home from its last
+     * segment */
+    char *rejrow = (char *)calloc((size_t)n + 1, 1);
+    int32_t *home = (int32_t *)malloc(((size_t)n + 1) * sizeof *home);
+    int rc = 0;
     /* per job: segments in time order, one completion, the last */
     int64_t acc = 0, first = 0, last = 0, jsum = 0, qsum = 0, used_all = 0, comm = 0, rst = 0;
     int64_t pre = 0, placed[3] = {0, 0, 0}, rej = 0;
     int64_t *jct = (int64_t *)malloc((size_t)(n + 1) * sizeof *jct);
     int64_t *que = (int64_t *)malloc((size_t)(n + 1) * sizeof *que);
-    int rc = 0;
-    if (!jct || !que) {
+    int64_t lds = 0, xfs = 0, hits = 0, wf_rej = 0;
+    if (!jct || !que || !rejrow || !home) {
         rc = failf(why, whylen, "no memory");
         goto out;
     }
+    wf_rej = rs_wf_rejects(c, p, models, jobs, n, rejrow);
+    for (int64_t i = 0; i < n; i++)
+        home[i] = -1;
+    for (int64_t q = 0; q < log->nseg; q++)
+        if (sg[q].completed)
+            home[sg[q].job] = rs_home(log->alloc + q * nodes, nodes);
     for (int64_t i = 0; i < n && rc == 0; i++) {
         const ref_job *jb = &jobs[i];
         const ref_job_result *o = &out[i];
-        int64_t sub = scaled_submit(jobs, i, p->load);
-        if (jb->gpus > cluster) {
+        int64_t sub = rs_ready(p, jobs, i, out); /* a task's ready time */
+        if (rejrow[i]) {
             if (!o->rejected || o->end != REF_NONE || o->used_gpu_s || o->preemptions)
-                rc = failf(why, whylen, "job %lld: larger than the cluster, not rejected",
+                rc = failf(why, whylen, "job %lld: rejected by SPEC 3 or 12.1, yet ran",
                            (long long)i);
             rej++;
             continue;
@@ -165,6 +176,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
         }
         int64_t entry = sub, prev_end = INT64_MIN, w = jb->duration * 1000, ends = 0;
         int64_t used = 0, queue = 0, evic = 0, nseg = 0, lv[3] = {0, 0, 0}, first_t0 = 0, s1 = 0;
+        int64_t r1 = 0, mb = rs_model_mb(p, models, jobs, n, rs_model_id(p, jobs, i));
         int victim = 0, last_level = -1;
         int sens = is_sensitive(p, &models[jb->model]);
         /* a job's segments do not overlap, so the log (in end order) holds
@@ -186,9 +198,21 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             if (g->w_before != w)
                 rc = failf(why, whylen, "job %lld: work %lld at start, expected %lld",
                            (long long)i, (long long)g->w_before, (long long)w);
-            if (g->r != (nseg == 0 ? 0 : p->restart))
-                rc = failf(why, whylen, "job %lld: overhead %lld on start %lld", (long long)i,
-                           (long long)g->r, (long long)nseg);
+            /* r = R (restarts only) + L (0, or the model's whole load) + X
+             * (recomputed from the parents' homes) */
+            int64_t lfull = p->gpu_mem > 0 && mb >= 0 ? ceil_div(mb, p->load_bw) : 0;
+            const int32_t *al = log->alloc + q * nodes;
+            if (g->r != g->rr + g->ld + g->xf || g->rr != (nseg == 0 ? 0 : p->restart) ||
+                (g->ld != 0 && g->ld != lfull) || g->xf != rs_xfer(p, i, home, al, nodes))
+                rc = failf(why, whylen, "job %lld: overhead %lld = %lld + %lld + %lld on start %lld",
+                           (long long)i, (long long)g->r, (long long)g->rr, (long long)g->ld,
+                           (long long)g->xf, (long long)nseg);
+            /* the warm wait: one warm node, or nothing */
+            if (g->t0 - entry < p->w_warm &&
+                (g->ld + g->xf != 0 || classify(N, G, nodes, al, jb->gpus) != 0 ||
+                 jb->gpus > G))
+                rc = failf(why, whylen, "job %lld: starts cold at %lld in its warm wait",
+                           (long long)i, (long long)g->t0);
             /* the level the timers allowed (L0 always) */
             if (!victim && g->level > 0 && jb->gpus <= N * G) {
                 int64_t wait = g->t0 - entry, w0 = timer_w0(p, jb->model);
@@ -203,12 +227,17 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             if (nseg == 0) {
                 first_t0 = g->t0;
                 s1 = g->s;
+                r1 = g->r;
             }
             queue += g->t0 - entry;
             used += (int64_t)jb->gpus * (g->t1 - g->t0);
             int64_t held = g->t1 - g->t0, run = held - g->r > 0 ? held - g->r : 0;
             comm += jb->gpus * (run * 1000 - g->done);
-            rst += jb->gpus * (g->r < held ? g->r : held);
+            int64_t rs = g->rr < held ? g->rr : held, ls = g->ld < held - rs ? g->ld : held - rs;
+            rst += jb->gpus * rs;
+            lds += jb->gpus * ls;
+            xfs += jb->gpus * (g->xf < held - rs - ls ? g->xf : held - rs - ls);
+            hits += g->ld == 0;
             lv[g->level]++;
             last_level = g->level;
             w -= g->done;
@@ -258,7 +287,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
         else if (o->end - sub < jb->duration)
             rc = failf(why, whylen, "job %lld: JCT %lld < duration %lld", (long long)i,
                        (long long)(o->end - sub), (long long)jb->duration);
-        else if (nseg == 1 && s1 == 1000 && used != (int64_t)jb->gpus * jb->duration)
+        else if (nseg == 1 && s1 == 1000 && used != (int64_t)jb->gpus * (jb->duration + r1))
             rc = failf(why, whylen, "job %lld: one run at 1000 of %lld s, duration %lld",
                        (long long)i, (long long)(used / jb->gpus), (long long)jb->duration);
         if (rc)
@@ -307,6 +336,11 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             !same_real(m->comm_share, used_all ? (double)comm / 1000.0 / (double)used_all : NAN) ||
             !same_real(m->util, cap > 0 ? (double)used_all / cap : NAN))
             rc = failf(why, whylen, "metrics disagree with the log");
+        else if (m->load_gpu_s != lds || m->xfer_gpu_s != xfs || m->wf_rejected != wf_rej ||
+                 m->cache_hit != (p->gpu_mem > 0 && log->nseg ? 1000 * hits / log->nseg : 0) ||
+                 (p->gpu_mem == 0 && (m->loads || m->model_evicts)) ||
+                 m->model_evicts > m->loads)
+            rc = failf(why, whylen, "SPEC 12.8's metrics disagree with the log");
         else if (comm < 0)
             rc = failf(why, whylen, "negative comm_gpu_s");
         else
@@ -315,5 +349,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
 out:
     free(jct);
     free(que);
+    free(rejrow);
+    free(home);
     return rc;
 }

@@ -38,7 +38,18 @@ typedef struct {
     int q;
     int64_t qent, aq, e, pw, fkey;
     int64_t pfrom; /* while waiting after the first start: P counts from here */
+    /* SPEC 12: the current segment's restart, load and transfer parts
+     * (r = rr + ld + xf), the model's id and size (-1: unknown), the node
+     * it was homed on at its end */
+    int64_t rr, ld, xf;
+    int32_t mid, mb;
 } rjob;
+
+/* One cached model on one GPU (SPEC 12.2). */
+typedef struct {
+    int32_t id, mb;
+    int64_t use;
+} rslot;
 
 typedef struct {
     int32_t R, N, G, nodes;
@@ -58,6 +69,14 @@ typedef struct {
     int victim_q;
     int64_t demotions, promotions, preempt_prio;
     int64_t *git, ngit;
+    /* SPEC 12: who holds each GPU (nodes x G, -1 free), each GPU's cached
+     * models (REF_MAX_SLOTS each) and their count, the recency clock, the
+     * counts of 12.8 */
+    int64_t *holder;
+    int32_t *home; /* per job, -1 until it ends */
+    rslot *cache;
+    int32_t *ncached;
+    int64_t clock, starts, hits, loads, evicts, load_gs, xfer_gs;
 } sim;
 
 static inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -187,5 +206,42 @@ void rs_ftf_keys(sim *S, int64_t t);
 void rs_order_events(const sim *S, int64_t now, int have_now, int64_t *best, int *any);
 /* step 7: 1 when job i started, 0 not, -1 no memory */
 int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic);
+
+/* ---- refsim_wf.c ---- */
+
+/* row i's SPEC 12 columns (the defaults when p->task is NULL) */
+const ref_task *rs_task(const ref_params *p, int64_t i);
+/* SPEC 12's parameter and column bounds: 1 when they are out */
+int rs_wf_bad(const ref_params *p, const ref_model *models, const ref_job *jobs, int64_t n);
+/* rej[0..n): 1 for the rows SPEC 3 and 12.1 reject (whole workflows);
+ * returns the rejected workflows */
+int64_t rs_wf_rejects(const ref_cluster *c, const ref_params *p, const ref_model *models,
+                      const ref_job *jobs, int64_t n, char *rej);
+/* row i's model id and size (12.2 with docs/model.md 13's reading 10) */
+int32_t rs_model_id(const ref_params *p, const ref_job *jobs, int64_t i);
+int32_t rs_model_mb(const ref_params *p, const ref_model *models, const ref_job *jobs,
+                    int64_t n, int32_t id);
+/* row i's ready time from its parents' ends in out (REF_INF while one has
+ * not ended, REF_NONE there): max(submit', the parents' ends) */
+int64_t rs_ready(const ref_params *p, const ref_job *jobs, int64_t i, const ref_job_result *out);
+/* the home of a job from its last allocation (GPUs per node) */
+int32_t rs_home(const int32_t *pl, int32_t nodes);
+/* X (s) of row i on a placement, parents' homes in home[] */
+int64_t rs_xfer(const ref_params *p, int64_t i, const int32_t *home, const int32_t *pl,
+                int32_t nodes);
+/* the run's state: -1 when out of memory */
+int rs_wf_init(sim *S);
+void rs_wf_free(sim *S);
+/* 1 while job i's warm wait holds it at t */
+int rs_warm(const sim *S, int64_t i, int64_t t);
+/* step 1 under the warm wait or affinity: fills pl, 1 found, 0 not */
+int rs_warm_node(const sim *S, int64_t i, int32_t *pl);
+int rs_step1(const sim *S, int64_t i, int32_t *pl);
+/* at a start on pl (before the job leaves the queue): the GPUs, the cache
+ * and the load and transfer parts; at a segment's end: the GPUs back */
+void rs_wf_start(sim *S, int64_t i, const int32_t *pl);
+void rs_wf_end(sim *S, int64_t i, int completed);
+/* SPEC 12.8's metrics into m */
+int rs_wf_metrics(const sim *S, ref_metrics *m);
 
 #endif

@@ -59,6 +59,14 @@ static inline void params_from_ref(const ref_params *rp, int nm, tt_params *p)
     p->promote = rp->promote;
     p->prio_preempt = rp->prio_preempt;
     p->gittins_delta = rp->gittins_delta;
+    p->gpu_mem = rp->gpu_mem;
+    p->cache_slots = rp->cache_slots;
+    p->load_bw = rp->load_bw;
+    p->xfer_bw = rp->xfer_bw;
+    p->evict = rp->evict == REF_EVICT_DEMAND ? TT_EVICT_DEMAND : TT_EVICT_LRU;
+    p->cache_place = rp->cache_place == REF_PLACE_AFFINITY ? TT_CACHE_PLACE_AFFINITY
+                                                            : TT_CACHE_PLACE_OFF;
+    p->w_warm = rp->w_warm;
 }
 
 /* The reference's own Gittins samples as a file the engine reads (its
@@ -91,7 +99,50 @@ static inline tt_models *models_from_ref(const ref_model *md, int nm)
         l2[i] = md[i].slow_l2;
     }
     cr_assert_eq(tt_models_create(NULL, nm, names, l1, l2, &m), 0);
+    for (int i = 0; i < nm; i++)
+        cr_assert_eq(tt_models_set_mem_mb(NULL, m, i, md[i].mem_mb), 0);
     return m;
+}
+
+/* The reference's SPEC 12 columns as the engine's (wf, the parents' CSR,
+ * mid, mem_mb, out_mb) into j; nothing when the case has none. Free with
+ * wf_columns_free. */
+static inline void wf_columns_from_ref(const ref_params *rp, int64_t n, tt_sim_jobs *j)
+{
+    if (!rp->task)
+        return;
+    size_t nn = (size_t)n + 1;
+    int64_t nd = 0;
+    for (int64_t i = 0; i < n; i++)
+        nd += rp->task[i].ndeps;
+    j->wf = calloc(nn, sizeof *j->wf);
+    j->dep_off = calloc(nn, sizeof *j->dep_off);
+    j->deps = calloc((size_t)nd + 1, sizeof *j->deps);
+    j->mid = calloc(nn, sizeof *j->mid);
+    j->mem_mb = calloc(nn, sizeof *j->mem_mb);
+    j->out_mb = calloc(nn, sizeof *j->out_mb);
+    cr_assert(j->wf && j->dep_off && j->deps && j->mid && j->mem_mb && j->out_mb);
+    for (int64_t i = 0, d = 0; i < n; i++) {
+        const ref_task *k = &rp->task[i];
+        j->wf[i] = k->wf;
+        j->mid[i] = k->mid;
+        j->mem_mb[i] = k->mem_mb;
+        j->out_mb[i] = k->out_mb;
+        j->dep_off[i] = d;
+        for (int32_t u = 0; u < k->ndeps; u++)
+            j->deps[d++] = k->deps[u];
+        j->dep_off[i + 1] = d;
+    }
+}
+
+static inline void wf_columns_free(tt_sim_jobs *j)
+{
+    free(j->wf);
+    free(j->dep_off);
+    free(j->deps);
+    free(j->mid);
+    free(j->mem_mb);
+    free(j->out_mb);
 }
 
 /* Runs the engine on the reference's case: 0, or the engine's error code.
@@ -119,6 +170,7 @@ static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const 
         cls[i] = jobs[i].model;
     }
     tt_sim_jobs j = {.n = n, .submit = submit, .duration = dur, .gpus = gpus, .cls = cls, .unknown_models = 0};
+    wf_columns_from_ref(rp, n, &j);
     tt_ctx *ctx = tt_ctx_create();
     int rc_ = tt_simulate_log(ctx, &c, &p, m, &j, eo, em, NULL, log);
     cr_expect_eq(rc_, 0, "engine: %s", tt_errmsg(ctx));
@@ -126,6 +178,7 @@ static inline int engine_run(const ref_cluster *rc, const ref_params *rp, const 
         unlink(dist);
     tt_ctx_free(ctx);
     tt_models_free(m);
+    wf_columns_free(&j);
     free(submit);
     free(dur);
     free(gpus);
@@ -171,13 +224,27 @@ static inline void expect_engine_equal(const char *label, int64_t n, const ref_j
                   rm->demotions == em->demotions && rm->promotions == em->promotions &&
                   rm->preempt_prio == em->preempt_prio &&
                   SAME_REAL(rm->ftf_mean, em->ftf_mean) && rm->ftf_max == em->ftf_max &&
-                  rm->ftf_unfair == em->ftf_unfair,
+                  rm->ftf_unfair == em->ftf_unfair && rm->wf_jct_mean == em->wf_jct_mean &&
+                  rm->wf_jct_p99 == em->wf_jct_p99 && rm->wf_rejected == em->wf_rejected &&
+                  rm->cache_hit == em->cache_hit && rm->loads == em->loads &&
+                  rm->model_evicts == em->model_evicts && rm->load_gpu_s == em->load_gpu_s &&
+                  rm->xfer_gpu_s == em->xfer_gpu_s,
               "%s: metrics differ (makespan %lld / %lld, jct_mean %.3f / %.3f, demotions %lld / "
-              "%lld, promotions %lld / %lld, preempt_prio %lld / %lld, ftf_max %lld / %lld)",
+              "%lld, promotions %lld / %lld, preempt_prio %lld / %lld, ftf_max %lld / %lld; "
+              "wf_jct_mean %.3f / %.3f, wf_jct_p99 %lld / %lld, wf_rejected %lld / %lld, "
+              "cache_hit %lld / %lld, loads %lld / %lld, model_evicts %lld / %lld, "
+              "load_gpu_s %lld / %lld, xfer_gpu_s %lld / %lld, restart_gpu_s %lld / %lld)",
               label, (long long)rm->makespan, (long long)em->makespan, rm->jct_mean,
               em->jct_mean, (long long)rm->demotions, (long long)em->demotions,
               (long long)rm->promotions, (long long)em->promotions, (long long)rm->preempt_prio,
-              (long long)em->preempt_prio, (long long)rm->ftf_max, (long long)em->ftf_max);
+              (long long)em->preempt_prio, (long long)rm->ftf_max, (long long)em->ftf_max,
+              rm->wf_jct_mean, em->wf_jct_mean, (long long)rm->wf_jct_p99,
+              (long long)em->wf_jct_p99, (long long)rm->wf_rejected, (long long)em->wf_rejected,
+              (long long)rm->cache_hit, (long long)em->cache_hit, (long long)rm->loads,
+              (long long)em->loads, (long long)rm->model_evicts, (long long)em->model_evicts,
+              (long long)rm->load_gpu_s, (long long)em->load_gpu_s, (long long)rm->xfer_gpu_s,
+              (long long)em->xfer_gpu_s, (long long)rm->restart_gpu_s,
+              (long long)em->restart_gpu_s);
 #undef SAME_REAL
 }
 

@@ -7,7 +7,7 @@
 #include "sim/simrun.h"
 
 /* m0: every slowdown 1000, never sensitive. */
-static const ref_model MD[] = {{1000, 1000}};
+static const ref_model MD[] = {{1000, 1000, -1}};
 #define NMD 1
 
 typedef struct {

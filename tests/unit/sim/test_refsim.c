@@ -5,7 +5,7 @@
 
 /* m0: no slowdown. m1: mild (L1 1.2x, L2 1.5x). m2: sensitive at
  * theta = 2000 (L2 2.0x); m0 and m1 are not. */
-static const ref_model MD[] = {{1000, 1000}, {1200, 1500}, {1500, 2000}};
+static const ref_model MD[] = {{1000, 1000, -1}, {1200, 1500, -1}, {1500, 2000, -1}};
 #define NMD 3
 
 /* Runs and checks the invariants; the scenario's own numbers are asserted
@@ -1039,7 +1039,7 @@ Test(refsim, bad_input)
     ref_params_default(&p);
     ref_cluster z = {1, 0, 4};
     cr_expect_eq(ref_simulate(&z, &p, MD, NMD, ok, 1, o, &m), -1);
-    ref_model fast[] = {{900, 1000}};
+    ref_model fast[] = {{900, 1000, -1}};
     cr_expect_eq(ref_simulate(&c, &p, fast, 1, ok, 1, o, &m), -1);
     cr_expect_eq(ref_simulate(&c, &p, MD, NMD, ok, 1, o, &m), 0);
     cr_expect_eq(ref_simulate(&c, &p, MD, NMD, ok, 0, o, &m), 0);
@@ -1116,6 +1116,7 @@ Test(refsim, randomized_invariants)
         for (int i = 0; i < nm; i++) {
             md[i].slow_l1 = pick(&s, 0, 2) ? pick(&s, 1000, 1600) : 1000;
             md[i].slow_l2 = md[i].slow_l1 + pick(&s, 0, 1500);
+            md[i].mem_mb = -1;
         }
         ref_params p;
         ref_params_default(&p);
