@@ -347,6 +347,68 @@ Test(refsim_wf, fifo_static_rank_and_sjf)
     }
 }
 
+/* gittins_dist=trace takes gpus x duration of the accepted jobs (SPEC
+ * 11.2), so a job rejected for its model's size (12.1) is no sample. On
+ * 1x1x1, gittins with one queue (mlfq 100000), D = 20, theta 1500, w0 0,
+ * min_run 0, gpu_mem 1000: R (mid 9 of 1200 MiB, 25 s) is rejected; J1
+ * and J2 (A, 100 s, sizes unknown: L = 0) at 0, S1 (S, 10 s) at 10.
+ *   J1 runs from 0; S1 evicts it at 10 (10 GPU-s attained) and runs 10..20.
+ *   At 20, samples {10, 100, 100}: G(0) = 1 / (10 + 20 + 20) = 1/50 for
+ *   J2, G(10) = 0 / (20 + 20) = 0 for J1: J2 runs 20..120, J1 restarts
+ *   120 + 30 + 90 = 240.
+ * (With R's 25 among the samples G(0) = 1/70 and G(10) = 1/55, and J1
+ * would go first: 20..140, J2 140..240.) */
+static void gittins_rejected_case(wcase *k)
+{
+    wc_init(k, 1, 1, 1);
+    k->p.order = REF_GITTINS;
+    k->p.nmlfq = 1;
+    k->p.mlfq[0] = 100000;
+    k->p.gittins_delta = 20;
+    k->p.theta = 1500;
+    k->p.w0 = 0;
+    k->p.min_run = 0;
+    wc_row(k, 0, 25, 1, A, -1, 0, 0, NULL);
+    wc_row(k, 0, 100, 1, A, -1, 0, 0, NULL);
+    wc_row(k, 0, 100, 1, A, -1, 0, 0, NULL);
+    wc_row(k, 10, 10, 1, S, -1, 0, 0, NULL);
+    k->task[0].mid = 9;
+    k->task[0].mem_mb = 1200;
+    for (int r = 1; r < 4; r++)
+        k->task[r].mem_mb = -1;
+}
+
+Test(refsim_wf, gittins_samples_skip_rejected_models)
+{
+    wcase k;
+    char why[256] = "";
+    static const ref_model md[] = {{1000, 1000, -1}, {1000, 1000, -1}, {1000, 2000, -1}};
+    gittins_rejected_case(&k);
+    cr_assert_eq(ref_simulate_log(&k.c, &k.p, md, NMD, k.jobs, k.n, k.out, &k.m, &k.log), 0);
+    cr_assert_eq(ref_check_invariants(&k.c, &k.p, md, NMD, k.jobs, k.n, k.out, &k.m, &k.log,
+                                      why, sizeof why), 0, "%s", why);
+    cr_expect(k.out[0].rejected);
+    expect_run(&k, 3, 10, 20);
+    expect_run(&k, 2, 20, 120);
+    expect_run(&k, 1, 0, 240);
+    ref_log_free(&k.log);
+}
+
+/* The engine still samples every job that fits the cluster, R included
+ * (libcore/sim/gittins.c: the distribution is built once per trace, and
+ * which models gpu_mem rejects is a configuration's): it runs J1 first.
+ * Enable once it leaves them out; until then random gittins cases keep
+ * every model within gpu_mem. */
+#define GITTINS_SAMPLES_ENGINE 0
+Test(refsim_wf, gittins_samples_engine, .disabled = !GITTINS_SAMPLES_ENGINE)
+{
+    wcase k;
+    static const ref_model md[] = {{1000, 1000, -1}, {1000, 1000, -1}, {1000, 2000, -1}};
+    gittins_rejected_case(&k);
+    check_case(md, NMD, &k.c, &k.p, k.jobs, k.n, k.out, &k.m, &k.log);
+    ref_log_free(&k.log);
+}
+
 /* ---- random DAG traces against the engine ---- */
 
 /* Until the engine counts an evicted job's warm wait from its eviction
@@ -357,10 +419,12 @@ Test(refsim_wf, fifo_static_rank_and_sjf)
 /* A random case: 5..60 rows on up to 4 nodes, plain jobs among chains,
  * fans and joins of up to 3 open workflows (now and then a parent that
  * rejects its workflow), models by mid or class with sizes up to 700
- * MiB, outputs, and every SPEC 12 parameter drawn. */
+ * MiB, outputs, and every SPEC 12 parameter drawn. One case in six has
+ * no task and runs under dlas or gittins, which the engine takes with the
+ * cache on plain jobs. */
 static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
 {
-    static const int64_t gs[] = {1, 2, 4};
+    static const int64_t gs[] = {1, 2, 4, 8};
     static const int64_t mems[] = {0, 0, 600, 1000, 1500};
     static const int64_t bws[] = {50, 100, 1000};
     static const int64_t ws[] = {0, 0, 0, 10, 60};
@@ -369,7 +433,7 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
     static const int orders[] = {REF_FIFO, REF_SJF, REF_SRTF, REF_LAS, REF_FTF};
     uint64_t s = seed * 0x9e3779b97f4a7c15ULL + 12;
     int32_t nodes = (int32_t)pick(&s, 1, 4), racks = nodes > 1 && pick(&s, 0, 1) ? 2 : 1;
-    wc_init(k, racks, (nodes + racks - 1) / racks, (int32_t)pick_of(&s, gs, 3));
+    wc_init(k, racks, (nodes + racks - 1) / racks, (int32_t)pick_of(&s, gs, 4));
     int32_t G = k->c.gpus_per_node, total = k->c.racks * k->c.nodes_per_rack * G;
     *nm = (int)pick(&s, 1, 3);
     for (int c = 0; c < *nm; c++) {
@@ -393,8 +457,21 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
     p->min_run = pick(&s, 0, 100);
     p->max_preempt = pick(&s, 0, 3);
     p->backfill = (int)pick(&s, 0, 3) > 0;
-    if (p->w_warm > 0 && !RANDOM_EVICTED_WARM)
-        p->theta = REF_INF;
+    int mlfq = pick(&s, 0, 5) == 0;
+    if (mlfq) {
+        p->order = pick(&s, 0, 1) ? REF_DLAS : REF_GITTINS;
+        p->nmlfq = 2;
+        p->mlfq[0] = pick(&s, 1, 500);
+        p->mlfq[1] = p->mlfq[0] + pick(&s, 1, 2000);
+        p->gittins_delta = pick(&s, 1, 1000);
+        p->promote = pick(&s, 0, 1) ? 0 : pick(&s, 1, 4000);
+    }
+    if (mlfq && p->gpu_mem > 0 && p->gpu_mem < 700)
+        p->gpu_mem = 1000; /* no model rejected: GITTINS_SAMPLES_ENGINE */
+    if (p->w_warm > 0 && !RANDOM_EVICTED_WARM) {
+        p->theta = REF_INF; /* and no priority eviction */
+        p->prio_preempt = 0;
+    }
     int64_t n = pick(&s, 5, 60), t = 0, open[3] = {-1, -1, -1}, nextwf = 0;
     int32_t msize[6];
     for (int u = 0; u < 6; u++)
@@ -407,7 +484,7 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
         int64_t wf = -1;
         int nd = 0;
         int32_t dep[4];
-        if (pick(&s, 0, 2)) {
+        if (!mlfq && pick(&s, 0, 2)) {
             int slot = (int)pick(&s, 0, 2);
             if (open[slot] < 0 || pick(&s, 0, 5) == 0)
                 open[slot] = nextwf++ * 3 + 1; /* sparse ids */
@@ -437,7 +514,7 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
 
 Test(refsim_wf, random_dags_against_engine)
 {
-    enum { RUNS = 400 };
+    enum { RUNS = 1000 };
     int64_t tasks = 0, rej = 0, loads = 0, evicts = 0, xfer = 0, pre = 0, warm = 0;
     for (uint64_t seed = 1; seed <= RUNS; seed++) {
         wcase k;
