@@ -347,6 +347,86 @@ Test(refsim_wf, fifo_static_rank_and_sjf)
     }
 }
 
+/* The engine sends an evicted job back to SPEC 6's steps at once
+ * (docs/model.md 13 item 13); SPEC 12.4 counts its warm wait from the
+ * eviction, as the reference does. Until the engine does too, the engine
+ * check of evicted_warm_wait is off and random cases with w_warm > 0
+ * never preempt; 1 turns both on. */
+#define ENGINE_EVICTED_WARM 0
+
+/* An evicted job's warm wait. 1x3x1, w_warm 50, theta 1500, w0 0, min_run
+ * 0. J1 (A, 200 s), J2 (B, 300 s), J3 (B, 100 s) at 0; S1 (S, 100 s) at 60.
+ *   No node is warm at 0: all three wait until 50, then take nodes 0, 1,
+ *   2 (L 5, 4, 4): J2 ends 354, J3 154.
+ *   S1 waits warm until 110, then evicts J1 (three equal victims, node 0
+ *   lowest) after 55 s of work (145 s left) and runs 110 + 1 + 100 = 211.
+ *   J1's warm wait runs from its eviction to 160: node 2 frees at 154 but
+ *   holds no A, so J1 takes it at 160: 160 + 30 + 5 + 145 = 340, having
+ *   waited 50 + 50 s. (Going back to SPEC 6 at once, it would take node 2 at
+ *   154 and end at 334.) */
+static void evicted_warm_case(wcase *k)
+{
+    wc_init(k, 1, 3, 1);
+    k->p.w_warm = 50;
+    k->p.theta = 1500;
+    k->p.w0 = 0;
+    k->p.min_run = 0;
+    wc_row(k, 0, 200, 1, A, -1, 0, 0, NULL);
+    wc_row(k, 0, 300, 1, B, -1, 0, 0, NULL);
+    wc_row(k, 0, 100, 1, B, -1, 0, 0, NULL);
+    wc_row(k, 60, 100, 1, S, -1, 0, 0, NULL);
+}
+
+Test(refsim_wf, evicted_warm_wait)
+{
+    wcase k;
+    char why[256] = "";
+    evicted_warm_case(&k);
+    cr_assert_eq(ref_simulate_log(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log), 0);
+    cr_assert_eq(ref_check_invariants(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log,
+                                      why, sizeof why), 0, "%s", why);
+    expect_run(&k, 1, 50, 354);
+    expect_run(&k, 2, 50, 154);
+    expect_run(&k, 3, 110, 211);
+    expect_run(&k, 0, 50, 340);
+    cr_expect_eq(node_of(&k, 0, 1), 2);
+    cr_expect_eq(k.out[0].queue_total, 100);
+    ref_log_free(&k.log);
+}
+
+Test(refsim_wf, evicted_warm_wait_engine, .disabled = !ENGINE_EVICTED_WARM)
+{
+    wcase k;
+    evicted_warm_case(&k);
+    wc_run(&k);
+    ref_log_free(&k.log);
+}
+
+/* dlas with a workflow (the engine refuses it): a ready task enters queue
+ * 0 at its ready time. 1x1x1, gpu_mem 0: T0 (wf 1, 100 s) and T1 (after
+ * T0, 50 s) at 0, J (30 s) at 10. Everything stays in queue 0 (3250
+ * GPU-s), ordered by queue entry: J (10) before T1 (100): J 100..130, T1
+ * 130..180; fifo's static rank would run T1 first. */
+Test(refsim_wf, dlas_ready_task_in_queue_zero)
+{
+    static const int32_t p0[] = {0};
+    wcase k;
+    char why[256] = "";
+    wc_init(&k, 1, 1, 1);
+    k.p.gpu_mem = 0;
+    k.p.order = REF_DLAS;
+    wc_row(&k, 0, 100, 1, A, 1, 0, 0, NULL);
+    wc_row(&k, 0, 50, 1, A, 1, 0, 1, p0);
+    wc_row(&k, 10, 30, 1, A, -1, 0, 0, NULL);
+    cr_assert_eq(ref_simulate_log(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log), 0);
+    cr_assert_eq(ref_check_invariants(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log,
+                                      why, sizeof why), 0, "%s", why);
+    expect_run(&k, 2, 100, 130);
+    expect_run(&k, 1, 130, 180);
+    cr_expect_eq(k.m.wf_jct_p99, 180);
+    ref_log_free(&k.log);
+}
+
 /* gittins_dist=trace takes gpus x duration of the accepted jobs (SPEC
  * 11.2), so a job rejected for its model's size (12.1) is no sample. On
  * 1x1x1, gittins with one queue (mlfq 100000), D = 20, theta 1500, w0 0,
@@ -411,10 +491,6 @@ Test(refsim_wf, gittins_samples_engine, .disabled = !GITTINS_SAMPLES_ENGINE)
 
 /* ---- random DAG traces against the engine ---- */
 
-/* Until the engine counts an evicted job's warm wait from its eviction
- * (SPEC 12.4; docs/model.md 13 item 13 still reads otherwise), random
- * cases with w_warm > 0 never preempt. 1 lets them: they then differ. */
-#define RANDOM_EVICTED_WARM 0
 
 /* A random case: 5..60 rows on up to 4 nodes, plain jobs among chains,
  * fans and joins of up to 3 open workflows (now and then a parent that
@@ -468,7 +544,7 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
     }
     if (mlfq && p->gpu_mem > 0 && p->gpu_mem < 700)
         p->gpu_mem = 1000; /* no model rejected: GITTINS_SAMPLES_ENGINE */
-    if (p->w_warm > 0 && !RANDOM_EVICTED_WARM) {
+    if (p->w_warm > 0 && !ENGINE_EVICTED_WARM) {
         p->theta = REF_INF; /* and no priority eviction */
         p->prio_preempt = 0;
     }
