@@ -1,7 +1,8 @@
-/* What the three files of the reference simulator share (refsim.c: the
- * run, placements and SPEC 6; refsim_orders.c: SPEC 11's queue orders;
- * refsim_check.c: the invariants): the state of a run and the plain
- * arithmetic of the model. Test code: no libcore. */
+/* What the files of the reference simulator share (refsim.c: the run,
+ * placements and SPEC 6; refsim_preempt.c: SPEC 6's victim search;
+ * refsim_orders.c: SPEC 11's queue orders; refsim_wf.c: SPEC 12's
+ * workflows and GPU memory; refsim_check.c: the invariants): the state of
+ * a run and the plain arithmetic of the model. Test code: no libcore. */
 #ifndef TT_REFSIM_IMPL_H
 #define TT_REFSIM_IMPL_H
 
@@ -181,10 +182,13 @@ int rs_allowed_level(const sim *S, int64_t i, int64_t t);
 int rs_find_l0(const sim *S, int32_t k, int32_t *pl);
 int rs_find_l1(const sim *S, int32_t k, int32_t *pl);
 int rs_find_l2(const sim *S, int32_t k, int32_t *pl);
-/* SPEC 6's victim rule, with the predicate S->victim_q says */
-int rs_find_preempt(const sim *S, int32_t k, int64_t t, int32_t *pl, char *vic);
 void rs_start_job(sim *S, int64_t i, int64_t t, const int32_t *pl);
 int rs_end_segment(sim *S, int64_t i, int64_t t, int completed);
+
+/* ---- refsim_preempt.c ---- */
+
+/* SPEC 6's victim rule, with the predicate S->victim_q says */
+int rs_find_preempt(const sim *S, int32_t k, int64_t t, int32_t *pl, char *vic);
 
 /* ---- refsim_orders.c ---- */
 
