@@ -54,6 +54,18 @@ static void wc_run(wcase *k)
     check_case(MD, NMD, &k->c, &k->p, k->jobs, k->n, k->out, &k->m, &k->log);
 }
 
+/* The reference alone and its invariants, for what the engine does not
+ * (yet) read as SPEC does. */
+static void wc_run_ref(wcase *k, const ref_model *md, int nm)
+{
+    char why[256] = "";
+    cr_assert_eq(ref_simulate_log(&k->c, &k->p, md, nm, k->jobs, k->n, k->out, &k->m, &k->log),
+                 0);
+    cr_assert_eq(ref_check_invariants(&k->c, &k->p, md, nm, k->jobs, k->n, k->out, &k->m,
+                                      &k->log, why, sizeof why),
+                 0, "%s", why);
+}
+
 static void expect_run(const wcase *k, int64_t i, int64_t start, int64_t end)
 {
     cr_expect_eq(k->out[i].first_start, start, "row %lld starts at %lld, expected %lld",
@@ -380,11 +392,8 @@ static void evicted_warm_case(wcase *k)
 Test(refsim_wf, evicted_warm_wait)
 {
     wcase k;
-    char why[256] = "";
     evicted_warm_case(&k);
-    cr_assert_eq(ref_simulate_log(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log), 0);
-    cr_assert_eq(ref_check_invariants(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log,
-                                      why, sizeof why), 0, "%s", why);
+    wc_run_ref(&k, MD, NMD);
     expect_run(&k, 1, 50, 354);
     expect_run(&k, 2, 50, 154);
     expect_run(&k, 3, 110, 211);
@@ -411,16 +420,13 @@ Test(refsim_wf, dlas_ready_task_in_queue_zero)
 {
     static const int32_t p0[] = {0};
     wcase k;
-    char why[256] = "";
     wc_init(&k, 1, 1, 1);
     k.p.gpu_mem = 0;
     k.p.order = REF_DLAS;
     wc_row(&k, 0, 100, 1, A, 1, 0, 0, NULL);
     wc_row(&k, 0, 50, 1, A, 1, 0, 1, p0);
     wc_row(&k, 10, 30, 1, A, -1, 0, 0, NULL);
-    cr_assert_eq(ref_simulate_log(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log), 0);
-    cr_assert_eq(ref_check_invariants(&k.c, &k.p, MD, NMD, k.jobs, k.n, k.out, &k.m, &k.log,
-                                      why, sizeof why), 0, "%s", why);
+    wc_run_ref(&k, MD, NMD);
     expect_run(&k, 2, 100, 130);
     expect_run(&k, 1, 130, 180);
     cr_expect_eq(k.m.wf_jct_p99, 180);
@@ -461,12 +467,9 @@ static void gittins_rejected_case(wcase *k)
 Test(refsim_wf, gittins_samples_skip_rejected_models)
 {
     wcase k;
-    char why[256] = "";
     static const ref_model md[] = {{1000, 1000, -1}, {1000, 1000, -1}, {1000, 2000, -1}};
     gittins_rejected_case(&k);
-    cr_assert_eq(ref_simulate_log(&k.c, &k.p, md, NMD, k.jobs, k.n, k.out, &k.m, &k.log), 0);
-    cr_assert_eq(ref_check_invariants(&k.c, &k.p, md, NMD, k.jobs, k.n, k.out, &k.m, &k.log,
-                                      why, sizeof why), 0, "%s", why);
+    wc_run_ref(&k, md, NMD);
     cr_expect(k.out[0].rejected);
     expect_run(&k, 3, 10, 20);
     expect_run(&k, 2, 20, 120);
@@ -486,6 +489,48 @@ Test(refsim_wf, gittins_samples_engine, .disabled = !GITTINS_SAMPLES_ENGINE)
     static const ref_model md[] = {{1000, 1000, -1}, {1000, 1000, -1}, {1000, 2000, -1}};
     gittins_rejected_case(&k);
     check_case(md, NMD, &k.c, &k.p, k.jobs, k.n, k.out, &k.m, &k.log);
+    ref_log_free(&k.log);
+}
+
+/* The invariant check sees SPEC 12's overheads and metrics: SPEC 12.10 A
+ * (off) run, then one thing broken at a time. */
+Test(refsim_wf, checker_detects_violations)
+{
+    static const int32_t p1[] = {1};
+    wcase k;
+    char why[256];
+    wc_init(&k, 1, 2, 1);
+    wc_row(&k, 0, 50, 1, B, -1, 0, 0, NULL);
+    wc_row(&k, 0, 100, 1, A, 7, 200, 0, NULL);
+    wc_row(&k, 0, 50, 1, A, 7, 0, 1, p1);
+    wc_run_ref(&k, MD, NMD);
+    ref_segment *t1 = &k.log.seg[k.log.nseg - 1];
+    cr_assert_eq(t1->job, 2);
+    ref_params warm = k.p;
+    warm.w_warm = 100; /* T1 started cold at once */
+    ref_metrics m = k.m;
+    m.load_gpu_s++;
+    struct {
+        int64_t ld, xf;
+        const ref_params *p;
+        const ref_metrics *m;
+        const char *what;
+    } bad[] = {
+        {5, 1, &k.p, &k.m, "overhead"}, /* X not from T0's home, R on a first start */
+        {3, 4, &k.p, &k.m, "overhead"}, /* a part of a load */
+        {5, 2, &warm, &k.m, "warm wait"},
+        {5, 2, &k.p, &m, "12.8"},
+    };
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        /* r stays 7, so the end stays right: only the parts are wrong */
+        t1->ld = bad[b].ld;
+        t1->xf = bad[b].xf;
+        t1->rr = 7 - t1->ld - t1->xf;
+        cr_expect_eq(ref_check_invariants(&k.c, bad[b].p, MD, NMD, k.jobs, k.n, k.out,
+                                          bad[b].m, &k.log, why, sizeof why),
+                     -1, "case %zu passed", b);
+        cr_expect(strstr(why, bad[b].what), "case %zu: %s", b, why);
+    }
     ref_log_free(&k.log);
 }
 
