@@ -115,6 +115,7 @@ static void to_ref_log(const tts_seglog *L, int32_t nodes, ref_log *out)
         r->t0 = g->t0;
         r->t1 = g->t1;
         r->r = g->r;
+        r->rr = g->r; /* these cases have no cache and no transfer: all restart */
         r->s = g->s;
         r->w_before = g->w_before;
         r->done = g->done;
@@ -164,6 +165,14 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
     rm->ftf_mean = em->ftf_mean;
     rm->ftf_max = em->ftf_max;
     rm->ftf_unfair = em->ftf_unfair;
+    rm->wf_jct_mean = em->wf_jct_mean;
+    rm->wf_jct_p99 = em->wf_jct_p99;
+    rm->wf_rejected = em->wf_rejected;
+    rm->cache_hit = em->cache_hit;
+    rm->loads = em->loads;
+    rm->model_evicts = em->model_evicts;
+    rm->load_gpu_s = em->load_gpu_s;
+    rm->xfer_gpu_s = em->xfer_gpu_s;
 }
 
 /* What a parity run reached, for the checks that the cases are not idle. */
