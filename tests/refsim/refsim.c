@@ -523,7 +523,7 @@ int rs_bad_input(const ref_cluster *c, const ref_params *p, const ref_model *mod
         p->congestion >= 1000 || p->min_run < 0 || p->max_preempt < 0 ||
         (p->backfill != 0 && p->backfill != 1) || p->load < 1 || p->load > 1000000)
         return 1;
-    if (nmodels < 0 || (nmodels > 0 && !models) || rs_wf_bad(p, models, jobs, n))
+    if (nmodels < 0 || (nmodels > 0 && !models) || rs_wf_bad(p, n))
         return 1;
     for (int i = 0; i < nmodels; i++)
         if (models[i].slow_l1 < 1000 || models[i].slow_l1 > REF_MAX_SLOW ||

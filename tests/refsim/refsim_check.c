@@ -203,7 +203,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             int64_t lfull = p->gpu_mem > 0 && mb >= 0 ? ceil_div(mb, p->load_bw) : 0;
             const int32_t *al = log->alloc + q * nodes;
             if (g->r != g->rr + g->ld + g->xf || g->rr != (nseg == 0 ? 0 : p->restart) ||
-                (g->ld != 0 && g->ld != lfull) || g->xf != rs_xfer(p, i, home, al, nodes))
+                (g->ld != 0 && g->ld != lfull) || g->xf != rs_xfer(p, i, home, al))
                 rc = failf(why, whylen, "job %lld: overhead %lld = %lld + %lld + %lld on start %lld",
                            (long long)i, (long long)g->r, (long long)g->rr, (long long)g->ld,
                            (long long)g->xf, (long long)nseg);

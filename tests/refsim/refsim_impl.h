@@ -77,6 +77,7 @@ typedef struct {
     int32_t *home; /* per job, -1 until it ends */
     rslot *cache;
     int32_t *ncached;
+    int32_t *take; /* G GPU numbers: the GPUs a start takes on a node */
     int64_t clock, starts, hits, loads, evicts, load_gs, xfer_gs;
 } sim;
 
@@ -216,7 +217,7 @@ int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic);
 /* row i's SPEC 12 columns (the defaults when p->task is NULL) */
 const ref_task *rs_task(const ref_params *p, int64_t i);
 /* SPEC 12's parameter and column bounds: 1 when they are out */
-int rs_wf_bad(const ref_params *p, const ref_model *models, const ref_job *jobs, int64_t n);
+int rs_wf_bad(const ref_params *p, int64_t n);
 /* rej[0..n): 1 for the rows SPEC 3 and 12.1 reject (whole workflows);
  * returns the rejected workflows */
 int64_t rs_wf_rejects(const ref_cluster *c, const ref_params *p, const ref_model *models,
@@ -231,8 +232,7 @@ int64_t rs_ready(const ref_params *p, const ref_job *jobs, int64_t i, const ref_
 /* the home of a job from its last allocation (GPUs per node) */
 int32_t rs_home(const int32_t *pl, int32_t nodes);
 /* X (s) of row i on a placement, parents' homes in home[] */
-int64_t rs_xfer(const ref_params *p, int64_t i, const int32_t *home, const int32_t *pl,
-                int32_t nodes);
+int64_t rs_xfer(const ref_params *p, int64_t i, const int32_t *home, const int32_t *pl);
 /* the run's state: -1 when out of memory */
 int rs_wf_init(sim *S);
 void rs_wf_free(sim *S);

@@ -71,9 +71,8 @@ static const ref_task no_task = {-1, -1, -1, 0, 0, NULL};
 
 const ref_task *rs_task(const ref_params *p, int64_t i) { return p->task ? &p->task[i] : &no_task; }
 
-int rs_wf_bad(const ref_params *p, const ref_model *models, const ref_job *jobs, int64_t n)
+int rs_wf_bad(const ref_params *p, int64_t n)
 {
-    (void)models;
     if (p->gpu_mem < 0 || p->gpu_mem >= REF_MAX_BW || p->cache_slots < 1 ||
         p->cache_slots > REF_MAX_SLOTS || p->load_bw < 1 || p->load_bw >= REF_MAX_BW ||
         p->xfer_bw < 1 || p->xfer_bw >= REF_MAX_BW || p->w_warm < 0 ||
@@ -86,7 +85,6 @@ int rs_wf_bad(const ref_params *p, const ref_model *models, const ref_job *jobs,
             (k->ndeps > 0 && (!k->deps || k->wf < 0)))
             return 1;
     }
-    (void)jobs;
     return 0;
 }
 
@@ -171,12 +169,10 @@ int32_t rs_home(const int32_t *pl, int32_t nodes)
     return -1;
 }
 
-int64_t rs_xfer(const ref_params *p, int64_t i, const int32_t *home, const int32_t *pl,
-                int32_t nodes)
+int64_t rs_xfer(const ref_params *p, int64_t i, const int32_t *home, const int32_t *pl)
 {
     const ref_task *k = rs_task(p, i);
     int64_t mb = 0;
-    (void)nodes;
     for (int32_t d = 0; d < k->ndeps; d++)
         if (home[k->deps[d]] < 0 || pl[home[k->deps[d]]] == 0)
             mb += rs_task(p, k->deps[d])->out_mb;
@@ -192,7 +188,8 @@ int rs_wf_init(sim *S)
     S->home = (int32_t *)malloc(((size_t)S->n + 1) * sizeof *S->home);
     S->cache = (rslot *)calloc(gpus * REF_MAX_SLOTS, sizeof *S->cache);
     S->ncached = (int32_t *)calloc(gpus, sizeof *S->ncached);
-    if (!S->holder || !S->home || !S->cache || !S->ncached)
+    S->take = (int32_t *)malloc((size_t)S->G * sizeof *S->take);
+    if (!S->holder || !S->home || !S->cache || !S->ncached || !S->take)
         return -1;
     for (size_t g = 0; g < gpus; g++)
         S->holder[g] = -1;
@@ -210,6 +207,7 @@ void rs_wf_free(sim *S)
     free(S->home);
     free(S->cache);
     free(S->ncached);
+    free(S->take);
 }
 
 static int cache_on(const sim *S, int64_t i) { return S->p.gpu_mem > 0 && S->j[i].mb >= 0; }
@@ -248,16 +246,12 @@ static int choose_gpus(const sim *S, int64_t i, int32_t x, int32_t need, int32_t
 /* L and X (s) of job i on placement pl, as a start there would pay them. */
 static int64_t load_xfer(const sim *S, int64_t i, const int32_t *pl)
 {
-    int32_t take[64];
-    int32_t *tk = S->G <= 64 ? take : (int32_t *)malloc((size_t)S->G * sizeof *tk);
     int lacks = 0;
-    for (int32_t x = 0; tk && x < S->nodes; x++)
+    for (int32_t x = 0; x < S->nodes; x++)
         if (pl[x] > 0)
-            lacks |= choose_gpus(S, i, x, pl[x], tk);
-    if (tk != take)
-        free(tk);
+            lacks |= choose_gpus(S, i, x, pl[x], S->take);
     int64_t l = lacks ? ceil_div(S->j[i].mb, S->p.load_bw) : 0;
-    return l + rs_xfer(&S->p, i, S->home, pl, S->nodes);
+    return l + rs_xfer(&S->p, i, S->home, pl);
 }
 
 int rs_warm(const sim *S, int64_t i, int64_t t) { return t - S->j[i].enq < S->p.w_warm; }
@@ -343,13 +337,12 @@ static void load_on(sim *S, int64_t i, int64_t g)
 void rs_wf_start(sim *S, int64_t i, const int32_t *pl)
 {
     rjob *j = &S->j[i];
-    int32_t take[64];
-    int32_t *tk = S->G <= 64 ? take : (int32_t *)malloc((size_t)S->G * sizeof *tk);
+    int32_t *tk = S->take;
     int loaded = 0, on = cache_on(S, i);
-    j->xf = rs_xfer(&S->p, i, S->home, pl, S->nodes);
+    j->xf = rs_xfer(&S->p, i, S->home, pl);
     if (on)
         S->clock++;
-    for (int32_t x = 0; tk && x < S->nodes; x++) {
+    for (int32_t x = 0; x < S->nodes; x++) {
         if (pl[x] == 0)
             continue;
         choose_gpus(S, i, x, pl[x], tk);
@@ -365,8 +358,6 @@ void rs_wf_start(sim *S, int64_t i, const int32_t *pl)
             S->cache[g * REF_MAX_SLOTS + slot_of(S, g, j->mid)].use = S->clock;
         }
     }
-    if (tk != take)
-        free(tk);
     j->ld = loaded ? ceil_div(j->mb, S->p.load_bw) : 0;
     S->starts++;
     S->hits += j->ld == 0;
