@@ -153,6 +153,8 @@ int64_t rs_ready(const ref_params *p, const ref_job *jobs, int64_t i, const ref_
     const ref_task *k = rs_task(p, i);
     int64_t t = scaled_submit(jobs, i, p->load);
     for (int32_t d = 0; d < k->ndeps; d++) {
+        if (k->deps[d] < 0 || k->deps[d] >= i)
+            continue; /* no parent: it rejects the row's workflow */
         int64_t e = out[k->deps[d]].end;
         if (e == REF_NONE)
             return REF_INF;

@@ -328,6 +328,30 @@ Test(refsim_wf, model_larger_than_gpu_mem)
     }
 }
 
+/* A parent that is not an earlier task of the workflow rejects the whole
+ * workflow (12.1). 1x1x1, gpu_mem 0, all 10 s at 0: workflow 1 is T0 and
+ * T1 (after row 3, a later row); workflow 2 is T2 and T3 (after row 0, in
+ * workflow 1); J is plain. Only J runs, 0..10: rejected 4, wf_rejected 2. */
+Test(refsim_wf, bad_parents_reject_workflow)
+{
+    static const int32_t p3[] = {3}, p0[] = {0};
+    wcase k;
+    wc_init(&k, 1, 1, 1);
+    k.p.gpu_mem = 0;
+    wc_row(&k, 0, 10, 1, A, 1, 0, 0, NULL);
+    wc_row(&k, 0, 10, 1, A, 1, 0, 1, p3);
+    wc_row(&k, 0, 10, 1, A, 2, 0, 0, NULL);
+    wc_row(&k, 0, 10, 1, A, 2, 0, 1, p0);
+    wc_row(&k, 0, 10, 1, A, -1, 0, 0, NULL);
+    wc_run(&k);
+    for (int r = 0; r < 4; r++)
+        cr_expect(k.out[r].rejected, "row %d", r);
+    expect_run(&k, 4, 0, 10);
+    cr_expect_eq(k.m.rejected, 4);
+    cr_expect_eq(k.m.wf_rejected, 2);
+    ref_log_free(&k.log);
+}
+
 /* A late-ready task keeps its fifo rank; sjf ranks it by duration. 1x1x1,
  * gpu_mem 0: T0 (wf 5, 100 s) and T1 (wf 5, after T0, 50 s) at 0, J (30 s)
  * at 10.
