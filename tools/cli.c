@@ -244,6 +244,25 @@ int cli_i64(const char *opt, const char *s, int64_t min, int64_t *out)
     return 0;
 }
 
+void cli_note_rejected(const tt_metrics *m, int64_t n)
+{
+    int64_t lo = INT64_MAX, hi = 0;
+    for (int64_t r = 0; r < n; r++) {
+        lo = m[r].rejected < lo ? m[r].rejected : lo;
+        hi = m[r].rejected > hi ? m[r].rejected : hi;
+    }
+    if (hi == 0)
+        return;
+    const char *why = "more GPUs than the cluster, a model larger than gpu_mem, or a task of a "
+                      "workflow rejected whole";
+    if (lo == hi)
+        cli_err("%lld job%s rejected, not simulated (%s)", (long long)hi, hi == 1 ? "" : "s",
+                why);
+    else
+        cli_err("%lld to %lld jobs rejected, by configuration, not simulated (%s)", (long long)lo,
+                (long long)hi, why);
+}
+
 void cli_warn_empty_metrics(const tt_metrics *m, int64_t n)
 {
     char names[512] = "";

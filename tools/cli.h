@@ -105,6 +105,9 @@ int cli_threads(int64_t asked, int64_t count);
 /* When metrics of the n rows m cannot be computed (left empty), one line
  * on stderr naming them, in how many rows, and why: every one of the jobs
  * rejected, or no GPU time used. */
+/* Says on stderr how many jobs the n runs rejected (the same count, or
+ * its range), and why a job is rejected; nothing when none was. */
+void cli_note_rejected(const tt_metrics *m, int64_t n);
 void cli_warn_empty_metrics(const tt_metrics *m, int64_t n);
 
 #endif

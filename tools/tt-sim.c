@@ -90,8 +90,9 @@ static void help(void)
         "the metrics makespan jct_mean jct_p50 jct_p90 jct_p99 queue_mean queue_p99 (s),\n"
         "comm_gpu_s (GPU-s beyond the ideal), comm_share, restart_gpu_s, preemptions,\n"
         "placed_l0 placed_l1 placed_l2 (starts), util (used over cluster GPU-s),\n"
-        "rejected (jobs larger than the cluster, not simulated; counted on stderr, as\n"
-        "are jobs whose model class was drawn from the mix), demotions, promotions,\n"
+        "rejected (jobs not simulated: larger than the cluster, a model larger than\n"
+        "gpu_mem, or in a workflow rejected whole; counted on stderr, as are jobs whose\n"
+        "model class was drawn from the mix), demotions, promotions,\n"
         "preempt_prio (priority evictions), ftf_mean ftf_max (finish-time fairness rho,\n"
         "permille), ftf_unfair (jobs with rho > 1000), wf_jct_mean wf_jct_p99 (s, per\n"
         "workflow), wf_rejected, cache_hit (permille of starts), loads model_evicts\n"
@@ -265,10 +266,7 @@ int main(int argc, char **argv)
         if (rc)
             return finish(&s, EXIT_FAIL);
     }
-    if (m.rejected)
-        cli_err("%lld job%s larger than the cluster %s not simulated (rejected)",
-                (long long)m.rejected, m.rejected == 1 ? "" : "s",
-                m.rejected == 1 ? "was" : "were");
+    cli_note_rejected(&m, 1);
     if (s.jobs.unknown_models)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");

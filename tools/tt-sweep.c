@@ -295,10 +295,7 @@ int main(int argc, char **argv)
         if (rc)
             return finish(&s, EXIT_FAIL);
     }
-    if (count > 0 && s.metrics[0].rejected) /* the cluster alone decides it */
-        cli_err("%lld job%s larger than the cluster %s not simulated (rejected)",
-                (long long)s.metrics[0].rejected, s.metrics[0].rejected == 1 ? "" : "s",
-                s.metrics[0].rejected == 1 ? "was" : "were");
+    cli_note_rejected(s.metrics, count);
     if (s.jobs.unknown_models)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");

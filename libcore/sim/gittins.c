@@ -36,17 +36,40 @@ static int sort_fill(tt_ctx *ctx, tts_gittins *g, int64_t *v, int64_t n)
     return 0;
 }
 
-int tt_gittins_from_jobs(tt_ctx *ctx, const tt_sim_jobs *j, int64_t cluster_gpus,
-                         tts_gittins *g)
+/* 1 when job i's model is larger than gpu_mem (a run with the cache
+ * rejects it, SPEC 12.1). */
+static int too_large(const tts_trace *tr, const tts_config *cf, int64_t i)
 {
-    int64_t *v = (int64_t *)malloc((size_t)(j->n ? j->n : 1) * sizeof *v), n = 0;
-    if (!v)
-        return tt_err(ctx, TT_ENOMEM, "out of memory for the Gittins samples");
-    for (int64_t i = 0; i < j->n; i++)
-        if (j->gpus[i] <= cluster_gpus)
-            v[n++] = (int64_t)j->gpus[i] * j->duration[i];
-    int rc = sort_fill(ctx, g, v, n);
+    if (cf->gpu_mem <= 0 || !tr->msz)
+        return 0;
+    int32_t m = tr->mdl && tr->mdl[i] >= 0 ? tr->mdl[i] : tr->nmid + tts_job_class(tr, cf, i);
+    return tr->msz[m] > cf->gpu_mem;
+}
+
+int tt_gittins_from_trace(tt_ctx *ctx, const tts_trace *tr, const tts_config *cf,
+                          int64_t cluster_gpus, tts_gittins *g)
+{
+    int64_t *v = (int64_t *)malloc((size_t)(tr->n ? tr->n : 1) * sizeof *v), n = 0;
+    uint8_t *bad = (uint8_t *)calloc((size_t)(tr->nwf ? tr->nwf : 1), 1);
+    int rc = v && bad ? 0 : tt_err(ctx, TT_ENOMEM, "out of memory for the Gittins samples");
+    /* a workflow is rejected whole: a task too large, or a parent that is
+     * not an earlier task of its workflow (tts_wf_init) */
+    for (int64_t i = 0; !rc && tr->tsk && i < tr->n; i++) {
+        if (tr->tsk[i] < 0)
+            continue;
+        int32_t w = tr->wfi[i];
+        bad[w] |= tr->gpus[i] > cluster_gpus || too_large(tr, cf, i);
+        for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1]; d++)
+            bad[w] |= tr->deps[d] < 0 || tr->deps[d] >= i || tr->wfi[tr->deps[d]] != w;
+    }
+    for (int64_t i = 0; !rc && i < tr->n; i++)
+        if (tr->gpus[i] <= cluster_gpus && !too_large(tr, cf, i) &&
+            !(tr->tsk && tr->tsk[i] >= 0 && bad[tr->wfi[i]]))
+            v[n++] = (int64_t)tr->gpus[i] * tr->duration[i];
+    if (!rc)
+        rc = sort_fill(ctx, g, v, n);
     free(v);
+    free(bad);
     return rc;
 }
 
@@ -96,4 +119,85 @@ int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g)
     free(v);
     tt_src_close(src);
     return rc;
+}
+
+/* ---- the distributions a preparation holds ---- */
+
+/* The key of p's distribution: what p's runs reject beyond the jobs too
+ * large for the cluster, as far as it changes the trace's samples. */
+static void git_key(const tt_simprep *prep, const tt_params *p, int drawn, tt_gitkey *k)
+{
+    memset(k, 0, sizeof *k);
+    if (strcmp(p->gittins_dist, "trace") != 0 || p->gpu_mem <= 0 || !prep->tr.msz)
+        return;
+    int32_t most = -1;
+    for (int32_t m = 0; m < prep->tr.nmid + prep->tr.nclasses; m++)
+        most = prep->tr.msz[m] > most ? prep->tr.msz[m] : most;
+    if (most <= p->gpu_mem)
+        return; /* no model rejected */
+    k->gpu_mem = p->gpu_mem;
+    if (drawn != 2)
+        return;
+    tts_config cf;
+    tt_simrun_config(p, prep->nclasses, &cf);
+    k->seed = cf.seed;
+    memcpy(k->mix_cum, cf.mix_cum, sizeof k->mix_cum);
+}
+
+static int32_t find(const tt_simprep *prep, const tt_params *p, int drawn)
+{
+    tt_gitkey k;
+    git_key(prep, p, drawn, &k);
+    for (int32_t g = 0; g < prep->ngit; g++)
+        if (strcmp(prep->git_name[g], p->gittins_dist) == 0 &&
+            memcmp(&prep->git_key[g], &k, sizeof k) == 0)
+            return g;
+    return -1;
+}
+
+int32_t tt_simprep_gittins_find(const tt_simprep *prep, const tt_params *p)
+{
+    return find(prep, p, prep->git_drawn);
+}
+
+int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const tt_params *p)
+{
+    if (!prep->git_drawn) {
+        prep->git_drawn = 1;
+        for (int64_t i = 0; i < prep->tr.n && prep->git_drawn == 1; i++)
+            prep->git_drawn += prep->tr.cls[i] < 0;
+    }
+    if (find(prep, p, prep->git_drawn) >= 0)
+        return 0;
+    size_t k = (size_t)prep->ngit + 1;
+    tts_gittins *git = (tts_gittins *)realloc(prep->git, k * sizeof *git);
+    if (git)
+        prep->git = git;
+    char(*names)[TT_GITTINS_DIST_MAX] =
+        (char(*)[TT_GITTINS_DIST_MAX])realloc(prep->git_name, k * sizeof *names);
+    if (names)
+        prep->git_name = names;
+    tt_gitkey *keys = (tt_gitkey *)realloc(prep->git_key, k * sizeof *keys);
+    if (keys)
+        prep->git_key = keys;
+    if (!git || !names || !keys)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    tts_gittins *g = &prep->git[prep->ngit];
+    int rc;
+    if (strcmp(p->gittins_dist, "trace") == 0) {
+        tts_config cf;
+        tt_simrun_config(p, prep->nclasses, &cf);
+        int64_t gpus = (int64_t)prep->tc.racks * prep->tc.nodes_per_rack * prep->tc.gpus_per_node;
+        rc = tt_gittins_from_trace(ctx, &prep->tr, &cf, gpus, g);
+    } else {
+        rc = tt_gittins_load(ctx, p->gittins_dist, g);
+    }
+    if (rc)
+        return rc;
+    snprintf(prep->git_name[prep->ngit], TT_GITTINS_DIST_MAX, "%s", p->gittins_dist);
+    git_key(prep, p, prep->git_drawn, &prep->git_key[prep->ngit]);
+    prep->ngit++;
+    prep->tr.git = prep->git; /* it may have moved */
+    prep->tr.ngit = prep->ngit;
+    return 0;
 }

@@ -219,7 +219,7 @@ const char *tt_metrics_why_undefined(const tt_metrics *m)
     for (int i = 0; i < TT_NMETRICS; i++)
         if (!tt_metric_defined(m, i)) {
             if (!tt_metric_defined(m, 0))
-                return "every job is larger than the cluster";
+                return "every job is rejected";
             /* only the fairness ones: rho needs a duration */
             return isnan(m->comm_share) ? "no GPU time was used"
                                         : "no job has a duration above 0";

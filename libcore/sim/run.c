@@ -317,7 +317,7 @@ static int load_dists(tt_ctx *ctx, const cfg_src *src, tt_simprep *prep, int64_t
         tt_params p;
         int rc = src_params(ctx, src, i, &p);
         if (!rc && p.order == TT_ORDER_GITTINS)
-            rc = tt_simprep_gittins(ctx, prep, p.gittins_dist);
+            rc = tt_simprep_gittins(ctx, prep, &p);
         if (rc)
             return src_fail(ctx, src, i, rc);
     }

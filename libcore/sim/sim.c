@@ -158,41 +158,10 @@ int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, t
     tt_simrun_config(p, prep->nclasses, cf);
     if (p->order != TT_ORDER_GITTINS)
         return 0;
-    for (int32_t g = 0; g < prep->ngit; g++)
-        if (strcmp(prep->git_name[g], p->gittins_dist) == 0) {
-            cf->git = g;
-            return 0;
-        }
+    if ((cf->git = tt_simprep_gittins_find(prep, p)) >= 0)
+        return 0;
     return tt_err(ctx, TT_EINVAL, "internal error: gittins_dist '%s' not loaded",
                   p->gittins_dist);
-}
-
-int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const char *dist)
-{
-    for (int32_t g = 0; g < prep->ngit; g++)
-        if (strcmp(prep->git_name[g], dist) == 0)
-            return 0;
-    size_t k = (size_t)prep->ngit + 1;
-    tts_gittins *git = (tts_gittins *)realloc(prep->git, k * sizeof *git);
-    if (git)
-        prep->git = git;
-    char(*names)[TT_GITTINS_DIST_MAX] =
-        (char(*)[TT_GITTINS_DIST_MAX])realloc(prep->git_name, k * sizeof *names);
-    if (names)
-        prep->git_name = names;
-    if (!git || !names)
-        return tt_err(ctx, TT_ENOMEM, "out of memory");
-    tts_gittins *g = &prep->git[prep->ngit];
-    int64_t gpus = (int64_t)prep->tc.racks * prep->tc.nodes_per_rack * prep->tc.gpus_per_node;
-    int rc = strcmp(dist, "trace") == 0 ? tt_gittins_from_jobs(ctx, prep->j, gpus, g)
-                                        : tt_gittins_load(ctx, dist, g);
-    if (rc)
-        return rc;
-    snprintf(prep->git_name[prep->ngit], TT_GITTINS_DIST_MAX, "%s", dist);
-    prep->ngit++;
-    prep->tr.git = prep->git; /* it may have moved */
-    prep->tr.ngit = prep->ngit;
-    return 0;
 }
 
 int32_t tt_sim_job_class(const tt_sim_jobs *j, int nclasses, const tt_params *p, int64_t i)
@@ -497,9 +466,11 @@ void tt_simprep_free(tt_simprep *prep)
     prep->rank_job = prep->job_rank = NULL;
     prep->subs = NULL;
     free(prep->git);
+    free(prep->git_key);
     free(prep->git_name);
     prep->git = NULL;
     prep->git_name = NULL;
+    prep->git_key = NULL;
     prep->ngit = 0;
     tt_simprep_wf_free(prep);
 }
@@ -695,7 +666,7 @@ int tt_simulate_log(tt_ctx *ctx, const tt_cluster *c, const tt_params *p,
     if (rc == 0)
         rc = tt_simprep_check_bound(ctx, &prep, p);
     if (rc == 0 && p->order == TT_ORDER_GITTINS)
-        rc = tt_simprep_gittins(ctx, &prep, p->gittins_dist);
+        rc = tt_simprep_gittins(ctx, &prep, p);
     if (rc == 0)
         rc = tt_simwork_init(ctx, &w, &prep);
     if (rc == 0)

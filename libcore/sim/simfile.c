@@ -108,7 +108,7 @@ static const col_desc job_cols[] = {
     {"starts_l0", 0, offsetof(tt_job_result, starts[0]), "count", 0},
     {"starts_l1", 0, offsetof(tt_job_result, starts[1]), "count", 0},
     {"starts_l2", 0, offsetof(tt_job_result, starts[2]), "count", 0},
-    JC(rejected, 0, "1: more GPUs than the cluster, not simulated", 0),
+    JC(rejected, 0, "1: not simulated (more GPUs than the cluster, a model over gpu_mem, its workflow)", 0),
     JC(rho, 1, "permille", 1), /* finish-time fairness, docs/model.md section 11 */
 };
 

@@ -24,6 +24,15 @@ enum {
 /* The submit' arrays of the loads in flight (sim.c). */
 typedef struct tt_subcache tt_subcache;
 
+/* Which jobs a run of gittins_dist=trace accepts beyond those that fit the
+ * cluster, so which samples its distribution takes: all zero unless some
+ * model is larger than gpu_mem (then gpu_mem, and the seed and the mix
+ * when some job's class, so its model, is drawn). */
+typedef struct {
+    int64_t gpu_mem;
+    uint64_t seed, mix_cum[TTS_MAX_CLASSES];
+} tt_gitkey;
+
 /* Read-only once prepared; shared by any number of threads (the submit'
  * arrays behind subs are shared through their own lock). It points into
  * itself (tr.slow_l1), so it must not be moved after tt_simprep_init. */
@@ -43,10 +52,13 @@ typedef struct {
     int32_t with;                 /* the engine state's optional parts (TTS_WITH_*) */
     int64_t state_bytes;
     tt_subcache *subs;
-    /* the Gittins distributions loaded (tt_simprep_gittins), by name */
+    /* the Gittins distributions loaded (tt_simprep_gittins), by name and
+     * key (gittins.c: trace's samples depend on what a run rejects) */
     tts_gittins *git;
     char (*git_name)[TT_GITTINS_DIST_MAX];
+    tt_gitkey *git_key;
     int32_t ngit;
+    int git_drawn; /* 0 not yet known, 1 no job's class is drawn from the mix, 2 some is */
     /* workflows (wf.c), NULL when the trace has no task: per job its task
      * and dense workflow index, per workflow its lowest job, the children */
     int32_t *wf_tsk, *wf_wfi, *wf_first, *wf_ch;
@@ -69,10 +81,12 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses);
  * TT_EINVAL, TT_ERANGE, TT_ENOMEM; free with tt_simprep_free either way. */
 int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt_models *m,
                     const tt_sim_jobs *j, int needs);
-/* Loads the distribution gittins_dist names ("trace" or a file) unless
- * prep holds it already. 0, or TT_EIO / TT_EPARSE / TT_ENOMEM naming the
- * file and line. */
-int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const char *dist);
+/* Loads the distribution p's gittins_dist names ("trace", the jobs p's
+ * runs accept, or a file) unless prep holds it already (gittins.c). 0, or
+ * TT_EIO / TT_EPARSE / TT_ENOMEM naming the file and line. */
+int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const tt_params *p);
+/* The index in prep->git of p's distribution, or -1 when not loaded. */
+int32_t tt_simprep_gittins_find(const tt_simprep *prep, const tt_params *p);
 void tt_simprep_free(tt_simprep *prep);
 /* The bound that depends on the configuration: no job's work may pass
  * 2^50 at the slowdown congestion gives. TT_ERANGE naming the job. */
@@ -116,9 +130,11 @@ int tt_simprep_models(tt_ctx *ctx, tt_simprep *prep);
 
 /* ---- the Gittins distributions (gittins.c) ---- */
 
-/* gpus x duration of the jobs of j that fit cluster_gpus. 0 or TT_ENOMEM. */
-int tt_gittins_from_jobs(tt_ctx *ctx, const tt_sim_jobs *j, int64_t cluster_gpus,
-                         tts_gittins *g);
+/* gpus x duration of the jobs a run of cf accepts (SPEC 11.2): those that
+ * fit cluster_gpus, whose model fits gpu_mem, in no workflow rejected whole
+ * (the rules of tts_init and tts_wf_init). 0 or TT_ENOMEM. */
+int tt_gittins_from_trace(tt_ctx *ctx, const tts_trace *tr, const tts_config *cf,
+                          int64_t cluster_gpus, tts_gittins *g);
 /* A file of integers (GPU-s, one a line, an optional header line). 0, or
  * TT_EIO / TT_EPARSE naming the file and line, TT_ENOMEM. */
 int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g);

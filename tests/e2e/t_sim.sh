@@ -44,7 +44,7 @@ $DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}150${T}72.500000${T}30${T}140$
 EOF
 expect_exit 0 tt-sim -c 1x1x4 small.h5
 cmp -s out.txt want.tsv || fail "summary: $(diff out.txt want.tsv)"
-expect_err "tt-sim: 1 job larger than the cluster was not simulated (rejected)"
+expect_err "tt-sim: 1 job rejected, not simulated (more GPUs than the cluster, a model larger than gpu_mem, or a task of a workflow rejected whole)"
 expect_err "tt-sim: 2 jobs name no model class of the table: drawn from the mix"
 [ "$(wc -l <err.txt)" = 2 ] || fail "stderr: $(cat err.txt)"
 # the cluster as a file says the same; -c 1x1x4 written out
@@ -63,7 +63,7 @@ $DEF${T}1${T}1000${T}1${T}$MIX${T}-${T}$SPEC11${T}${T}${T}${T}${T}${T}${T}${T}0.
 EOF
 expect_exit 0 tt-sim -c 1x1x1 -o big_res.h5 big.h5
 cmp -s out.txt want_big.tsv || fail "all rejected: $(diff out.txt want_big.tsv)"
-expect_err "tt-sim: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util, ftf_mean, ftf_max cannot be computed (every job is larger than the cluster): left empty"
+expect_err "tt-sim: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util, ftf_mean, ftf_max cannot be computed (every job is rejected): left empty"
 h5dump -d /sim/summary/makespan -d /sim/summary/jct_mean -d /sim/summary/rejected \
     -d /sim/summary/comm_gpu_s big_res.h5 | tr -d ' \n' >big_dump.txt
 for want in 'DATA{(0):-9223372036854775808}ATTRIBUTE"missing"{DATATYPEH5T_STD_I64LEDATASPACESCALARDATA{(0):-9223372036854775808}' \

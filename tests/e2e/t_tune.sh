@@ -169,7 +169,7 @@ expect_err "no feasible configuration: constraint 'makespan <= 10' holds for non
 printf 'submit\tduration\tgpus\n0\t100\t16\n50\t200\t32\n' >big.tsv
 expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
 expect_exit 1 tt-tune -d cpu -c 1x1x8 -s w0=0,60,600 -s theta=1100,inf --objective "jct_mean s.t. util >= 0.5" -o bad.h5 big.h5
-expect_err "tt-tune: 'big.h5': the objective's jct_mean cannot be computed (every job is larger than the cluster): nothing to tune"
+expect_err "tt-tune: 'big.h5': the objective's jct_mean cannot be computed (every job is rejected): nothing to tune"
 [ -e bad.h5 ] && fail "nothing to tune: left bad.h5"
 [ -s out.txt ] && fail "nothing to tune: output on stdout"
 expect_exit 1 tt-tune -c 2x8x8 -s w0=0,60 --objective jct_mean nosuch.h5

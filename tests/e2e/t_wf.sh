@@ -28,3 +28,15 @@ got=$(tt-sim $A -p preset=wf-deps a.h5 | metrics $M)
 tt-sweep $A -g preset=cache-lru,heft-like -p gpu_mem=1000 -o a-sweep.h5 a.h5 > sweep.tsv
 [ "$(metrics wf_jct_mean < sweep.tsv | sort | tr '\n' ' ')" = "155.000000 162.000000 " ] ||
     fail "tt-sweep over the presets: $(metrics wf_jct_mean < sweep.tsv)"
+# gittins_dist=trace samples the jobs a configuration accepts, so a sweep
+# over gpu_mem (300 MiB rejects some models, 800 and 24576 none) keys a
+# distribution per kind of rejection: each row as tt-sim gives it alone
+expect_exit 0 tt-gen -n 400 -s 3 --models 6 -o g.h5
+G="-c 1x4x8 -p order=gittins -p load=3000"
+tt-sweep $G -g gpu_mem=300,800,24576 g.h5 > g-sweep.tsv 2>/dev/null
+for m in 300 800 24576; do
+    one=$(tt-sim $G -p gpu_mem=$m g.h5 2>/dev/null | metrics gpu_mem,jct_mean,rejected)
+    grep -q "^$one\$" <(metrics gpu_mem,jct_mean,rejected < g-sweep.tsv) ||
+        fail "gittins at gpu_mem=$m: tt-sim gives $one, the sweep $(metrics gpu_mem,jct_mean < g-sweep.tsv)"
+done
+[ "$(metrics rejected < g-sweep.tsv | sort -u | wc -l)" = 2 ] || fail "gpu_mem=300 rejects no model"

@@ -203,7 +203,7 @@ Test(jobs, why_metrics_undefined)
     m.comm_share = NAN;
     cr_expect_str_eq(tt_metrics_why_undefined(&m), "no GPU time was used");
     m.makespan = TT_METRIC_NONE;
-    cr_expect_str_eq(tt_metrics_why_undefined(&m), "every job is larger than the cluster");
+    cr_expect_str_eq(tt_metrics_why_undefined(&m), "every job is rejected");
 }
 
 /* SPEC 10.10's scenario B from an ingested trace: J2 is elastic by its

@@ -517,13 +517,10 @@ Test(refsim_wf, gittins_samples_skip_rejected_models)
     ref_log_free(&k.log);
 }
 
-/* The engine still samples every job that fits the cluster, R included
- * (libcore/sim/gittins.c: the distribution is built once per trace, and
- * which models gpu_mem rejects is a configuration's): it runs J1 first.
- * Enable once it leaves them out; until then random gittins cases keep
- * every model within gpu_mem. */
-#define GITTINS_SAMPLES_ENGINE 0
-Test(refsim_wf, gittins_samples_engine, .disabled = !GITTINS_SAMPLES_ENGINE)
+/* The engine's samples leave out the rejected jobs too: its distribution
+ * for gittins_dist=trace is keyed by what a configuration rejects
+ * (libcore/sim/gittins.c), so it runs J2 first as the reference does. */
+Test(refsim_wf, gittins_samples_engine)
 {
     wcase k;
     static const ref_model md[] = {{1000, 1000, -1}, {1000, 1000, -1}, {1000, 2000, -1}};
@@ -627,8 +624,6 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
         p->gittins_delta = pick(&s, 1, 1000);
         p->promote = pick(&s, 0, 1) ? 0 : pick(&s, 1, 4000);
     }
-    if (mlfq && p->gpu_mem > 0 && p->gpu_mem < 700)
-        p->gpu_mem = 1000; /* no model rejected: GITTINS_SAMPLES_ENGINE */
     if (p->w_warm > 0 && !ENGINE_EVICTED_WARM) {
         p->theta = REF_INF; /* and no priority eviction */
         p->prio_preempt = 0;

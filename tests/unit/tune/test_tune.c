@@ -585,7 +585,7 @@ Test(tune, nothing_to_tune)
     int64_t best = -1;
     cr_expect_eq(tt_tune_search(ctx, t, &opts, empty_eval, NULL, &best), TT_EEMPTY);
     cr_expect_str_eq(tt_errmsg(ctx), "the objective's jct_mean cannot be computed (every job is "
-                                     "larger than the cluster): nothing to tune");
+                                     "rejected): nothing to tune");
     cr_expect_eq(best, -1);
     tt_tune_free(t);
     tt_ctx_free(ctx);
