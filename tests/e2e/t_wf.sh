@@ -33,7 +33,9 @@ tt-sweep $A -g preset=cache-lru,heft-like -p gpu_mem=1000 -o a-sweep.h5 a.h5 > s
 # distribution per kind of rejection: each row as tt-sim gives it alone
 expect_exit 0 tt-gen -n 400 -s 3 --models 6 -o g.h5
 G="-c 1x4x8 -p order=gittins -p load=3000"
-tt-sweep $G -g gpu_mem=300,800,24576 g.h5 > g-sweep.tsv 2>/dev/null
+tt-sweep $G -g gpu_mem=300,800,24576 g.h5 > g-sweep.tsv 2> g-sweep.err
+grep -q "^tt-sweep: 0 to 75 jobs rejected, by configuration, not simulated (more GPUs" g-sweep.err ||
+    fail "tt-sweep does not give the range of rejected jobs: $(cat g-sweep.err)"
 for m in 300 800 24576; do
     one=$(tt-sim $G -p gpu_mem=$m g.h5 2>/dev/null | metrics gpu_mem,jct_mean,rejected)
     grep -q "^$one\$" <(metrics gpu_mem,jct_mean,rejected < g-sweep.tsv) ||
