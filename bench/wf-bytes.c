@@ -3,10 +3,12 @@
  *
  *   wf-bytes RxNxG
  *
- * Prints "per_task<TAB>per_wf<TAB>per_gpu_cache<TAB>per_node_cache<TAB>
- * per_job_ovh<TAB>per_model_demand": the bytes each added part takes, as
- * differences of tts_state_bytes_tr between layouts with and without it
- * (a large count, so the fixed cursors round away). */
+ * Prints "per_task<TAB>per_wf<TAB>per_gpu_cache at 1, 4 and 8 slots (three
+ * columns)<TAB>per_node_cache<TAB>per_job_ovh<TAB>per_model_demand": the
+ * bytes each added part takes, as differences of tts_state_bytes_tr
+ * between layouts with and without it (a large count, so the fixed
+ * cursors round away). A GPU's bytes are those of a state sized for
+ * cache_slots = 1, 4 (the default) and 8 (a sweep up to the most). */
 #include <stdio.h>
 
 #include "sim_step.h"
@@ -38,16 +40,23 @@ int main(int argc, char **argv)
     long long task = bytes(&c, N, N, 0, 0, 0) - bytes(&c, N, 1, 0, 0, 0);
     long long wf = bytes(&c, N, 1, N + 1, 0, 0) - bytes(&c, N, 1, 1, 0, 0);
     long long ovh = bytes(&c, N, 0, 0, 0, TTS_WITH_OVH) - base;
-    long long cache = bytes(&c, N, 0, 0, 0, TTS_WITH_CACHE) - base;
-    long long demand = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE) - base - cache;
     /* the cache's bytes per GPU (slots, used MiB, an entry's GPU mask) and
      * per node (the free mask): the same nodes with twice the GPUs */
     tts_cluster c2 = c;
     c2.gpus_per_node *= 2;
-    long long cache2 = bytes(&c2, N, 0, 0, 0, TTS_WITH_CACHE) - bytes(&c2, N, 0, 0, 0, 0);
-    double per_gpu = (double)(cache2 - cache) / (double)gpus;
-    printf("%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n", (double)task / (N - 1), (double)wf / N,
-           per_gpu, ((double)cache - per_gpu * (double)gpus) / (double)nodes, (double)ovh / N,
-           (double)demand / N);
+    static const int32_t slots[3] = {1, 4, 8};
+    long long cache = 0;
+    double per_gpu = 0;
+    printf("%.2f\t%.2f", (double)task / (N - 1), (double)wf / N);
+    for (int k = 0; k < 3; k++) {
+        int32_t with = TTS_WITH_CACHE | TTS_WITH_SLOTS(slots[k]);
+        cache = bytes(&c, N, 0, 0, 0, with) - base;
+        long long cache2 = bytes(&c2, N, 0, 0, 0, with) - bytes(&c2, N, 0, 0, 0, 0);
+        per_gpu = (double)(cache2 - cache) / (double)gpus;
+        printf("\t%.2f", per_gpu);
+    }
+    long long demand = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE) - bytes(&c, N, 0, 0, 0, TTS_WITH_CACHE);
+    printf("\t%.2f\t%.2f\t%.2f\n", ((double)cache - per_gpu * (double)gpus) / (double)nodes,
+           (double)ovh / N, (double)demand / N);
     return 0;
 }

@@ -168,6 +168,13 @@ typedef struct {
 /* GPU identity and the model cache (docs/model.md section 13) */
 #define TTS_WITH_CACHE 64
 #define TTS_CACHE_SLOTS 8 /* models a GPU may hold: cache_slots' most */
+/* With the cache, the models per GPU the layout holds (1 ..
+ * TTS_CACHE_SLOTS): the largest cache_slots of the configurations a
+ * preparation serves. A run's GPUs keep their models cf->cache_slots
+ * apart, so a GPU costs what its configuration asks, in the same buffer. */
+#define TTS_WITH_SLOTS_SHIFT 8
+#define TTS_WITH_SLOTS(k) ((int32_t)(k) << TTS_WITH_SLOTS_SHIFT)
+#define TTS_WITH_SLOTS_OF(with) ((with) >> TTS_WITH_SLOTS_SHIFT & 15)
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -328,8 +335,8 @@ typedef struct {
     int32_t *ov_l, *ov_x;
     /* the model cache (sim_step_cache.h), TTS_WITH_CACHE, else NULL; on
      * (cache) when gpu_mem > 0. Per node its free GPUs (a mask), per
-     * allocation entry its GPUs; per GPU TTS_CACHE_SLOTS models (id and
-     * last use) and the MiB they take; per model id the waiting jobs that
+     * allocation entry its GPUs; per GPU cf->cache_slots models (id and
+     * last use; GPU g's from g x cf->cache_slots) and the MiB they take; per model id the waiting jobs that
      * need it (under demand); the recency clock */
     uint64_t *c_free, *ent_mask;
     int32_t *c_id, *c_use, *c_mb, *c_need;
@@ -716,11 +723,11 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     int64_t ov = with & TTS_WITH_OVH ? n : 0;
     TTS_CARVE(ov_l, ov, int32_t);
     TTS_CARVE(ov_x, ov, int32_t);
-    int64_t ca = with & TTS_WITH_CACHE ? 1 : 0;
+    int64_t ca = with & TTS_WITH_CACHE ? 1 : 0, cs = ca * TTS_WITH_SLOTS_OF(with);
     TTS_CARVE(c_free, ca * nodes, uint64_t);
     TTS_CARVE(ent_mask, ca * slots, uint64_t);
-    TTS_CARVE(c_id, ca * slots * TTS_CACHE_SLOTS, int32_t);
-    TTS_CARVE(c_use, ca * slots * TTS_CACHE_SLOTS, int32_t);
+    TTS_CARVE(c_id, slots * cs, int32_t);
+    TTS_CARVE(c_use, slots * cs, int32_t);
     TTS_CARVE(c_mb, ca * slots, int32_t);
     if (S) {
         S->words = (int32_t)words;

@@ -22,11 +22,16 @@ TTS_FN int32_t tts_model(const tts_state *S, int64_t i)
 
 TTS_FN int32_t tts_model_mb(const tts_state *S, int32_t m) { return S->tr->msz[m]; }
 
+/* Where GPU g's slots begin in c_id and c_use: a configuration's GPUs lie
+ * cache_slots apart (docs/model.md 13, item 9). */
+TTS_FN int64_t tts_c_at(const tts_state *S, int64_t g) { return g * S->cf->cache_slots; }
+
 /* The slot of GPU g (node x, GPU u) holding model m, or -1. */
 TTS_FN int32_t tts_c_find(const tts_state *S, int64_t g, int32_t m)
 {
+    const int32_t *id = S->c_id + tts_c_at(S, g);
     for (int32_t s = 0; s < S->cf->cache_slots; s++)
-        if (S->c_id[g * TTS_CACHE_SLOTS + s] == m)
+        if (id[s] == m)
             return s;
     return -1;
 }
@@ -45,12 +50,12 @@ TTS_FN void tts_c_wait(tts_state *S, int64_t i, int32_t d)
 TTS_FN int32_t tts_c_victim(const tts_state *S, int64_t g)
 {
     int32_t best = -1;
-    int64_t bk = 0;
+    int64_t bk = 0, at = tts_c_at(S, g);
     for (int32_t s = 0; s < S->cf->cache_slots; s++) {
-        int32_t m = S->c_id[g * TTS_CACHE_SLOTS + s];
+        int32_t m = S->c_id[at + s];
         if (m == TTS_NO_MODEL)
             continue;
-        int64_t k = S->c_use[g * TTS_CACHE_SLOTS + s];
+        int64_t k = S->c_use[at + s];
         if (S->cf->evict && S->c_need[m] > 0)
             k += (int64_t)1 << 32; /* needed: after every model not needed */
         if (best < 0 || k < bk) {
@@ -67,7 +72,7 @@ TTS_FN int tts_c_take(tts_state *S, int64_t g, int32_t m, int32_t mb)
 {
     if (mb < 0)
         return 0; /* unknown size: never cached, loads in 0 */
-    int32_t *id = S->c_id + g * TTS_CACHE_SLOTS, *use = S->c_use + g * TTS_CACHE_SLOTS;
+    int32_t *id = S->c_id + tts_c_at(S, g), *use = S->c_use + tts_c_at(S, g);
     int32_t s = tts_c_find(S, g, m), loaded = 0;
     if (s < 0) {
         for (;;) {
@@ -164,11 +169,10 @@ TTS_FN void tts_c_init(tts_state *S)
     uint64_t all = S->G >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << S->G) - 1;
     for (int32_t x = 0; x < S->nodes; x++)
         S->c_free[x] = all;
-    for (int64_t g = 0; g < S->cluster_gpus; g++) {
+    for (int64_t g = 0; g < S->cluster_gpus; g++)
         S->c_mb[g] = 0;
-        for (int32_t s = 0; s < TTS_CACHE_SLOTS; s++)
-            S->c_id[g * TTS_CACHE_SLOTS + s] = TTS_NO_MODEL;
-    }
+    for (int64_t s = 0; s < tts_c_at(S, S->cluster_gpus); s++)
+        S->c_id[s] = TTS_NO_MODEL;
     for (int32_t m = 0; S->c_need && m < S->tr->nmid + S->tr->nclasses; m++)
         S->c_need[m] = 0;
 }

@@ -156,6 +156,11 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
 int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, tts_config *cf)
 {
     tt_simrun_config(p, prep->nclasses, cf);
+    /* a GPU's slots lie cache_slots apart in a state sized for the
+     * largest the preparation was told of: more would overrun it */
+    if (p->gpu_mem > 0 && cf->cache_slots > TTS_WITH_SLOTS_OF(prep->with))
+        return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for "
+                      "cache_slots=%d", cf->cache_slots);
     if (p->order != TT_ORDER_GITTINS)
         return 0;
     if ((cf->git = tt_simprep_gittins_find(prep, p)) >= 0)
@@ -301,13 +306,15 @@ int tt_simprep_needs(const tt_params *p, int jobs)
 {
     int o = p->order;
     int mlfq = o == TT_ORDER_DLAS || o == TT_ORDER_GITTINS;
+    int slots = p->cache_slots < 1 ? 1 : p->cache_slots > TTS_CACHE_SLOTS ? TTS_CACHE_SLOTS
+                                                                          : (int)p->cache_slots;
     return (o == TT_ORDER_SJF || o == TT_ORDER_SRTF ? TT_NEED_RANKS : 0) |
            (o == TT_ORDER_SRTF || o == TT_ORDER_LAS || mlfq || o == TT_ORDER_FTF ? TT_NEED_VICT
                                                                                 : 0) |
            (jobs ? TT_NEED_JOBS : 0) | (mlfq ? TT_NEED_MLFQ : 0) |
            (o == TT_ORDER_FTF ? TT_NEED_FTF : 0) | (o == TT_ORDER_GITTINS ? TT_NEED_GITTINS : 0) |
            (p->el_up > 0 || p->el_down > 0 ? TT_NEED_ELASTIC : 0) |
-           (p->gpu_mem > 0 ? TT_NEED_CACHE : 0);
+           (p->gpu_mem > 0 ? TT_NEED_CACHE | TT_NEED_SLOTS(slots) : 0);
 }
 
 /* ---- submit' per load value ----
@@ -452,7 +459,10 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
                           "node's free GPUs are a 64-bit mask)", c->gpus_per_node);
         if ((rc = tt_simprep_models(ctx, prep)))
             return rc;
-        prep->with |= TTS_WITH_CACHE | TTS_WITH_OVH;
+        int slots = 0; /* the largest cache_slots served (TT_NEED_SLOTS) */
+        while (slots < TTS_CACHE_SLOTS && needs & TT_NEED_SLOT1 << slots)
+            slots++;
+        prep->with |= TTS_WITH_CACHE | TTS_WITH_OVH | TTS_WITH_SLOTS(slots);
     }
     prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
     return 0;
@@ -609,10 +619,12 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
               tt_job_result *out, tt_metrics *m, tt_timeline *tl, tts_seglog *log)
 {
     int need = tt_simprep_needs(p, out != NULL);
-    if ((need & prep->needs) != need)
+    int miss = need & ~prep->needs;
+    if (miss)
         return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for %s",
-                      need & ~prep->needs & TT_NEED_JOBS ? "per-job results"
-                                                         : "its queue order");
+                      miss & TT_NEED_JOBS    ? "per-job results"
+                      : miss & ~(TT_NEED_CACHE - 1) ? "its model cache"
+                                             : "its queue order");
     /* SPEC 12.5's queue 0 by ready time is not built: dlas and gittins
      * keep fresh jobs in the tree by index */
     if (p->gpu_mem > 0 && (p->el_up > 0 || p->el_down > 0))

@@ -18,8 +18,13 @@ enum {
     TT_NEED_RANKS = 1, TT_NEED_VICT = 2, TT_NEED_JOBS = 4, TT_NEED_MLFQ = 8, TT_NEED_FTF = 16,
     TT_NEED_GITTINS = 32, /* a distribution to load (tt_simprep_gittins) */
     TT_NEED_ELASTIC = 64,
-    TT_NEED_CACHE = 128 /* gpu_mem > 0: GPU identity, the model cache */
+    TT_NEED_CACHE = 128, /* gpu_mem > 0: GPU identity, the model cache */
+    /* with the cache, cache_slots k sets the k bits from here up: the
+     * union over configurations holds the largest, and a run's bits are
+     * a subset of a preparation's exactly when it has room for its slots */
+    TT_NEED_SLOT1 = 256
 };
+#define TT_NEED_SLOTS(k) ((((1 << (k)) - 1)) * TT_NEED_SLOT1)
 
 /* The submit' arrays of the loads in flight (sim.c). */
 typedef struct tt_subcache tt_subcache;

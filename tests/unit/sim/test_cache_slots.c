@@ -1,0 +1,200 @@
+/* The model cache's state sized by cache_slots (docs/model.md 13, item 9):
+ * a preparation holds the largest cache_slots of the configurations it
+ * serves, a run keeps each GPU's models its own cache_slots apart, and a
+ * sweep over cache_slots (one preparation, one state a thread or a GPU
+ * batch slot) gives every configuration what its own run gives, on the
+ * CPU and on the GPU (skipped, and said, where none answers). Random
+ * traces of workflows with models and outputs, under every placement. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "randcase.h"
+#include "sim/simrun.h"
+#include "testutil.h"
+#include "tt/gpu.h"
+#include "tt/run.h"
+
+enum { NMAX = 120 };
+
+/* A random case with workflow columns: half the jobs tasks of one of 4
+ * workflows, each with up to 2 earlier tasks of its workflow as parents,
+ * model ids 0 .. 5 or the class, sizes up to 600 MiB or the table's,
+ * outputs up to 400 MiB. The columns live in *cols until rcase_free. */
+typedef struct {
+    int64_t wf[NMAX], dep_off[NMAX + 1];
+    int32_t deps[2 * NMAX], mid[NMAX], mem_mb[NMAX], out_mb[NMAX];
+} wfcols;
+
+static void make_wf_case(uint64_t seed, int64_t n, rcase *k, wfcols *w)
+{
+    cr_assert(n <= NMAX);
+    cr_assert_eq(rcase_make(seed, n, k), 0, "out of memory");
+    uint64_t s = seed * 7919;
+    int64_t nd = 0;
+    for (int64_t i = 0; i < n; i++) {
+        w->wf[i] = rc_pick(&s, 0, 1) ? rc_pick(&s, 0, 3) : -1;
+        w->dep_off[i] = nd;
+        for (int64_t p = i - 1, got = 0; w->wf[i] >= 0 && p >= 0 && got < 2; p--)
+            if (w->wf[p] == w->wf[i] && rc_pick(&s, 0, 2)) {
+                w->deps[nd++] = (int32_t)p;
+                got++;
+            }
+        w->mid[i] = (int32_t)rc_pick(&s, -1, 5);
+        w->mem_mb[i] = (int32_t)rc_pick(&s, -1, 600);
+        w->out_mb[i] = (int32_t)(rc_pick(&s, 0, 1) ? rc_pick(&s, 1, 400) : 0);
+    }
+    w->dep_off[n] = nd;
+    k->j.wf = w->wf;
+    k->j.dep_off = w->dep_off;
+    k->j.deps = w->deps;
+    k->j.mid = w->mid;
+    k->j.mem_mb = w->mem_mb;
+    k->j.out_mb = w->out_mb;
+}
+
+/* The cache on, its parameters drawn; fifo, sjf, srtf or las (dlas and
+ * gittins refuse workflows). */
+static void cache_params(uint64_t *s, tt_params *p)
+{
+    rcase_params(s, p);
+    p->gpu_mem = rc_pick(s, 300, 1500);
+    p->load_bw = rc_pick(s, 1, 100);
+    p->xfer_bw = rc_pick(s, 1, 100);
+    p->evict = (int32_t)rc_pick(s, 0, 1);
+    p->cache_place = (int32_t)rc_pick(s, 0, 1);
+    p->w_warm = rc_pick(s, 0, 1) ? rc_pick(s, 1, 600) : 0;
+}
+
+static tt_simprep *prep_for(const rcase *k, int needs)
+{
+    tt_simprep *prep = malloc(sizeof *prep);
+    cr_assert(prep);
+    cr_assert_eq(tt_simprep_init(NULL, prep, &k->c, k->m, &k->j, needs), 0);
+    return prep;
+}
+
+static void prep_free(tt_simprep *prep)
+{
+    tt_simprep_free(prep);
+    free(prep);
+}
+
+/* A GPU costs 8 bytes a slot: the state at cache_slots k is (k - 1) x 8
+ * bytes a GPU more than at 1, and a preparation for several sizes holds
+ * the largest; a configuration with more slots than that is refused. */
+Test(cache_slots, state_by_slots)
+{
+    rcase k;
+    wfcols w;
+    make_wf_case(3, 50, &k, &w);
+    int64_t gpus = (int64_t)k.c.racks * k.c.nodes_per_rack * k.c.gpus_per_node;
+    tt_params p;
+    tt_params_default(&p);
+    p.gpu_mem = 1000;
+    int64_t bytes[9];
+    for (int s = 1; s <= 8; s++) {
+        p.cache_slots = s;
+        tt_simprep *prep = prep_for(&k, tt_simprep_needs(&p, 0));
+        bytes[s] = prep->state_bytes;
+        prep_free(prep);
+        cr_expect_eq(bytes[s] - bytes[1], (int64_t)(s - 1) * 8 * gpus, "cache_slots %d", s);
+    }
+    p.cache_slots = 2;
+    int needs = tt_simprep_needs(&p, 0);
+    p.cache_slots = 5;
+    needs |= tt_simprep_needs(&p, 0);
+    tt_simprep *prep = prep_for(&k, needs);
+    cr_expect_eq(prep->state_bytes, bytes[5]);
+    tts_config cf;
+    tt_ctx *ctx = tt_ctx_create();
+    cr_expect_eq(tt_simprep_config(ctx, prep, &p, &cf), 0);
+    p.cache_slots = 6;
+    cr_expect_eq(tt_simprep_config(ctx, prep, &p, &cf), TT_EINVAL);
+    cr_expect(strstr(tt_errmsg(ctx), "cache_slots=6"), "%s", tt_errmsg(ctx));
+    p.gpu_mem = 0; /* no cache: no slots to hold */
+    cr_expect_eq(tt_simprep_config(ctx, prep, &p, &cf), 0);
+    tt_ctx_free(ctx);
+    prep_free(prep);
+    rcase_free(&k);
+}
+
+/* Case seed and the configurations of its sweep: one drawn setting at
+ * cache_slots 1 .. 8 in a shuffled order (the largest neither first nor
+ * last), and the cache off. */
+enum { NS = 9 };
+
+static void sweep_case(uint64_t seed, rcase *k, wfcols *w, tt_params *ps)
+{
+    static const int order[NS - 1] = {2, 1, 7, 8, 3, 5, 4, 6};
+    make_wf_case(seed, 30 + (int64_t)(seed * 11 % 90), k, w);
+    uint64_t s = seed * 104729;
+    cache_params(&s, &ps[0]);
+    for (int q = 0; q < NS - 1; q++) {
+        ps[q] = ps[0];
+        ps[q].cache_slots = order[q];
+    }
+    ps[NS - 1] = ps[0];
+    ps[NS - 1].gpu_mem = 0;
+}
+
+/* Each configuration alone (a state sized for its own cache_slots) and
+ * the sweep over them on the CPU, one thread and two: bit for bit. */
+Test(cache_slots, sweep_equals_single_runs)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    int differ = 0; /* configurations whose loads cache_slots changed */
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        rcase k;
+        wfcols w;
+        tt_params ps[NS];
+        tt_metrics want[NS], got[NS];
+        sweep_case(seed, &k, &w, ps);
+        for (int q = 0; q < NS; q++)
+            cr_assert_eq(tt_simulate(ctx, &k.c, &ps[q], k.m, &k.j, NULL, &want[q], NULL), 0,
+                         "%s", tt_errmsg(ctx));
+        for (int q = 1; q < NS - 1; q++)
+            differ += want[q].loads != want[0].loads;
+        for (int t = 1; t <= 2; t++) {
+            tt_run_opts o = {.threads = t, .no_dedup = 1};
+            cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NS, &o, got), 0, "%s",
+                         tt_errmsg(ctx));
+            for (int q = 0; q < NS; q++)
+                cr_expect(memcmp(&want[q], &got[q], sizeof want[q]) == 0,
+                          "seed %llu cache_slots %lld, %d threads", (unsigned long long)seed,
+                          (long long)ps[q].cache_slots, t);
+        }
+        rcase_free(&k);
+    }
+    cr_expect(differ > 30, "cache_slots changed the loads of %d configurations", differ);
+    tt_ctx_free(ctx);
+}
+
+/* The same sweep on the GPU (batches of 4: the slot counts mixed within
+ * and across launches) against the CPU. */
+Test(cache_slots, gpu_parity)
+{
+    char buf[512];
+    if (tt_gpu_describe(buf, sizeof buf) <= 0)
+        cr_skip("no GPU: the cache sweep's CPU/GPU parity not checked");
+    tt_ctx *ctx = tt_ctx_create();
+    for (uint64_t seed = 1; seed <= 30; seed++) {
+        rcase k;
+        wfcols w;
+        tt_params ps[NS];
+        tt_metrics cpu[NS], gpu[NS];
+        sweep_case(seed, &k, &w, ps);
+        tt_run_opts oc = {.no_dedup = 1}, og = {.device = TT_DEVICE_GPU, .gpu_batch = 4};
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NS, &oc, cpu), 0, "%s",
+                     tt_errmsg(ctx));
+        cr_assert_eq(tt_run_params(ctx, &k.c, k.m, &k.j, ps, NS, &og, gpu), 0, "%s",
+                     tt_errmsg(ctx));
+        for (int q = 0; q < NS; q++)
+            cr_expect(memcmp(&cpu[q], &gpu[q], sizeof cpu[q]) == 0,
+                      "seed %llu cache_slots %lld: CPU jct_mean %.6f, GPU %.6f",
+                      (unsigned long long)seed, (long long)ps[q].cache_slots, cpu[q].jct_mean,
+                      gpu[q].jct_mean);
+        rcase_free(&k);
+    }
+    tt_ctx_free(ctx);
+}
