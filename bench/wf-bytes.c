@@ -4,7 +4,9 @@
  *   wf-bytes RxNxG
  *
  * Prints "per_task<TAB>per_wf<TAB>per_gpu_cache at 1, 4 and 8 slots (three
- * columns)<TAB>per_node_cache<TAB>per_job_ovh<TAB>per_model_demand": the
+ * columns)<TAB>per_node_cache<TAB>per_job_ovh<TAB>per_model_demand<TAB>
+ * per_node_model_lx" (the last: affinity's and the warm wait's count of a
+ * node's free GPUs holding a model, per node and model id): the
  * bytes each added part takes, as differences of tts_state_bytes_tr
  * between layouts with and without it (a large count, so the fixed
  * cursors round away). A GPU's bytes are those of a state sized for
@@ -56,7 +58,9 @@ int main(int argc, char **argv)
         printf("\t%.2f", per_gpu);
     }
     long long demand = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE) - bytes(&c, N, 0, 0, 0, TTS_WITH_CACHE);
-    printf("\t%.2f\t%.2f\t%.2f\n", ((double)cache - per_gpu * (double)gpus) / (double)nodes,
-           (double)ovh / N, (double)demand / N);
+    long long lx = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE | TTS_WITH_LXCNT) -
+                   bytes(&c, N, 0, 0, N, TTS_WITH_CACHE);
+    printf("\t%.2f\t%.2f\t%.2f\t%.2f\n", ((double)cache - per_gpu * (double)gpus) / (double)nodes,
+           (double)ovh / N, (double)demand / N, (double)lx / ((double)N * (double)nodes));
     return 0;
 }

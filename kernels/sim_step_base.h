@@ -175,6 +175,9 @@ typedef struct {
 #define TTS_WITH_SLOTS_SHIFT 8
 #define TTS_WITH_SLOTS(k) ((int32_t)(k) << TTS_WITH_SLOTS_SHIFT)
 #define TTS_WITH_SLOTS_OF(with) ((with) >> TTS_WITH_SLOTS_SHIFT & 15)
+/* With the cache, placement by L (cache_place=affinity or the warm wait):
+ * per node and model id the free GPUs holding the model (a byte each) */
+#define TTS_WITH_LXCNT 128
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -342,6 +345,11 @@ typedef struct {
     int32_t *c_id, *c_use, *c_mb, *c_need;
     int64_t c_clock;
     int32_t cache;
+    /* TTS_WITH_LXCNT, else NULL: node x's free GPUs holding model m at
+     * c_wfree[x * c_nm + m] (c_nm: the model ids), kept (c_lx) in the runs
+     * that place by L, so a node's L is one look (12.9) */
+    uint8_t *c_wfree;
+    int32_t c_nm, c_lx;
     int64_t *t_ready, *wf_end, *rcur;
     int64_t nrl, rl_lo, arr_hint, wf_rej;
     /* the warm wait's cursors (12.4): plain jobs by index, tasks in rl */
@@ -758,6 +766,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
             S->c_id = S->c_use = S->c_mb = NULL;
         }
         S->c_need = NULL;
+        S->c_wfree = NULL;
         S->t_left = S->t_home = S->rl = NULL;
         S->t_ready = S->wf_end = S->rcur = NULL;
     }
@@ -768,9 +777,11 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
  * the rest (docs/model.md section 13): with tasks, per task its parents
  * left, home and ready time (16 bytes) and its place in the ready list
  * (4), per workflow its last end (8), two cursors per timer group; with
- * the cache, the waiting jobs per model id (4 an id). With S, points S's
- * arrays into buf; returns the bytes. */
-TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, int32_t with)
+ * the cache, the waiting jobs per model id (4 an id), and with
+ * TTS_WITH_LXCNT a byte per node and model id. With S, points S's arrays
+ * into buf; returns the bytes. */
+TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, const tts_cluster *c,
+                             int32_t with)
 {
     int64_t b = 0, nt = tr->ntask;
     TTS_CARVE(t_left, nt, int32_t);
@@ -780,6 +791,10 @@ TTS_FN int64_t tts_wf_layout(tts_state *S, char *buf, const tts_trace *tr, int32
     TTS_CARVE(wf_end, tr->nwf, int64_t);
     TTS_CARVE(rcur, nt > 0 ? 2 * TTS_MAX_CLASSES : 0, int64_t);
     TTS_CARVE(c_need, with & TTS_WITH_CACHE ? tr->nmid + tr->nclasses : 0, int32_t);
+    int64_t lx = with & TTS_WITH_CACHE && with & TTS_WITH_LXCNT ? 1 : 0;
+    TTS_CARVE(c_wfree, lx * c->racks * c->nodes_per_rack * (tr->nmid + tr->nclasses), uint8_t);
+    if (S && !lx)
+        S->c_wfree = NULL;
     if (S && nt == 0) {
         S->t_left = S->t_home = S->rl = NULL;
         S->t_ready = S->wf_end = S->rcur = NULL;
@@ -808,7 +823,7 @@ TTS_FN void tts_state_bind(tts_state *S, void *buf, int64_t n, const tts_cluster
  * included (the same as tts_state_bytes for a trace without tasks). */
 TTS_FN int64_t tts_state_bytes_tr(const tts_trace *tr, const tts_cluster *c, int32_t with)
 {
-    return tts_layout(NULL, NULL, tr->n, c, with) + tts_wf_layout(NULL, NULL, tr, with);
+    return tts_layout(NULL, NULL, tr->n, c, with) + tts_wf_layout(NULL, NULL, tr, c, with);
 }
 
 /* tts_state_bind for tr's jobs and tasks (tts_state_bytes_tr bytes). */
@@ -816,7 +831,7 @@ TTS_FN void tts_state_bind_tr(tts_state *S, void *buf, const tts_trace *tr, cons
                               int32_t with)
 {
     int64_t b = tts_layout(S, (char *)buf, tr->n, c, with);
-    tts_wf_layout(S, (char *)buf + b, tr, with);
+    tts_wf_layout(S, (char *)buf + b, tr, c, with);
 }
 
 #endif

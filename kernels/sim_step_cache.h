@@ -66,6 +66,28 @@ TTS_FN int32_t tts_c_victim(const tts_state *S, int64_t g)
     return best;
 }
 
+/* GPU g of node x leaves (d = -1) or rejoins (d = 1) the free GPUs: the
+ * counts of the free GPUs holding each of its models, where kept. */
+TTS_FN void tts_c_count(tts_state *S, int32_t x, int64_t g, int32_t d)
+{
+    if (!S->c_lx)
+        return;
+    const int32_t *id = S->c_id + tts_c_at(S, g);
+    uint8_t *w = S->c_wfree + (int64_t)x * S->c_nm;
+    for (int32_t s = 0; s < S->cf->cache_slots; s++)
+        if (id[s] != TTS_NO_MODEL)
+            w[id[s]] = (uint8_t)(w[id[s]] + d);
+}
+
+/* The GPUs of mask on node x are free again (their job ended). */
+TTS_FN void tts_c_release(tts_state *S, int32_t x, uint64_t mask)
+{
+    S->c_free[x] |= mask;
+    for (int32_t u = 0; S->c_lx && u < S->G; u++)
+        if (mask >> u & 1)
+            tts_c_count(S, x, (int64_t)x * S->G + u, 1);
+}
+
 /* GPU g (free, being allocated) gets model m (mb MiB) stamped now: 1 if
  * it had to load it. Evicts until a slot and the MiB are free. */
 TTS_FN int tts_c_take(tts_state *S, int64_t g, int32_t m, int32_t mb)
@@ -116,22 +138,11 @@ TTS_FN uint64_t tts_c_pick(tts_state *S, int64_t i, int32_t x, int32_t g, int lo
             g--;
         }
     for (int32_t u = 0; load && u < S->G; u++)
-        if (got >> u & 1)
+        if (got >> u & 1) {
+            tts_c_count(S, x, (int64_t)x * S->G + u, -1); /* taken before it loads */
             *any |= tts_c_take(S, (int64_t)x * S->G + u, m, mb);
+        }
     return got;
-}
-
-/* How many of the g GPUs job i would take on node x lack its model (0
- * when its size is unknown): L on x is 0 exactly when none does. */
-TTS_FN int32_t tts_c_cold(const tts_state *S, int64_t i, int32_t x, int32_t g)
-{
-    int32_t m = tts_model(S, i), mb = tts_model_mb(S, m), warm = 0;
-    if (mb < 0)
-        return 0;
-    uint64_t fm = S->c_free[x];
-    for (int32_t u = 0; u < S->G; u++)
-        warm += (fm >> u & 1) && tts_c_find(S, (int64_t)x * S->G + u, m) >= 0;
-    return g > warm ? g - warm : 0;
 }
 
 /* L of job i (s) when some GPU loaded its model. */
@@ -160,10 +171,14 @@ TTS_FN int64_t tts_c_start(tts_state *S, int32_t i, int32_t head)
     return l;
 }
 
-/* Resets the cache for a run: every GPU free and empty. */
+/* Resets the cache for a run: every GPU free and empty. The counts of
+ * free GPUs by model are kept where a run places by L (docs/model.md 13,
+ * item 12). */
 TTS_FN void tts_c_init(tts_state *S)
 {
     S->c_clock = 0;
+    S->c_nm = S->tr->nmid + S->tr->nclasses;
+    S->c_lx = S->cache && S->c_wfree && (S->cf->cache_place || S->cf->w_warm > 0);
     if (!S->c_free)
         return;
     uint64_t all = S->G >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << S->G) - 1;
@@ -173,8 +188,10 @@ TTS_FN void tts_c_init(tts_state *S)
         S->c_mb[g] = 0;
     for (int64_t s = 0; s < tts_c_at(S, S->cluster_gpus); s++)
         S->c_id[s] = TTS_NO_MODEL;
-    for (int32_t m = 0; S->c_need && m < S->tr->nmid + S->tr->nclasses; m++)
+    for (int32_t m = 0; S->c_need && m < S->c_nm; m++)
         S->c_need[m] = 0;
+    for (int64_t v = 0; S->c_lx && v < (int64_t)S->nodes * S->c_nm; v++)
+        S->c_wfree[v] = 0;
 }
 
 #endif

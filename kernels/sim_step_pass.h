@@ -192,7 +192,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
         int32_t x = S->ent_node[e];
         if (S->cache)
-            S->c_free[x] |= S->ent_mask[e];
+            tts_c_release(S, x, S->ent_mask[e]);
         if (tts_eloan(S, e)) {
             S->loan[x] -= tts_eg(S, e);
             S->total_loan -= tts_eg(S, e);

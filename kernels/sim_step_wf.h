@@ -141,30 +141,52 @@ TTS_FN void tts_ovh_split(int64_t r, int64_t lp, int64_t xp, int64_t ovh, int64_
 
 /* ---- placement by L + X (12.4) ---- */
 
-/* L + X of job i taking k GPUs on node x alone (x free enough). */
-TTS_FN int64_t tts_lx_node(tts_state *S, int32_t i, int32_t x, int32_t k)
+/* With add, puts the outputs of task i's parents into mark by their home
+ * node (MiB, within an int32: wf.c bounds their sum) and returns their
+ * sum; without, clears those nodes' marks again. Only the parents'
+ * nodes are touched: X on node x is then the sum less mark[x]. */
+TTS_FN int64_t tts_xfer_homes(tts_state *S, int32_t i, int add)
 {
-    int64_t l = S->cache && tts_c_cold(S, i, x, k) > 0 ? tts_c_load_time(S, i) : 0;
-    if (!S->tr->out_mb || !tts_is_task(S, i))
-        return l;
-    S->mark[x] = 1;
-    int64_t xx = tts_xfer_marked(S, i);
-    S->mark[x] = 0;
-    return l + xx;
+    const tts_trace *tr = S->tr;
+    int64_t sum = 0;
+    if (!tr->out_mb || !tts_is_task(S, i))
+        return 0;
+    for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1]; d++) {
+        int32_t p = tr->deps[d], h = S->t_home[tr->tsk[p]];
+        if (tr->out_mb[p] > 0) {
+            sum += tr->out_mb[p];
+            S->mark[h] = add ? S->mark[h] + tr->out_mb[p] : 0;
+        }
+    }
+    return sum;
 }
 
 /* One node for job i of k <= G GPUs into pl: with warm, the best fit among
  * the nodes where L + X = 0 (fewest free GPUs, then index: the warm wait);
  * else the least (L + X, free GPUs, index) (cache_place=affinity). 1 if
- * some node has k free GPUs (and, with warm, L + X = 0 there). */
+ * some node has k free GPUs (and, with warm, L + X = 0 there). One walk
+ * over the parents and one look per node (12.9): L on x is 0 exactly when
+ * x has k free GPUs holding the model (the count c_wfree keeps), X is
+ * what the parents homed elsewhere send. */
 TTS_FN int tts_find_lx(tts_state *S, int32_t i, int32_t k, int warm)
 {
+    int64_t sum = tts_xfer_homes(S, i, 1), bw = S->cf->xfer_bw;
+    int64_t xall = sum ? tts_ceil_div(sum, bw) : 0, load = 0;
+    const uint8_t *wf = NULL; /* node 0's count of the model, c_nm apart */
+    int32_t m = S->c_lx ? tts_model(S, i) : TTS_NO_MODEL;
+    if (S->c_lx && tts_model_mb(S, m) >= 0) {
+        load = tts_c_load_time(S, i);
+        wf = S->c_wfree + m;
+    }
     int32_t best = -1;
     int64_t bc = 0;
     for (int32_t x = 0; x < S->nodes; x++) {
         if (S->freeg[x] < k)
             continue;
-        int64_t c = tts_lx_node(S, i, x, k);
+        int64_t rest = sum - S->mark[x];
+        int64_t c = rest == sum ? xall : rest > 0 ? tts_ceil_div(rest, bw) : 0;
+        if (wf && wf[(int64_t)x * S->c_nm] < k)
+            c += load;
         if (warm && c > 0)
             continue;
         if (best < 0 || c < bc || (c == bc && S->freeg[x] < S->freeg[best])) {
@@ -172,6 +194,7 @@ TTS_FN int tts_find_lx(tts_state *S, int32_t i, int32_t k, int warm)
             bc = c;
         }
     }
+    tts_xfer_homes(S, i, 0);
     if (best < 0)
         return 0;
     S->pl_n = 1;

@@ -157,10 +157,12 @@ int tt_simprep_config(tt_ctx *ctx, const tt_simprep *prep, const tt_params *p, t
 {
     tt_simrun_config(p, prep->nclasses, cf);
     /* a GPU's slots lie cache_slots apart in a state sized for the
-     * largest the preparation was told of: more would overrun it */
-    if (p->gpu_mem > 0 && cf->cache_slots > TTS_WITH_SLOTS_OF(prep->with))
-        return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for "
-                      "cache_slots=%d", cf->cache_slots);
+     * largest the preparation was told of: more would overrun it; and
+     * placement by L reads counts only a preparation for it keeps */
+    if (tt_simprep_needs(p, 0) & ~prep->needs & ~(TT_NEED_CACHE - 1))
+        return tt_err(ctx, TT_EINVAL, "internal error: the run was not prepared for its model "
+                      "cache (cache_slots=%d, cache_place=%s, w_warm=%lld)", cf->cache_slots,
+                      cf->cache_place ? "affinity" : "off", (long long)cf->w_warm);
     if (p->order != TT_ORDER_GITTINS)
         return 0;
     if ((cf->git = tt_simprep_gittins_find(prep, p)) >= 0)
@@ -314,7 +316,10 @@ int tt_simprep_needs(const tt_params *p, int jobs)
            (jobs ? TT_NEED_JOBS : 0) | (mlfq ? TT_NEED_MLFQ : 0) |
            (o == TT_ORDER_FTF ? TT_NEED_FTF : 0) | (o == TT_ORDER_GITTINS ? TT_NEED_GITTINS : 0) |
            (p->el_up > 0 || p->el_down > 0 ? TT_NEED_ELASTIC : 0) |
-           (p->gpu_mem > 0 ? TT_NEED_CACHE | TT_NEED_SLOTS(slots) : 0);
+           (p->gpu_mem > 0 ? TT_NEED_CACHE | TT_NEED_SLOTS(slots) : 0) |
+           (p->gpu_mem > 0 && (p->cache_place == TT_CACHE_PLACE_AFFINITY || p->w_warm > 0)
+                ? TT_NEED_LXCNT
+                : 0);
 }
 
 /* ---- submit' per load value ----
@@ -462,7 +467,8 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
         int slots = 0; /* the largest cache_slots served (TT_NEED_SLOTS) */
         while (slots < TTS_CACHE_SLOTS && needs & TT_NEED_SLOT1 << slots)
             slots++;
-        prep->with |= TTS_WITH_CACHE | TTS_WITH_OVH | TTS_WITH_SLOTS(slots);
+        prep->with |= TTS_WITH_CACHE | TTS_WITH_OVH | TTS_WITH_SLOTS(slots) |
+                      (needs & TT_NEED_LXCNT ? TTS_WITH_LXCNT : 0);
     }
     prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
     return 0;

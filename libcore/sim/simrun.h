@@ -22,7 +22,10 @@ enum {
     /* with the cache, cache_slots k sets the k bits from here up: the
      * union over configurations holds the largest, and a run's bits are
      * a subset of a preparation's exactly when it has room for its slots */
-    TT_NEED_SLOT1 = 256
+    TT_NEED_SLOT1 = 256,
+    /* with the cache, placement by L (cache_place=affinity, w_warm > 0):
+     * per node and model the free GPUs holding it */
+    TT_NEED_LXCNT = 65536
 };
 #define TT_NEED_SLOTS(k) ((((1 << (k)) - 1)) * TT_NEED_SLOT1)
 

@@ -1,10 +1,12 @@
-/* The model cache's state sized by cache_slots (docs/model.md 13, item 9):
- * a preparation holds the largest cache_slots of the configurations it
- * serves, a run keeps each GPU's models its own cache_slots apart, and a
- * sweep over cache_slots (one preparation, one state a thread or a GPU
- * batch slot) gives every configuration what its own run gives, on the
- * CPU and on the GPU (skipped, and said, where none answers). Random
- * traces of workflows with models and outputs, under every placement. */
+/* The model cache's state (docs/model.md 13, items 9 and 12). Sized by
+ * cache_slots: a preparation holds the largest cache_slots of the
+ * configurations it serves, a run keeps each GPU's models its own
+ * cache_slots apart, and a sweep over cache_slots (one preparation, one
+ * state a thread or a GPU batch slot) gives every configuration what its
+ * own run gives, on the CPU and on the GPU (skipped, and said, where none
+ * answers). Affinity's counts of the free GPUs holding each model on a
+ * node equal what the GPUs hold after every event. Random traces of
+ * workflows with models and outputs, under every placement. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,7 @@ static void prep_free(tt_simprep *prep)
 /* A GPU costs 8 bytes a slot: the state at cache_slots k is (k - 1) x 8
  * bytes a GPU more than at 1, and a preparation for several sizes holds
  * the largest; a configuration with more slots than that is refused. */
-Test(cache_slots, state_by_slots)
+Test(cache_state, state_by_slots)
 {
     rcase k;
     wfcols w;
@@ -140,7 +142,7 @@ static void sweep_case(uint64_t seed, rcase *k, wfcols *w, tt_params *ps)
 
 /* Each configuration alone (a state sized for its own cache_slots) and
  * the sweep over them on the CPU, one thread and two: bit for bit. */
-Test(cache_slots, sweep_equals_single_runs)
+Test(cache_state, sweep_equals_single_runs)
 {
     tt_ctx *ctx = tt_ctx_create();
     int differ = 0; /* configurations whose loads cache_slots changed */
@@ -172,7 +174,7 @@ Test(cache_slots, sweep_equals_single_runs)
 
 /* The same sweep on the GPU (batches of 4: the slot counts mixed within
  * and across launches) against the CPU. */
-Test(cache_slots, gpu_parity)
+Test(cache_state, gpu_parity)
 {
     char buf[512];
     if (tt_gpu_describe(buf, sizeof buf) <= 0)
@@ -197,4 +199,54 @@ Test(cache_slots, gpu_parity)
         rcase_free(&k);
     }
     tt_ctx_free(ctx);
+}
+
+/* What the counts must be: node x's free GPUs holding model m, from the
+ * GPUs' slots. */
+static void expect_counts(const tts_state *S, uint64_t seed, int64_t step)
+{
+    for (int32_t x = 0; x < S->nodes; x++)
+        for (int32_t m = 0; m < S->c_nm; m++) {
+            int32_t n = 0;
+            for (int32_t u = 0; u < S->G; u++)
+                n += (S->c_free[x] >> u & 1) && tts_c_find(S, (int64_t)x * S->G + u, m) >= 0;
+            cr_assert_eq(S->c_wfree[(int64_t)x * S->c_nm + m], n,
+                         "seed %llu step %lld node %d model %d: count %d, GPUs %d",
+                         (unsigned long long)seed, (long long)step, x, m,
+                         S->c_wfree[(int64_t)x * S->c_nm + m], n);
+        }
+}
+
+/* Placement by L (affinity, the warm wait, or both) reads the counts:
+ * they match the GPUs at every event of random runs. */
+Test(cache_state, affinity_counts)
+{
+    int64_t checked = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        rcase k;
+        wfcols w;
+        tt_params ps[NS];
+        sweep_case(seed, &k, &w, ps);
+        tt_params p = ps[seed % (NS - 1)];
+        p.cache_place = seed % 3 ? TT_CACHE_PLACE_AFFINITY : TT_CACHE_PLACE_OFF;
+        p.w_warm = seed % 3 == 1 ? 0 : 1 + (int64_t)(seed * 37 % 300);
+        p.load = 1000; /* submit' is the trace's column */
+        tt_simprep *prep = prep_for(&k, tt_simprep_needs(&p, 0));
+        tt_simwork sw;
+        tts_config cf;
+        cr_assert_eq(tt_simwork_init(NULL, &sw, prep), 0);
+        cr_assert_eq(tt_simprep_config(NULL, prep, &p, &cf), 0);
+        tts_state *S = &sw.S;
+        tts_init(S, &prep->tr, &prep->tc, &cf, prep->j->submit, NULL);
+        cr_assert(S->c_lx, "seed %llu: no counts kept", (unsigned long long)seed);
+        int64_t step = 0;
+        do {
+            expect_counts(S, seed, step++);
+        } while (tts_step(S));
+        checked += step;
+        tt_simwork_free(&sw);
+        prep_free(prep);
+        rcase_free(&k);
+    }
+    cr_expect(checked > 2000, "%lld events checked", (long long)checked);
 }
