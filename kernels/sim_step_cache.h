@@ -79,6 +79,19 @@ TTS_FN void tts_c_count(tts_state *S, int32_t x, int64_t g, int32_t d)
             w[id[s]] = (uint8_t)(w[id[s]] + d);
 }
 
+/* Node x's free GPUs holding model m: the count where kept, else a scan
+ * of its GPUs' slots (when a count per node and model id would outweigh a
+ * byte a job, libcore/sim/sim.c). */
+TTS_FN int32_t tts_c_warm_free(const tts_state *S, int32_t x, int32_t m)
+{
+    if (S->c_lx)
+        return S->c_wfree[(int64_t)x * S->c_nm + m];
+    int32_t n = 0;
+    for (int32_t u = 0; u < S->G; u++)
+        n += (S->c_free[x] >> u & 1) && tts_c_find(S, (int64_t)x * S->G + u, m) >= 0;
+    return n;
+}
+
 /* The GPUs of mask on node x are free again (their job ended). */
 TTS_FN void tts_c_release(tts_state *S, int32_t x, uint64_t mask)
 {

@@ -166,18 +166,18 @@ TTS_FN int64_t tts_xfer_homes(tts_state *S, int32_t i, int add)
  * else the least (L + X, free GPUs, index) (cache_place=affinity). 1 if
  * some node has k free GPUs (and, with warm, L + X = 0 there). One walk
  * over the parents and one look per node (12.9): L on x is 0 exactly when
- * x has k free GPUs holding the model (the count c_wfree keeps), X is
- * what the parents homed elsewhere send. */
+ * x has k free GPUs holding the model (the count c_wfree keeps, or a scan
+ * of x's GPUs where it is not kept), X is what the parents homed elsewhere
+ * send. */
 TTS_FN int tts_find_lx(tts_state *S, int32_t i, int32_t k, int warm)
 {
     int64_t sum = tts_xfer_homes(S, i, 1), bw = S->cf->xfer_bw;
     int64_t xall = sum ? tts_ceil_div(sum, bw) : 0, load = 0;
-    const uint8_t *wf = NULL; /* node 0's count of the model, c_nm apart */
-    int32_t m = S->c_lx ? tts_model(S, i) : TTS_NO_MODEL;
-    if (S->c_lx && tts_model_mb(S, m) >= 0) {
+    int32_t m = S->cache ? tts_model(S, i) : TTS_NO_MODEL;
+    if (S->cache && tts_model_mb(S, m) >= 0)
         load = tts_c_load_time(S, i);
-        wf = S->c_wfree + m;
-    }
+    else
+        m = TTS_NO_MODEL; /* L is 0 on every node */
     int32_t best = -1;
     int64_t bc = 0;
     for (int32_t x = 0; x < S->nodes; x++) {
@@ -185,7 +185,7 @@ TTS_FN int tts_find_lx(tts_state *S, int32_t i, int32_t k, int warm)
             continue;
         int64_t rest = sum - S->mark[x];
         int64_t c = rest == sum ? xall : rest > 0 ? tts_ceil_div(rest, bw) : 0;
-        if (wf && wf[(int64_t)x * S->c_nm] < k)
+        if (m != TTS_NO_MODEL && tts_c_warm_free(S, x, m) < k)
             c += load;
         if (warm && c > 0)
             continue;

@@ -467,8 +467,13 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
         int slots = 0; /* the largest cache_slots served (TT_NEED_SLOTS) */
         while (slots < TTS_CACHE_SLOTS && needs & TT_NEED_SLOT1 << slots)
             slots++;
+        /* a count per node and model id makes L on a node one look; where
+         * it would outweigh a byte a job, affinity scans a node's GPUs */
+        int64_t nodes = (int64_t)c->racks * c->nodes_per_rack;
+        int64_t counts = nodes * (prep->tr.nmid + prep->tr.nclasses);
+        int lx = needs & TT_NEED_LXCNT && counts <= (j->n > 65536 ? j->n : 65536);
         prep->with |= TTS_WITH_CACHE | TTS_WITH_OVH | TTS_WITH_SLOTS(slots) |
-                      (needs & TT_NEED_LXCNT ? TTS_WITH_LXCNT : 0);
+                      (lx ? TTS_WITH_LXCNT : 0);
     }
     prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
     return 0;

@@ -250,3 +250,43 @@ Test(cache_state, affinity_counts)
     }
     cr_expect(checked > 2000, "%lld events checked", (long long)checked);
 }
+
+/* Where the counts would outweigh a byte a job (nodes x model ids), the
+ * preparation keeps none and placement by L scans a node's GPUs instead:
+ * the same runs without the counts give the same per-job results and
+ * metrics. */
+Test(cache_state, affinity_without_counts)
+{
+    int64_t placed = 0;
+    for (uint64_t seed = 1; seed <= 40; seed++) {
+        rcase k;
+        wfcols w;
+        tt_params ps[NS];
+        sweep_case(seed, &k, &w, ps);
+        tt_params p = ps[seed % (NS - 1)];
+        p.cache_place = seed % 3 ? TT_CACHE_PLACE_AFFINITY : TT_CACHE_PLACE_OFF;
+        p.w_warm = seed % 3 == 1 ? 0 : 1 + (int64_t)(seed * 37 % 300);
+        tt_job_result out[2][NMAX];
+        tt_metrics m[2];
+        for (int scan = 0; scan < 2; scan++) {
+            tt_simprep *prep = prep_for(&k, tt_simprep_needs(&p, 1));
+            cr_assert(prep->with & TTS_WITH_LXCNT);
+            if (scan) { /* as a preparation too large for the counts is */
+                prep->with &= ~TTS_WITH_LXCNT;
+                prep->state_bytes = tts_state_bytes_tr(&prep->tr, &prep->tc, prep->with);
+            }
+            tt_simwork sw;
+            cr_assert_eq(tt_simwork_init(NULL, &sw, prep), 0);
+            cr_assert_eq(tt_simrun(NULL, prep, &sw, &p, out[scan], &m[scan], NULL, NULL), 0);
+            cr_assert_eq(!sw.S.c_lx, scan);
+            tt_simwork_free(&sw);
+            prep_free(prep);
+        }
+        cr_expect(memcmp(out[0], out[1], (size_t)k.j.n * sizeof out[0][0]) == 0 &&
+                      memcmp(&m[0], &m[1], sizeof m[0]) == 0,
+                  "seed %llu: the scan places otherwise than the counts", (unsigned long long)seed);
+        placed += m[0].loads;
+        rcase_free(&k);
+    }
+    cr_expect(placed > 100, "%lld loads", (long long)placed);
+}
