@@ -111,7 +111,8 @@ TTS_FN void tts_mkey_of(const tts_state *S, int64_t i, tts_mkey *k)
 
 /* The key job i has before its first start: queue 0, nothing held, in the
  * queue since submit' (thresholds are >= 1 GPU-s, so a fresh job is in
- * queue 0). Monotone in i, so fresh jobs wait in the tree by index. */
+ * queue 0). Monotone in i, so fresh jobs wait in the tree by index; a
+ * task's qent is its ready time instead, so tasks wait elsewhere (12.5). */
 TTS_FN void tts_mkey_fresh(const tts_state *S, int64_t i, tts_mkey *k)
 {
     tts_mkey_make(S, 0, 0, S->sub[i], i, k);

@@ -56,7 +56,7 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     int32_t al = S->elastic ? tts_allowed(S, i, t) : 0;
     if (i >= S->arr_lo && i < S->arr_hi) {
         /* arrived at this step: not in the tree */
-    } else if (tts_st(S, i) == TTS_WAIT ? tts_fresh_in_tree(S) : tts_victims_in_tree(S)) {
+    } else if (tts_st(S, i) == TTS_WAIT ? tts_fresh_in_tree(S, i) : tts_victims_in_tree(S)) {
         tts_tree_set(S, i, -1, 0);
     } else {
         tts_vict_remove(S, i);
@@ -481,7 +481,7 @@ TTS_FN int64_t tts_rtimer_next(tts_state *S, int64_t *c, int32_t g, int64_t off)
  * class at t (a timer crossed). */
 TTS_FN void tts_fresh_set(tts_state *S, int64_t i, int64_t t, int arriving)
 {
-    if (tts_fresh_in_tree(S)) {
+    if (tts_fresh_in_tree(S, i)) {
         tts_tree_set(S, i, tts_class_of(S, i, t), tts_need(S, i));
         return;
     }

@@ -1,10 +1,11 @@
 /* sim_step_queue.h: the third part of the simulation step (sim_step.h):
  * where jobs wait and run, in order. The fresh waiting jobs' tree by
  * static rank, the rank after a waiting job, the array of the other
- * waiting jobs (evicted ones under srtf, las, dlas and gittins; all under
- * ftf) in segments by job class sorted by (GPUs, queue order), and the
- * running jobs' heap on (end, index). The keys themselves are
- * sim_step_order.h's. After it; sim_step_cluster.h comes next. */
+ * waiting jobs (evicted ones under srtf, las, dlas and gittins, with the
+ * ready tasks under the last two; all under ftf) in segments by job class
+ * sorted by (GPUs, queue order), and the running jobs' heap on (end,
+ * index). The keys themselves are sim_step_order.h's. After it;
+ * sim_step_cluster.h comes next. */
 #ifndef TT_SIM_STEP_QUEUE_H
 #define TT_SIM_STEP_QUEUE_H
 
@@ -248,17 +249,25 @@ TTS_FN int tts_victims_in_tree(const tts_state *S)
     return S->cf->order == TTS_ORDER_FIFO || S->cf->order == TTS_ORDER_SJF;
 }
 
-/* Fresh jobs wait in the tree but under ftf, whose keys are known only
- * at arrival: there they wait in the sorted array below. */
-TTS_FN int tts_fresh_in_tree(const tts_state *S) { return S->cf->order != TTS_ORDER_FTF; }
+/* 1 when job i is a task (and the state keeps workflows). */
+TTS_FN int tts_is_task(const tts_state *S, int64_t i) { return S->t_ready && S->tr->tsk[i] >= 0; }
+
+/* Fresh job i waits in the tree but under ftf, whose keys are known only
+ * at arrival, and but a task under dlas and gittins, whose qent is its
+ * ready time (SPEC 12.5), not monotone in index as the tree's ranks are:
+ * those wait in the sorted array below. */
+TTS_FN int tts_fresh_in_tree(const tts_state *S, int64_t i)
+{
+    return S->cf->order != TTS_ORDER_FTF && !(tts_is_mlfq(S) && tts_is_task(S, i));
+}
 
 /* ---- the sorted array: evicted jobs under srtf, las, dlas and gittins,
- * and every waiting job under ftf ----
+ * fresh tasks under dlas and gittins, and every waiting job under ftf ----
  * One segment per job class (TTS_C0 .. TTS_C2S, what the job may do now),
  * each sorted by (GPUs, queue order), so a pass skips the jobs whose class
  * cannot start one of their size. Evicted jobs are TTS_C2I or, sensitive
- * (evicted by priority), TTS_C2S; under ftf a fresh job moves to its next
- * class when a timer crosses. */
+ * (evicted by priority), TTS_C2S; a fresh job here (ftf, or a task under
+ * dlas and gittins) moves to its next class when a timer crosses. */
 
 TTS_FN int64_t tts_vict_begin(const tts_state *S, int c)
 {

@@ -10,9 +10,6 @@
 
 #include "sim_step_cache.h"
 
-/* 1 when job i is a task (and the state keeps workflows). */
-TTS_FN int tts_is_task(const tts_state *S, int64_t i) { return S->t_ready && S->tr->tsk[i] >= 0; }
-
 /* 1 when job i is a task some parent of which has not ended: it is no
  * arrival at its submit' (it becomes ready at its last parent's end). */
 TTS_FN int tts_blocked(const tts_state *S, int64_t i)

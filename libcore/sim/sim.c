@@ -636,15 +636,9 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
                       miss & TT_NEED_JOBS    ? "per-job results"
                       : miss & ~(TT_NEED_CACHE - 1) ? "its model cache"
                                              : "its queue order");
-    /* SPEC 12.5's queue 0 by ready time is not built: dlas and gittins
-     * keep fresh jobs in the tree by index */
     if (p->gpu_mem > 0 && (p->el_up > 0 || p->el_down > 0))
         return tt_err(ctx, TT_EINVAL, "gpu_mem > 0 with elastic jobs (el_up or el_down > 0): "
                       "not built (a grow's loads)");
-    if (prep->tr.ntask > 0 && (p->order == TT_ORDER_DLAS || p->order == TT_ORDER_GITTINS))
-        return tt_err(ctx, TT_EINVAL, "order=%s with workflows: not built (a ready task's "
-                      "place in queue 0 is by its ready time)",
-                      p->order == TT_ORDER_DLAS ? "dlas" : "gittins");
     tts_config cf;
     int rc = tt_simprep_config(ctx, prep, p, &cf);
     if (rc)

@@ -42,3 +42,25 @@ for m in 300 800 24576; do
         fail "gittins at gpu_mem=$m: tt-sim gives $one, the sweep $(metrics gpu_mem,jct_mean < g-sweep.tsv)"
 done
 [ "$(metrics rejected < g-sweep.tsv | sort -u | wc -l)" = 2 ] || fail "gpu_mem=300 rejects no model"
+# dlas and gittins with workflows (12.5): on one GPU T1 is ready at 50, when
+# J has waited in queue 0 since 20, so J runs first and the workflow ends at
+# 90; under fifo T1 keeps its rank and it ends at 60
+cat > q.csv <<'CSV'
+name,submit,duration,gpus,wf,deps
+t0,0,50,1,1,
+t1,0,10,1,1,t0
+j,20,30,1,-1,
+CSV
+expect_exit 0 tt-ingest -q -o q.h5 q.csv
+for p in tiresias-dlas tiresias-gittins yarn-cs; do
+    got=$(tt-sim -c 1x1x1 -p preset=$p q.h5 2>/dev/null | metrics wf_jct_mean)
+    want=90.000000; [ $p = yarn-cs ] && want=60.000000
+    [ "$got" = $want ] || fail "queue 0 by ready time, $p: $got"
+done
+tt-sweep -d cpu -c 1x1x1 -g preset=tiresias-dlas,tiresias-gittins -o q-sweep.h5 q.h5 2>/dev/null >qs.tsv
+[ "$(metrics wf_jct_mean < qs.tsv | tr '\n' ' ')" = "90.000000 90.000000 " ] ||
+    fail "tt-sweep, dlas and gittins with workflows: $(metrics wf_jct_mean < qs.tsv)"
+expect_exit 0 tt-tune -d cpu -c 1x1x1 -p preset=tiresias-dlas -s promote=0:2000:3 \
+    --objective wf_jct_mean q.h5
+expect_exit 0 tt-size -c 1x1x1 --nodes 1,2 -P tiresias-dlas -P tiresias-gittins \
+    --target 'wf_jct_p99<=90' q.h5
