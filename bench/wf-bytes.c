@@ -5,8 +5,9 @@
  *
  * Prints "per_task<TAB>per_wf<TAB>per_gpu_cache at 1, 4 and 8 slots (three
  * columns)<TAB>per_node_cache<TAB>per_job_ovh<TAB>per_model_demand<TAB>
- * per_node_model_lx" (the last: affinity's and the warm wait's count of a
- * node's free GPUs holding a model, per node and model id): the
+ * per_node_model_lx<TAB>per_job_warm" (per_node_model_lx: affinity's and
+ * the warm wait's count of a node's free GPUs holding a model, per node
+ * and model id; per_job_warm: the evicted jobs' warm wait): the
  * bytes each added part takes, as differences of tts_state_bytes_tr
  * between layouts with and without it (a large count, so the fixed
  * cursors round away). A GPU's bytes are those of a state sized for
@@ -42,6 +43,7 @@ int main(int argc, char **argv)
     long long task = bytes(&c, N, N, 0, 0, 0) - bytes(&c, N, 1, 0, 0, 0);
     long long wf = bytes(&c, N, 1, N + 1, 0, 0) - bytes(&c, N, 1, 1, 0, 0);
     long long ovh = bytes(&c, N, 0, 0, 0, TTS_WITH_OVH) - base;
+    long long warm = bytes(&c, N, 0, 0, 0, TTS_WITH_WARM) - base;
     /* the cache's bytes per GPU (slots, used MiB, an entry's GPU mask) and
      * per node (the free mask): the same nodes with twice the GPUs */
     tts_cluster c2 = c;
@@ -60,7 +62,8 @@ int main(int argc, char **argv)
     long long demand = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE) - bytes(&c, N, 0, 0, 0, TTS_WITH_CACHE);
     long long lx = bytes(&c, N, 0, 0, N, TTS_WITH_CACHE | TTS_WITH_LXCNT) -
                    bytes(&c, N, 0, 0, N, TTS_WITH_CACHE);
-    printf("\t%.2f\t%.2f\t%.2f\t%.2f\n", ((double)cache - per_gpu * (double)gpus) / (double)nodes,
-           (double)ovh / N, (double)demand / N, (double)lx / ((double)N * (double)nodes));
+    printf("\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n",
+           ((double)cache - per_gpu * (double)gpus) / (double)nodes, (double)ovh / N,
+           (double)demand / N, (double)lx / ((double)N * (double)nodes), (double)warm / N);
     return 0;
 }

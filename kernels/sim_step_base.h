@@ -178,6 +178,9 @@ typedef struct {
 /* With the cache, placement by L (cache_place=affinity or the warm wait):
  * per node and model id the free GPUs holding the model (a byte each) */
 #define TTS_WITH_LXCNT 128
+/* w_warm > 0: the evicted jobs' warm wait (12.4; 16 bytes a job); above
+ * the bits of TTS_WITH_SLOTS */
+#define TTS_WITH_WARM 4096
 
 /* The word of job i (tts_state.info): state, flags, level + 1, class, and
  * the slot of a running job (TTS_NO_SLOT otherwise). */
@@ -352,8 +355,14 @@ typedef struct {
     int32_t c_nm, c_lx;
     int64_t *t_ready, *wf_end, *rcur;
     int64_t nrl, rl_lo, arr_hint, wf_rej;
-    /* the warm wait's cursors (12.4): plain jobs by index, tasks in rl */
+    /* the warm wait's cursors (12.4): plain jobs by index, tasks in rl;
+     * TTS_WITH_WARM, else NULL: the evicted jobs in their warm wait, in
+     * eviction order (a list: wv_prev, wv_next, head and tail), and each
+     * one's eviction time (TTS_NONE: none in the list) */
     int64_t wcur, wrcur;
+    int64_t *wv_t;
+    int32_t *wv_prev, *wv_next;
+    int32_t wv_head, wv_tail;
     /* SPEC 12.8's counts of the cache and transfers */
     int64_t starts_all, starts_hit, loads, model_evicts, load_gs, xfer_gs;
 } tts_state;
@@ -737,6 +746,10 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(c_id, slots * cs, int32_t);
     TTS_CARVE(c_use, slots * cs, int32_t);
     TTS_CARVE(c_mb, ca * slots, int32_t);
+    int64_t wv = with & TTS_WITH_WARM ? n : 0;
+    TTS_CARVE(wv_t, wv, int64_t);
+    TTS_CARVE(wv_prev, wv, int32_t);
+    TTS_CARVE(wv_next, wv, int32_t);
     if (S) {
         S->words = (int32_t)words;
         S->with = with;
@@ -764,6 +777,10 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
         if (!ca) {
             S->c_free = S->ent_mask = NULL;
             S->c_id = S->c_use = S->c_mb = NULL;
+        }
+        if (!wv) {
+            S->wv_t = NULL;
+            S->wv_prev = S->wv_next = NULL;
         }
         S->c_need = NULL;
         S->c_wfree = NULL;

@@ -13,15 +13,7 @@
 /* Takes slot s (a running job's) out of the aging list. */
 TTS_FN void tts_age_unlink(tts_state *S, int32_t s)
 {
-    int32_t a = S->age_prev[s], b = S->age_next[s];
-    if (a >= 0)
-        S->age_next[a] = b;
-    else
-        S->age_head = b;
-    if (b >= 0)
-        S->age_prev[b] = a;
-    else
-        S->age_tail = a;
+    tts_list_unlink(S->age_prev, S->age_next, &S->age_head, &S->age_tail, s);
     tts_set_aging(S, S->ent_job[s], 0); /* a slot is its job's first entry */
 }
 
@@ -63,6 +55,8 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     }
     if (tts_is_mlfq(S))
         tts_mlfq_leave(S, i, t);
+    if (S->wv_t && S->wv_t[i] != TTS_NONE) /* in its warm wait since an eviction */
+        tts_wv_leave(S, i);
     int64_t w = tts_work(S, i);
     /* elig: SPEC 6 may evict it; pelig: priority preemption may */
     int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf->max_preempt;
@@ -113,15 +107,8 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     }
     S->t0[head] = t;
     S->run_w[head] = w;
-    if (aging) { /* ages in start order: append */
-        S->age_prev[head] = S->age_tail;
-        S->age_next[head] = -1;
-        if (S->age_tail >= 0)
-            S->age_next[S->age_tail] = head;
-        else
-            S->age_head = head;
-        S->age_tail = head;
-    }
+    if (aging) /* ages in start order: append */
+        tts_list_push(S->age_prev, S->age_next, &S->age_head, &S->age_tail, head);
     S->tend[i] = t + r + tts_ceil_div(w * s, 1000000);
     if (S->first) {
         if (S->first[i] == TTS_NONE)
@@ -231,6 +218,8 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         S->preempt++;
         S->waiting++;
         tts_c_wait(S, i, 1);
+        if (S->wv_t && S->cf->w_warm > 0) /* waits warm from now (12.4) */
+            tts_wv_push(S, i, t);
         S->pend[S->npend++] = i;
         if (tts_is_mlfq(S))
             tts_mlfq_wait(S, i, t);

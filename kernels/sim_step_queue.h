@@ -378,6 +378,36 @@ TTS_FN int64_t tts_vict_next(const tts_state *S, const int32_t *thr, const int64
     return best;
 }
 
+/* ---- lists in the order things joined them (the running jobs' aging,
+ * the evicted jobs' warm wait): links prev and next, -1 at the ends ---- */
+
+/* x joins the end of the list. */
+TTS_FN void tts_list_push(int32_t *prev, int32_t *next, int32_t *head, int32_t *tail, int32_t x)
+{
+    prev[x] = *tail;
+    next[x] = -1;
+    if (*tail >= 0)
+        next[*tail] = x;
+    else
+        *head = x;
+    *tail = x;
+}
+
+/* x leaves the list. */
+TTS_FN void tts_list_unlink(int32_t *prev, int32_t *next, int32_t *head, int32_t *tail,
+                            int32_t x)
+{
+    int32_t a = prev[x], b = next[x];
+    if (a >= 0)
+        next[a] = b;
+    else
+        *head = b;
+    if (b >= 0)
+        prev[b] = a;
+    else
+        *tail = a;
+}
+
 /* ---- the running-job heap, on (end, index) ----
  * TTS_HEAP_D children a node: a shallower heap, a node's children side by
  * side. Keys are distinct, so the order of pops is the same whatever the

@@ -25,6 +25,9 @@ TTS_FN int tts_blocked(const tts_state *S, int64_t i)
 TTS_FN void tts_wf_init(tts_state *S)
 {
     S->nrl = S->rl_lo = S->arr_hint = S->wf_rej = S->wcur = S->wrcur = 0;
+    S->wv_head = S->wv_tail = -1;
+    for (int64_t i = 0; S->wv_t && i < S->n; i++)
+        S->wv_t[i] = TTS_NONE;
     if (!S->t_ready)
         return;
     const tts_trace *tr = S->tr;
@@ -200,16 +203,38 @@ TTS_FN int tts_find_lx(tts_state *S, int32_t i, int32_t k, int warm)
     return 1;
 }
 
-/* 1 while fresh job i (its wait from submit' or its ready time) is in
- * its warm wait at t. */
+/* Evicted job i waits warm from t (12.4: its wait counts from its last
+ * queue entry): it joins the end of the list, where the evictions are in
+ * time order, so their crossings are too. */
+TTS_FN void tts_wv_push(tts_state *S, int32_t i, int64_t t)
+{
+    S->wv_t[i] = t;
+    tts_list_push(S->wv_prev, S->wv_next, &S->wv_head, &S->wv_tail, i);
+}
+
+/* Job i's warm wait since its eviction ends: it crossed w_warm, or starts. */
+TTS_FN void tts_wv_leave(tts_state *S, int32_t i)
+{
+    tts_list_unlink(S->wv_prev, S->wv_next, &S->wv_head, &S->wv_tail, i);
+    S->wv_t[i] = TTS_NONE;
+}
+
+/* 1 while job i is in its warm wait at t: fresh, from submit' or its
+ * ready time; evicted, from its eviction. */
 TTS_FN int tts_warm(const tts_state *S, int32_t i, int64_t t)
 {
-    return S->cf->w_warm > 0 && tts_st(S, i) == TTS_WAIT && t - tts_submit(S, i) < S->cf->w_warm;
+    if (S->cf->w_warm == 0)
+        return 0;
+    int32_t st = tts_st(S, i);
+    if (st == TTS_WAIT)
+        return t - tts_submit(S, i) < S->cf->w_warm;
+    return st == TTS_WAITV && S->wv_t && S->wv_t[i] != TTS_NONE && t - S->wv_t[i] < S->cf->w_warm;
 }
 
 /* The next warm-wait crossing after the cursors (plain jobs cross in
- * index order, tasks in ready-list order), TTS_INF if none; with past,
- * moves the cursors past the crossings at or before t instead. */
+ * index order, tasks in ready-list order, evicted jobs in eviction
+ * order), TTS_INF if none; with past, moves the cursors past the
+ * crossings at or before t instead. */
 TTS_FN int64_t tts_warm_next(tts_state *S, int64_t t, int past)
 {
     int64_t w = S->cf->w_warm, best = TTS_INF;
@@ -237,6 +262,14 @@ TTS_FN int64_t tts_warm_next(tts_state *S, int64_t t, int past)
             break;
         }
         S->wrcur++;
+    }
+    while (S->wv_t && S->wv_head >= 0) {
+        int64_t x = tts_sat_add(S->wv_t[S->wv_head], w);
+        if (!past || x > t) {
+            best = x < best ? x : best;
+            break;
+        }
+        tts_wv_leave(S, S->wv_head);
     }
     return best;
 }

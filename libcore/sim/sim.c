@@ -319,7 +319,8 @@ int tt_simprep_needs(const tt_params *p, int jobs)
            (p->gpu_mem > 0 ? TT_NEED_CACHE | TT_NEED_SLOTS(slots) : 0) |
            (p->gpu_mem > 0 && (p->cache_place == TT_CACHE_PLACE_AFFINITY || p->w_warm > 0)
                 ? TT_NEED_LXCNT
-                : 0);
+                : 0) |
+           (p->w_warm > 0 ? TT_NEED_WARM : 0);
 }
 
 /* ---- submit' per load value ----
@@ -453,7 +454,8 @@ int tt_simprep_init(tt_ctx *ctx, tt_simprep *prep, const tt_cluster *c, const tt
     prep->with = (needs & TT_NEED_VICT ? TTS_WITH_VICT : 0) |
                  (needs & TT_NEED_JOBS ? TTS_WITH_JOBS : 0) |
                  (needs & TT_NEED_MLFQ ? TTS_WITH_MLFQ : 0) | (needs & TT_NEED_FTF ? TTS_WITH_FTF : 0) |
-                 (needs & TT_NEED_ELASTIC ? TTS_WITH_ELASTIC : 0);
+                 (needs & TT_NEED_ELASTIC ? TTS_WITH_ELASTIC : 0) |
+                 (needs & TT_NEED_WARM ? TTS_WITH_WARM : 0);
     if ((rc = tt_simprep_wf(ctx, prep)))
         return rc;
     if (prep->tr.out_mb) /* transfers: each job's overhead has a transfer part */

@@ -25,7 +25,8 @@ enum {
     TT_NEED_SLOT1 = 256,
     /* with the cache, placement by L (cache_place=affinity, w_warm > 0):
      * per node and model the free GPUs holding it */
-    TT_NEED_LXCNT = 65536
+    TT_NEED_LXCNT = 65536,
+    TT_NEED_WARM = 131072 /* w_warm > 0: the evicted jobs' warm wait */
 };
 #define TT_NEED_SLOTS(k) ((((1 << (k)) - 1)) * TT_NEED_SLOT1)
 

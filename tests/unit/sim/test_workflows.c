@@ -782,6 +782,93 @@ Test(workflows, warm_wait_expires)
     cr_expect_eq(o[2].end, 55);
 }
 
+/* An evicted job waits warm from its eviction (12.4). On 1x2x1 with
+ * w_warm = 30, theta = 1500, w0 = w1 = 0, min_run = 0, restart = 10: X (A,
+ * 100 s) and Y (B, sensitive) find no warm node at 0 and start at 30, X on
+ * node 0 (L = 5), Y on node 1 (L = 4, ends at 34 + ydur). S (sensitive,
+ * a model of unknown size: warm everywhere, 20 s or 200 s) arrives at 40,
+ * finds no free node in its warm wait and at 70 evicts X (held 40 s: 5
+ * of load, 35 of work; 65 s left), taking node 0, where A stays. */
+static void evicted_case(wcase *k, int64_t ydur, int64_t sdur)
+{
+    cache_case(k);
+    k->p.w_warm = 30;
+    k->p.theta = 1500;
+    k->p.w0 = k->p.w1 = 0;
+    k->p.min_run = 0;
+    k->p.restart = 10;
+    wjob(k, 0, 100, 1, -1, NULL, 0);
+    wjob(k, 0, ydur, 1, -1, NULL, 0);
+    wjob(k, 40, sdur, 1, -1, NULL, 0);
+    model(k, 0, 0);
+    model(k, 1, 1);
+    k->mid[2] = 2;
+    k->mem_mb[2] = -1;
+    k->cls[1] = k->cls[2] = 1;
+}
+
+/* Y ends at 80: node 1 is free but cold for X (B there) until X's warm
+ * wait ends at 100; S ends at 90 and X restarts on node 0, where A is:
+ * r = R = 10, it ends at 90 + 10 + 65 = 165 (taking node 1 at 80 it would
+ * pay R + L and end at 160). */
+Test(workflows, warm_wait_after_eviction)
+{
+    wcase k;
+    evicted_case(&k, 46, 20);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[0].start, 30);
+    cr_expect_eq(o[1].end, 80);
+    cr_expect_eq(o[2].start, 70);
+    cr_expect_eq(o[2].end, 90);
+    cr_expect_eq(o[0].preemptions, 1);
+    cr_expect_eq(o[0].end, 165);
+    cr_expect_eq(m.restart_gpu_s, 10);
+    cr_expect_eq(m.loads, 2);
+    cr_expect_eq(m.cache_hit, 500); /* X at 30 and Y load, S and X at 90 do not */
+}
+
+/* S runs 200 s: node 0 stays busy; X's warm wait crosses at 100, an
+ * event, where it takes node 1 (cold): r = R + L = 15, it ends at 180. */
+Test(workflows, warm_wait_after_eviction_expires)
+{
+    wcase k;
+    evicted_case(&k, 46, 200);
+    tt_job_result o[3];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[2].start, 70);
+    cr_expect_eq(o[0].end, 180);
+    cr_expect_eq(m.loads, 3);
+    cr_expect_eq(m.load_gpu_s, 5 + 4 + 5);
+}
+
+/* Re-eviction: Y ends at 110 instead, and S2 (like S) arrives at 70. X
+ * restarts on node 0 at 90 (its warm wait from 70); S2's wait crosses at
+ * 100, where it evicts X again (10 s into its restart: no work done) and
+ * runs 100..120 on node 0. X waits warm from 100: node 1, free at 110, is
+ * cold; at 120 node 0 is free with A, X restarts there and ends at 120 +
+ * 10 + 65 = 195 (at 110 on node 1 it would end at 190). */
+Test(workflows, warm_wait_after_reeviction)
+{
+    wcase k;
+    evicted_case(&k, 76, 20);
+    wjob(&k, 70, 20, 1, -1, NULL, 0);
+    k.mid[3] = 2;
+    k.mem_mb[3] = -1;
+    k.cls[3] = 1;
+    tt_job_result o[4];
+    tt_metrics m;
+    cr_assert_eq(wrun(&k, o, &m), 0);
+    cr_expect_eq(o[1].end, 110);
+    cr_expect_eq(o[3].start, 100);
+    cr_expect_eq(o[3].end, 120);
+    cr_expect_eq(o[0].preemptions, 2);
+    cr_expect_eq(o[0].end, 195);
+    cr_expect_eq(m.restart_gpu_s, 20);
+}
+
 /* ---- the parameters (12.6) and their canonical forms ---- */
 
 Test(workflows, params_set_format)
