@@ -45,7 +45,7 @@
  *     nodes with >= k free GPUs, the least (L + X, free GPUs, node index);
  *     with the cache off too, where only X differs (13.12). Step 7's L0 search
  *     (dlas, gittins) stays SPEC 6's best fit.
- * 11. The warm wait is SPEC's, NOT docs/model.md 13.13's: it counts from a
+ * 11. The warm wait is SPEC's (docs/model.md 13.13): it counts from a
  *     job's last queue entry (ready time, submit' or its eviction), victims
  *     included, and its crossing (entry + w_warm) is an event for every
  *     waiting job. While wait < w_warm a job of k <= G may only take a
@@ -56,7 +56,7 @@
  *     0 or no start. wf_jct over accepted workflows: last end minus the
  *     earliest submit' of its tasks; wf_jct_mean and wf_jct_p99 are 0
  *     when no workflow is accepted (13.5).
- * 13. dlas and gittins with workflows (the engine refuses them): a ready
+ * 13. dlas and gittins with workflows (docs/model.md 13.3): a ready
  *     task enters queue 0 at its ready time (its qent), so queue 0 orders
  *     by (ready time, index).
  */

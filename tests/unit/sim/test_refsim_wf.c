@@ -399,13 +399,6 @@ Test(refsim_wf, fifo_static_rank_and_sjf)
     }
 }
 
-/* The engine sends an evicted job back to SPEC 6's steps at once
- * (docs/model.md 13 item 13); SPEC 12.4 counts its warm wait from the
- * eviction, as the reference does. Until the engine does too, the engine
- * check of evicted_warm_wait is off and random cases with w_warm > 0
- * never preempt; 1 turns both on. */
-#define ENGINE_EVICTED_WARM 0
-
 /* An evicted job's warm wait. 1x3x1, w_warm 50, theta 1500, w0 0, min_run
  * 0. J1 (A, 200 s), J2 (B, 300 s), J3 (B, 100 s) at 0; S1 (S, 100 s) at 60.
  *   No node is warm at 0: all three wait until 50, then take nodes 0, 1,
@@ -443,7 +436,7 @@ Test(refsim_wf, evicted_warm_wait)
     ref_log_free(&k.log);
 }
 
-Test(refsim_wf, evicted_warm_wait_engine, .disabled = !ENGINE_EVICTED_WARM)
+Test(refsim_wf, evicted_warm_wait_engine)
 {
     wcase k;
     evicted_warm_case(&k);
@@ -451,7 +444,7 @@ Test(refsim_wf, evicted_warm_wait_engine, .disabled = !ENGINE_EVICTED_WARM)
     ref_log_free(&k.log);
 }
 
-/* dlas with a workflow (the engine refuses it): a ready task enters queue
+/* dlas with a workflow: a ready task enters queue
  * 0 at its ready time. 1x1x1, gpu_mem 0: T0 (wf 1, 100 s) and T1 (after
  * T0, 50 s) at 0, J (30 s) at 10. Everything stays in queue 0 (3250
  * GPU-s), ordered by queue entry: J (10) before T1 (100): J 100..130, T1
@@ -466,7 +459,7 @@ Test(refsim_wf, dlas_ready_task_in_queue_zero)
     wc_row(&k, 0, 100, 1, A, 1, 0, 0, NULL);
     wc_row(&k, 0, 50, 1, A, 1, 0, 1, p0);
     wc_row(&k, 10, 30, 1, A, -1, 0, 0, NULL);
-    wc_run_ref(&k, MD, NMD);
+    wc_run(&k);
     expect_run(&k, 2, 100, 130);
     expect_run(&k, 1, 130, 180);
     cr_expect_eq(k.m.wf_jct_p99, 180);
@@ -577,9 +570,8 @@ Test(refsim_wf, checker_detects_violations)
 /* A random case: 5..60 rows on up to 4 nodes, plain jobs among chains,
  * fans and joins of up to 3 open workflows (now and then a parent that
  * rejects its workflow), models by mid or class with sizes up to 700
- * MiB, outputs, and every SPEC 12 parameter drawn. One case in six has
- * no task and runs under dlas or gittins, which the engine takes with the
- * cache on plain jobs. */
+ * MiB, outputs, and every SPEC 12 parameter drawn. One case in six runs
+ * under dlas or gittins. */
 static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
 {
     static const int64_t gs[] = {1, 2, 4, 8};
@@ -624,10 +616,6 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
         p->gittins_delta = pick(&s, 1, 1000);
         p->promote = pick(&s, 0, 1) ? 0 : pick(&s, 1, 4000);
     }
-    if (p->w_warm > 0 && !ENGINE_EVICTED_WARM) {
-        p->theta = REF_INF; /* and no priority eviction */
-        p->prio_preempt = 0;
-    }
     int64_t n = pick(&s, 5, 60), t = 0, open[3] = {-1, -1, -1}, nextwf = 0;
     int32_t msize[6];
     for (int u = 0; u < 6; u++)
@@ -640,7 +628,7 @@ static void random_case(uint64_t seed, wcase *k, ref_model *md, int *nm)
         int64_t wf = -1;
         int nd = 0;
         int32_t dep[4];
-        if (!mlfq && pick(&s, 0, 2)) {
+        if (pick(&s, 0, 2)) {
             int slot = (int)pick(&s, 0, 2);
             if (open[slot] < 0 || pick(&s, 0, 5) == 0)
                 open[slot] = nextwf++ * 3 + 1; /* sparse ids */
@@ -672,6 +660,7 @@ Test(refsim_wf, random_dags_against_engine)
 {
     enum { RUNS = 1000 };
     int64_t tasks = 0, rej = 0, loads = 0, evicts = 0, xfer = 0, pre = 0, warm = 0;
+    int64_t mtasks = 0, wpre = 0; /* tasks under dlas or gittins; evictions with w_warm */
     for (uint64_t seed = 1; seed <= RUNS; seed++) {
         wcase k;
         ref_model md[3];
@@ -689,8 +678,12 @@ Test(refsim_wf, random_dags_against_engine)
                      "seed %llu", (unsigned long long)seed);
         snprintf(label, sizeof label, "seed %llu", (unsigned long long)seed);
         expect_engine_equal(label, k.n, k.out, &k.m, eo, &em);
-        for (int64_t i = 0; i < k.n; i++)
+        int mlfq = k.p.order == REF_DLAS || k.p.order == REF_GITTINS;
+        for (int64_t i = 0; i < k.n; i++) {
             tasks += k.task[i].wf >= 0 && !k.out[i].rejected;
+            mtasks += mlfq && k.task[i].wf >= 0 && !k.out[i].rejected;
+        }
+        wpre += k.p.w_warm > 0 ? k.m.preemptions : 0;
         rej += k.m.wf_rejected;
         loads += k.m.loads;
         evicts += k.m.model_evicts;
@@ -706,5 +699,7 @@ Test(refsim_wf, random_dags_against_engine)
     cr_expect_gt(xfer, 200);
     cr_expect_gt(pre, 500);
     cr_expect_gt(warm, 200);
+    cr_expect_gt(mtasks, 1500); /* 1,919 */
+    cr_expect_gt(wpre, 500);    /* 733 */
     cr_expect_gt(loads, evicts);
 }
