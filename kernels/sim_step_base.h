@@ -343,8 +343,9 @@ typedef struct {
      * (cache) when gpu_mem > 0. Per node its free GPUs (a mask), per
      * allocation entry its GPUs; per GPU cf->cache_slots models (id and
      * last use; GPU g's from g x cf->cache_slots) and the MiB they take; per model id the waiting jobs that
-     * need it (under demand); the recency clock */
-    uint64_t *c_free, *ent_mask;
+     * need it (under demand); the recency clock. With elasticity too,
+     * el_lm: the GPU mask of each of el_lp's pairs (10.3's "same GPUs") */
+    uint64_t *c_free, *ent_mask, *el_lm;
     int32_t *c_id, *c_use, *c_mb, *c_need;
     int64_t c_clock;
     int32_t cache;
@@ -457,6 +458,7 @@ TTS_FN int tts_eloan(const tts_state *S, int32_t e) { return (S->ent_gpus[e] & T
 #define TTS_E_UP 24
 #define TTS_E_DOWN 27
 #define TTS_E_KEEP (TTS_E_EL | 0x3F000000) /* what a start keeps */
+#define TTS_E_LOAD 0x40000000 /* a grow at the event loaded its model (12.3) */
 
 /* The fewest GPUs waiting job i can start with: its trace's, or with
  * elasticity its smallest size (step 6 of 10.4 starts it there). What the
@@ -750,6 +752,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(wv_t, wv, int64_t);
     TTS_CARVE(wv_prev, wv, int32_t);
     TTS_CARVE(wv_next, wv, int32_t);
+    TTS_CARVE(el_lm, ca * el * slots, uint64_t);
     if (S) {
         S->words = (int32_t)words;
         S->with = with;
@@ -774,6 +777,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
             S->el_gs = NULL;
         if (!ov)
             S->ov_l = S->ov_x = NULL;
+        if (!ca || !el)
+            S->el_lm = NULL;
         if (!ca) {
             S->c_free = S->ent_mask = NULL;
             S->c_id = S->c_use = S->c_mb = NULL;

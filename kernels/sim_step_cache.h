@@ -184,6 +184,51 @@ TTS_FN int64_t tts_c_start(tts_state *S, int32_t i, int32_t head)
     return l;
 }
 
+/* Running job i's grow adds g GPUs of node x to its entry e, picked as a
+ * start picks them and loaded as a start loads them (the grow advanced
+ * the clock: it stamps its new GPUs only). 1 if one of them loaded. */
+TTS_FN int tts_c_add(tts_state *S, int32_t i, int32_t e, int32_t x, int32_t g)
+{
+    int any = 0;
+    uint64_t m = tts_c_pick(S, i, x, g, 1, &any);
+    S->ent_mask[e] |= m;
+    S->c_free[x] &= ~m;
+    return any;
+}
+
+/* Entry e gives back g of its GPUs, its highest-numbered (a shrink, SPEC
+ * 10.3): they turn free with the models they hold. */
+TTS_FN void tts_c_give(tts_state *S, int32_t e, int32_t g)
+{
+    uint64_t freed = 0;
+    for (int32_t u = S->G - 1; u >= 0 && g > 0; u--)
+        if (S->ent_mask[e] >> u & 1) {
+            freed |= (uint64_t)1 << u;
+            g--;
+        }
+    S->ent_mask[e] &= ~freed;
+    tts_c_release(S, S->ent_node[e], freed);
+}
+
+/* 1 when running job i's GPUs on some node differ from those of the np
+ * (node, GPUs) pairs it held before t, their masks in lm (10.3: with the
+ * cache, equal allocations hold the same GPUs). The GPU counts per node
+ * are known equal, so the nodes are the same. */
+TTS_FN int tts_c_moved(const tts_state *S, int32_t i, const int32_t *pairs, const uint64_t *lm,
+                       int32_t np)
+{
+    for (int32_t p = 0; p < np; p++) {
+        uint64_t was = 0, now = 0;
+        for (int32_t q = 0; q < np; q++)
+            was |= pairs[2 * q] == pairs[2 * p] ? lm[q] : 0;
+        for (int32_t e = tts_slot(S, i); e >= 0; e = S->ent_next[e])
+            now |= S->ent_node[e] == pairs[2 * p] ? S->ent_mask[e] : 0;
+        if (was != now)
+            return 1;
+    }
+    return 0;
+}
+
 /* Resets the cache for a run: every GPU free and empty. The counts of
  * free GPUs by model are kept where a run places by L (docs/model.md 13,
  * item 12). */

@@ -146,6 +146,8 @@ TTS_FN void tts_touch(tts_state *S, int32_t v, int64_t t)
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
         S->el_lp[2 * S->nlp] = S->ent_node[e];
         S->el_lp[2 * S->nlp + 1] = tts_eg(S, e);
+        if (S->cache && S->el_lm)
+            S->el_lm[S->nlp] = S->ent_mask[e];
         S->nlp++;
         r[5]++;
     }
@@ -254,8 +256,9 @@ TTS_FN int64_t tts_account(tts_state *S, int32_t i, int64_t t, int completed, in
 /* ---- entries that grow and shrink (10.3) ---- */
 
 /* Running job i takes g GPUs on node x with the loan flag: they join its
- * entry of (x, flag), or a new entry at the end of its list. */
-TTS_FN void tts_ent_add(tts_state *S, int32_t i, int32_t x, int32_t g, int loan)
+ * entry of (x, flag), or a new entry at the end of its list (with the
+ * cache, holding no GPU yet: the caller picks them). Returns the entry. */
+TTS_FN int32_t tts_ent_add(tts_state *S, int32_t i, int32_t x, int32_t g, int loan)
 {
     int evf = tts_flags(S, i) & TTS_F_EVICT;
     int32_t e = tts_slot(S, i), last = -1;
@@ -276,6 +279,8 @@ TTS_FN void tts_ent_add(tts_state *S, int32_t i, int32_t x, int32_t g, int loan)
         S->ent_gpus[e] = g | (loan ? TTS_LOAN_BIT : 0);
         S->ent_next[e] = -1;
         S->ent_next[last] = e; /* a running job has its first entry */
+        if (S->cache)
+            S->ent_mask[e] = 0;
         S->occ[x * S->G + S->nocc[x]++] = e;
         if (!evf)
             tts_set_ev(S, x, S->ev[x] - g, S->nonev[x] + 1);
@@ -287,6 +292,7 @@ TTS_FN void tts_ent_add(tts_state *S, int32_t i, int32_t x, int32_t g, int loan)
     }
     S->total_free -= g;
     S->busy += g;
+    return e;
 }
 
 /* Entry e (after prev in its job's list) gives back g GPUs; an entry left
@@ -300,6 +306,8 @@ TTS_FN void tts_ent_release(tts_state *S, int32_t prev, int32_t e, int32_t g)
         S->total_loan -= g;
     }
     S->ent_gpus[e] -= g;
+    if (S->cache)
+        tts_c_give(S, e, g);
     int gone = tts_eg(S, e) == 0;
     tts_set_free(S, x, S->freeg[x] + g);
     if (!evf)

@@ -80,13 +80,21 @@ TTS_FN int tts_started_at(const tts_state *S, int32_t v, int64_t t)
 }
 
 /* Grows job v on the placement in pl: GPUs added at or above its own size
- * are loaned. */
+ * are loaned. With the cache, the GPUs added load its model where they
+ * lack it (12.3: its resize at the end of t then pays L). */
 TTS_FN void tts_grow(tts_state *S, int32_t v, int64_t t)
 {
     tts_touch(S, v, t);
     int32_t k = tts_size(S, v), loan = k >= S->tr->gpus[v];
-    for (int32_t q = 0; q < S->pl_n; q++)
-        tts_ent_add(S, v, S->pl_node[q], S->pl_gpus[q], loan);
+    int any = 0;
+    S->c_clock += S->cache;
+    for (int32_t q = 0; q < S->pl_n; q++) {
+        int32_t x = S->pl_node[q], g = S->pl_gpus[q], e = tts_ent_add(S, v, x, g, loan);
+        if (S->cache)
+            any |= tts_c_add(S, v, e, x, g);
+    }
+    if (any)
+        S->el_k[v] |= TTS_E_LOAD;
     tts_el_resize_to(S, v, 2 * k);
 }
 
@@ -180,7 +188,9 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
         int32_t k, lv, head = tts_slot(S, v), knew = tts_size(S, v), lvnew = tts_level(S, v);
         int64_t st, r, s, w = S->run_w[head];
         tts_seg(S, v, &k, &lv, &st, &r, &s);
-        S->el_k[v] &= ~TTS_E_TOUCH;
+        /* L of the GPUs its grows at t added (12.3) */
+        int64_t l = S->el_k[v] & TTS_E_LOAD ? tts_c_load_time(S, v) : 0;
+        S->el_k[v] &= ~(TTS_E_TOUCH | TTS_E_LOAD);
         if (rec[3]) { /* started at t: one start, at its final allocation */
             S->placed[lv]--;
             S->placed[lvnew]++;
@@ -188,10 +198,15 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
                 S->starts[3 * (int64_t)v + lv]--;
                 S->starts[3 * (int64_t)v + lvnew]++;
             }
-            if (S->ov_l) { /* the transfer of its final allocation (12.5) */
+            if (S->ov_l) { /* the load and transfer of its final allocation (12.5) */
                 int64_t x = tts_xfer_held(S, v);
                 r += x - S->ov_x[v];
                 S->ov_x[v] = (int32_t)x;
+                if (l > 0 && S->ov_l[v] == 0) { /* its start was a hit; it is not */
+                    r += l;
+                    S->ov_l[v] = (int32_t)l;
+                    S->starts_hit--;
+                }
             }
             S->tend[v] = t + r + tts_ceil_div(w * tts_slow_k(S, v, knew, lvnew), 1000000);
         } else {
@@ -209,6 +224,8 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
                 diff |= S->mark[S->ent_node[e]] != 0;
                 S->mark[S->ent_node[e]] = 0;
             }
+            if (!diff && S->cache)
+                diff = tts_c_moved(S, v, pairs, S->el_lm + rec[4], np);
             if (!diff)
                 continue;
             int64_t rk = S->el_rk[v];
@@ -219,7 +236,9 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
             S->el_last[v] = t;
             tts_gap_bound(S, t);
             S->run_w[head] = w - done;
-            S->tend[v] = t + C + u + tts_ceil_div((w - done) * tts_slow_k(S, v, knew, lvnew), 1000000);
+            if (S->ov_l)
+                S->ov_l[v] += (int32_t)l; /* after what u carries of the load kind */
+            S->tend[v] = t + C + u + l + tts_ceil_div((w - done) * tts_slow_k(S, v, knew, lvnew), 1000000);
             S->resizes++;
             S->grows += knew > k;
             S->shrinks += knew < k;

@@ -159,7 +159,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         done = tts_account(S, i, t, completed, ks, lvs, st, r, S->el_rk[i],
                            S->el_lp + 2 * (int64_t)rec[4], rec[5]);
         rec[0] = -1;
-        S->el_k[i] &= ~TTS_E_TOUCH;
+        S->el_k[i] &= ~(TTS_E_TOUCH | TTS_E_LOAD);
     } else {
         done = tts_account(S, i, t, completed, ks, lvs, st, r, S->elastic ? S->el_rk[i] : r,
                            0, 0);

@@ -638,9 +638,6 @@ int tt_simrun(tt_ctx *ctx, const tt_simprep *prep, tt_simwork *w, const tt_param
                       miss & TT_NEED_JOBS    ? "per-job results"
                       : miss & ~(TT_NEED_CACHE - 1) ? "its model cache"
                                              : "its queue order");
-    if (p->gpu_mem > 0 && (p->el_up > 0 || p->el_down > 0))
-        return tt_err(ctx, TT_EINVAL, "gpu_mem > 0 with elastic jobs (el_up or el_down > 0): "
-                      "not built (a grow's loads)");
     tts_config cf;
     int rc = tt_simprep_config(ctx, prep, p, &cf);
     if (rc)
