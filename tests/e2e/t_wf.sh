@@ -64,3 +64,14 @@ expect_exit 0 tt-tune -d cpu -c 1x1x1 -p preset=tiresias-dlas -s promote=0:2000:
     --objective wf_jct_mean q.h5
 expect_exit 0 tt-size -c 1x1x1 --nodes 1,2 -P tiresias-dlas -P tiresias-gittins \
     --target 'wf_jct_p99<=90' q.h5
+# elastic jobs with the cache (docs/model.md 13 item 9) on a generated
+# workload of elastic jobs and workflows: grows load, so the run loads more
+# than the same run without grows, and evicts no more than it loads
+expect_exit 0 tt-gen -n 400 -s 5 --elastic 0.5 --wf-frac 0.3 --models 6 -o el.h5
+E="-c 2x4x8 -p load=2000 -p gpu_mem=2048 -p load_bw=100"
+M=resizes,grows,loads,model_evicts,load_gpu_s
+set -- $(tt-sim $E -p preset=elastic-sidecar el.h5 | metrics $M)
+[ "$#" = 5 ] && [ "$2" -gt 0 ] && [ "$3" -ge "$4" ] && [ "$5" -gt 0 ] ||
+    fail "elastic-sidecar with gpu_mem: $*"
+fixed=$(tt-sim $E -p preset=k8s-fixed el.h5 | metrics loads)
+[ "$3" -gt "$fixed" ] || fail "elastic-sidecar loads $3, k8s-fixed $fixed"
