@@ -236,9 +236,13 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
             S->el_last[v] = t;
             tts_gap_bound(S, t);
             S->run_w[head] = w - done;
-            if (S->ov_l)
-                S->ov_l[v] += (int32_t)l; /* after what u carries of the load kind */
-            S->tend[v] = t + C + u + l + tts_ceil_div((w - done) * tts_slow_k(S, v, knew, lvnew), 1000000);
+            if (S->ov_l) { /* after what u carries of the load kind; past 2^31 - 1 s
+                            * (resizes inside loads of decades) the rest counts as resize */
+                int64_t lp = S->ov_l[v] + l;
+                S->ov_l[v] = (int32_t)(lp < INT32_MAX ? lp : INT32_MAX);
+            }
+            S->tend[v] = t + C + u + l +
+                         tts_ceil_div((w - done) * tts_slow_k(S, v, knew, lvnew), 1000000);
             S->resizes++;
             S->grows += knew > k;
             S->shrinks += knew < k;
