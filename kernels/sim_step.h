@@ -55,9 +55,10 @@
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
 
-/* The step in ten parts, each calling only those before it:
+/* The step in eleven parts, each calling only those before it:
  *   sim_step_base.h     host/device marking, the structs, arithmetic,
- *                       the per-job rules, the state's buffer
+ *                       the per-job rules
+ *   sim_step_layout.h   the state's one buffer: its size, its layout
  *   sim_step_order.h    the queue orders' keys (SPEC 11's queues, Gittins
  *                       index, ftf key), the demotion/promotion heap
  *   sim_step_queue.h    the fresh-job tree, the sorted array of the other
@@ -73,7 +74,7 @@
  *   sim_step_grow.h     the grow phase, resizes, resize_gap events
  *   sim_step_pass.h     starts and ends, the pass, timers and events
  *   sim_step_summary.h  the run's summary, its percentiles by selection */
-#include "sim_step_base.h"
+#include "sim_step_layout.h"
 #include "sim_step_order.h"
 #include "sim_step_queue.h"
 #include "sim_step_cluster.h"

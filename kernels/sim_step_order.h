@@ -4,11 +4,11 @@
  * held since its last promotion, the Gittins index of a distribution,
  * the order of waiting jobs (queue, then Gittins index, time in the queue,
  * index), and the heap of demotion and promotion times; ftf: the key F.
- * After sim_step_base.h; sim_step_queue.h comes next. */
+ * After sim_step_layout.h; sim_step_queue.h comes next. */
 #ifndef TT_SIM_STEP_ORDER_H
 #define TT_SIM_STEP_ORDER_H
 
-#include "sim_step_base.h"
+#include "sim_step_layout.h"
 
 /* dlas or gittins: queues, demotions, promotions, priority preemption. */
 TTS_FN int tts_is_mlfq(const tts_state *S)
