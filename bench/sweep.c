@@ -32,7 +32,11 @@
  *
  * -r: SEEDS random traces (tests/unit/sim/randcase.h, as the unit tests), 96
  * random configurations each, CPU against GPU (odd seeds in batches of 7),
- * every configuration simulated on both. */
+ * every configuration simulated on both. Each model has its share: every
+ * third trace has workflow columns, where half the configurations run the
+ * model cache; elsewhere a quarter of the configurations run SPEC 11's
+ * orders (dlas, gittins, ftf) and a quarter elastic jobs (el_frac drawn).
+ * One row per kind of case, then the total. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -89,21 +93,58 @@ static int64_t mismatches(const tt_metrics *a, const tt_metrics *b, int64_t n)
     return bad;
 }
 
+/* The kinds of random configuration the parity check runs. */
+enum { RP_BASE, RP_ORDERS, RP_ELASTIC, RP_WF, RP_CACHE, RP_KINDS };
+static const char *const rp_name[RP_KINDS] = {"random-parity-base", "random-parity-orders",
+                                              "random-parity-elastic", "random-parity-wf",
+                                              "random-parity-cache"};
+
+/* Configuration i of a random trace (wf: it has workflow columns): its
+ * parameters and its kind. */
+static int rp_params(uint64_t *s, int wf, int i, tt_params *p)
+{
+    rcase_params(s, p);
+    if (wf) {
+        if (i % 2 == 0)
+            return RP_WF;
+        rcase_cache(s, p);
+        return RP_CACHE;
+    }
+    if (i % 4 == 1) {
+        rcase_orders(s, p);
+        return RP_ORDERS;
+    }
+    if (i % 4 == 2) { /* fifo, sjf, srtf or las: dlas and gittins refuse resizes */
+        p->el_up = rc_pick(s, 0, 3);
+        p->el_down = p->el_up ? rc_pick(s, 0, 2) : rc_pick(s, 1, 2);
+        p->el_frac = rc_pick(s, 200, 1000);
+        p->resize = (int32_t)rc_pick(s, 0, 1);
+        p->resize_cost = rc_pick(s, 0, 120);
+        p->resize_gap = rc_pick(s, 0, 1) ? 0 : rc_pick(s, 1, 900);
+        return RP_ELASTIC;
+    }
+    return RP_BASE;
+}
+
 static int random_parity(int seeds)
 {
     tt_ctx *ctx = tt_ctx_create();
     enum { NP = 96 };
     tt_params ps[NP];
     tt_metrics cpu[NP], gpu[NP];
-    int64_t bad = 0, configs = 0;
+    int kind[NP];
+    int64_t bad[RP_KINDS] = {0}, configs[RP_KINDS] = {0};
     char used[256] = "";
     for (int seed = 1; seed <= seeds; seed++) {
         rcase k;
-        if (rcase_make((uint64_t)seed, 20 + (int64_t)seed * 13 % 300, &k))
+        wfcols w;
+        int wf = seed % 3 == 0;
+        int64_t n = wf ? 20 + (int64_t)seed * 7 % 100 : 20 + (int64_t)seed * 13 % 300;
+        if (wf ? rcase_make_wf((uint64_t)seed, n, &k, &w) : rcase_make((uint64_t)seed, n, &k))
             die("out of memory", NULL);
         uint64_t s = (uint64_t)seed * 31337;
         for (int i = 0; i < NP; i++)
-            rcase_params(&s, &ps[i]);
+            kind[i] = rp_params(&s, wf, i, &ps[i]);
         tt_run_opts oc = {.threads = 0, .no_dedup = 1};
         tt_run_opts og = {.device = TT_DEVICE_GPU, .gpu_batch = seed % 2 ? 7 : 0,
                           .used = used, .used_size = sizeof used, .no_dedup = 1};
@@ -111,18 +152,28 @@ static int random_parity(int seeds)
             die("cpu", ctx);
         if (tt_run_params(ctx, &k.c, k.m, &k.j, ps, NP, &og, gpu))
             die("gpu", ctx);
-        int64_t b = mismatches(cpu, gpu, NP);
+        int64_t b = 0;
+        for (int i = 0; i < NP; i++) {
+            int differ = memcmp(&cpu[i], &gpu[i], sizeof cpu[i]) != 0;
+            bad[kind[i]] += differ;
+            configs[kind[i]]++;
+            b += differ;
+        }
         if (b)
             fprintf(stderr, "bench/sweep: seed %d: %lld of %d configurations differ\n", seed,
                     (long long)b, NP);
-        bad += b;
-        configs += NP;
         rcase_free(&k);
     }
     printf("check\tdevice\tconfigurations\tmismatches\n");
-    printf("random-parity\t%s\t%lld\t%lld\n", used, (long long)configs, (long long)bad);
+    int64_t all = 0, allbad = 0;
+    for (int q = 0; q < RP_KINDS; q++) {
+        printf("%s\t%s\t%lld\t%lld\n", rp_name[q], used, (long long)configs[q], (long long)bad[q]);
+        all += configs[q];
+        allbad += bad[q];
+    }
+    printf("random-parity\t%s\t%lld\t%lld\n", used, (long long)all, (long long)allbad);
     tt_ctx_free(ctx);
-    return bad ? 1 : 0;
+    return allbad ? 1 : 0;
 }
 
 int main(int argc, char **argv)

@@ -120,4 +120,59 @@ static inline void rcase_orders(uint64_t *s, tt_params *p)
     p->gittins_delta = rc_pick(s, 1, 20000);
 }
 
+/* ---- workflows and the model cache (SPEC 12) ---- */
+
+enum { RC_WF_MAX = 120 };
+
+/* A random case's workflow columns, kept by the caller until rcase_free. */
+typedef struct {
+    int64_t wf[RC_WF_MAX], dep_off[RC_WF_MAX + 1];
+    int32_t deps[2 * RC_WF_MAX], mid[RC_WF_MAX], mem_mb[RC_WF_MAX], out_mb[RC_WF_MAX];
+} wfcols;
+
+/* rcase_make with workflow columns (n <= RC_WF_MAX): half the jobs tasks
+ * of one of 4 workflows, each with up to 2 earlier tasks of its workflow
+ * as parents, model ids 0 .. 5 or the class, sizes up to 600 MiB or the
+ * table's, outputs up to 400 MiB. 0, or -1 (out of memory, n too large). */
+static inline int rcase_make_wf(uint64_t seed, int64_t n, rcase *k, wfcols *w)
+{
+    if (n > RC_WF_MAX || rcase_make(seed, n, k))
+        return -1;
+    uint64_t s = seed * 7919;
+    int64_t nd = 0;
+    for (int64_t i = 0; i < n; i++) {
+        w->wf[i] = rc_pick(&s, 0, 1) ? rc_pick(&s, 0, 3) : -1;
+        w->dep_off[i] = nd;
+        for (int64_t p = i - 1, got = 0; w->wf[i] >= 0 && p >= 0 && got < 2; p--)
+            if (w->wf[p] == w->wf[i] && rc_pick(&s, 0, 2)) {
+                w->deps[nd++] = (int32_t)p;
+                got++;
+            }
+        w->mid[i] = (int32_t)rc_pick(&s, -1, 5);
+        w->mem_mb[i] = (int32_t)rc_pick(&s, -1, 600);
+        w->out_mb[i] = (int32_t)(rc_pick(&s, 0, 1) ? rc_pick(&s, 1, 400) : 0);
+    }
+    w->dep_off[n] = nd;
+    k->j.wf = w->wf;
+    k->j.dep_off = w->dep_off;
+    k->j.deps = w->deps;
+    k->j.mid = w->mid;
+    k->j.mem_mb = w->mem_mb;
+    k->j.out_mb = w->out_mb;
+    return 0;
+}
+
+/* The cache on, its parameters drawn: memory from tight to ample, slow
+ * bandwidths (loads and transfers of seconds to minutes), either eviction
+ * and placement, the warm wait in half the cases. */
+static inline void rcase_cache(uint64_t *s, tt_params *p)
+{
+    p->gpu_mem = rc_pick(s, 300, 1500);
+    p->load_bw = rc_pick(s, 1, 100);
+    p->xfer_bw = rc_pick(s, 1, 100);
+    p->evict = (int32_t)rc_pick(s, 0, 1);
+    p->cache_place = (int32_t)rc_pick(s, 0, 1);
+    p->w_warm = rc_pick(s, 0, 1) ? rc_pick(s, 1, 600) : 0;
+}
+
 #endif

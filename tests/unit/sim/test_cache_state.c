@@ -17,55 +17,20 @@
 #include "tt/gpu.h"
 #include "tt/run.h"
 
-enum { NMAX = 120 };
-
-/* A random case with workflow columns: half the jobs tasks of one of 4
- * workflows, each with up to 2 earlier tasks of its workflow as parents,
- * model ids 0 .. 5 or the class, sizes up to 600 MiB or the table's,
- * outputs up to 400 MiB. The columns live in *cols until rcase_free. */
-typedef struct {
-    int64_t wf[NMAX], dep_off[NMAX + 1];
-    int32_t deps[2 * NMAX], mid[NMAX], mem_mb[NMAX], out_mb[NMAX];
-} wfcols;
+enum { NMAX = RC_WF_MAX };
 
 static void make_wf_case(uint64_t seed, int64_t n, rcase *k, wfcols *w)
 {
     cr_assert(n <= NMAX);
-    cr_assert_eq(rcase_make(seed, n, k), 0, "out of memory");
-    uint64_t s = seed * 7919;
-    int64_t nd = 0;
-    for (int64_t i = 0; i < n; i++) {
-        w->wf[i] = rc_pick(&s, 0, 1) ? rc_pick(&s, 0, 3) : -1;
-        w->dep_off[i] = nd;
-        for (int64_t p = i - 1, got = 0; w->wf[i] >= 0 && p >= 0 && got < 2; p--)
-            if (w->wf[p] == w->wf[i] && rc_pick(&s, 0, 2)) {
-                w->deps[nd++] = (int32_t)p;
-                got++;
-            }
-        w->mid[i] = (int32_t)rc_pick(&s, -1, 5);
-        w->mem_mb[i] = (int32_t)rc_pick(&s, -1, 600);
-        w->out_mb[i] = (int32_t)(rc_pick(&s, 0, 1) ? rc_pick(&s, 1, 400) : 0);
-    }
-    w->dep_off[n] = nd;
-    k->j.wf = w->wf;
-    k->j.dep_off = w->dep_off;
-    k->j.deps = w->deps;
-    k->j.mid = w->mid;
-    k->j.mem_mb = w->mem_mb;
-    k->j.out_mb = w->out_mb;
+    cr_assert_eq(rcase_make_wf(seed, n, k, w), 0, "out of memory");
 }
 
-/* The cache on, its parameters drawn; fifo, sjf, srtf or las (dlas and
- * gittins refuse workflows). */
+/* The cache on, its parameters drawn (rcase_cache); fifo, sjf, srtf or
+ * las. */
 static void cache_params(uint64_t *s, tt_params *p)
 {
     rcase_params(s, p);
-    p->gpu_mem = rc_pick(s, 300, 1500);
-    p->load_bw = rc_pick(s, 1, 100);
-    p->xfer_bw = rc_pick(s, 1, 100);
-    p->evict = (int32_t)rc_pick(s, 0, 1);
-    p->cache_place = (int32_t)rc_pick(s, 0, 1);
-    p->w_warm = rc_pick(s, 0, 1) ? rc_pick(s, 1, 600) : 0;
+    rcase_cache(s, p);
 }
 
 static tt_simprep *prep_for(const rcase *k, int needs)
