@@ -280,6 +280,9 @@ typedef struct {
      * and a link in the list of promotions due at the next event */
     int32_t *mq, *mlink, *mheap, *mheap_pos;
     int64_t *qent, *aq0, *pp, *nxt;
+    /* with elasticity too: the seconds held at the last promotion (E is
+     * no longer a_q / gpus when the size changes), else NULL */
+    int64_t *mh0;
     int64_t nmheap;
     int32_t due_head;
     /* per queue, the GPUs of running jobs priority preemption may evict

@@ -162,7 +162,7 @@ TTS_FN void tts_seg(const tts_state *S, int32_t i, int32_t *k, int32_t *lv, int6
     int64_t w = S->run_w[head];
     *k = tts_size(S, i);
     *lv = tts_level(S, i);
-    *st = S->t0[head];
+    *st = tts_seg_start(S, i);
     if (!S->elastic) {
         *r = (S->evict[i] > 0 ? S->cf->restart : 0) + (S->ov_l ? S->ov_l[i] + S->ov_x[i] : 0);
         *s = tts_level_slow(S, i, *lv);
@@ -173,8 +173,6 @@ TTS_FN void tts_seg(const tts_state *S, int32_t i, int32_t *k, int32_t *lv, int6
         *k = q[1];
         *lv = q[2];
     }
-    if (S->el_last[i] != TTS_NONE && S->el_last[i] > *st)
-        *st = S->el_last[i];
     *s = tts_slow_k(S, i, *k, *lv);
     *r = S->tend[i] - *st - tts_ceil_div(w * *s, 1000000);
 }
@@ -366,6 +364,9 @@ TTS_FN int32_t tts_alloc_level(tts_state *S, int32_t i, int with_pl)
 TTS_FN void tts_el_resize_to(tts_state *S, int32_t i, int32_t k)
 {
     int32_t old = tts_level(S, i), lv = tts_alloc_level(S, i, 0);
+    if (tts_pe_counted(S, i)) /* priority preemption takes current sizes */
+        S->pe[S->mq[i]] += k - tts_size(S, i);
+    S->l0fail = TTS_BIG; /* what step 7's L0 search may free has changed */
     S->el_k[i] = (S->el_k[i] & ~TTS_E_SIZE) | k;
     tts_gl_update(S, i, 1);
     S->running_level[old]--;

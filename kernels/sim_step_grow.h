@@ -254,6 +254,8 @@ TTS_FN void tts_resizes(tts_state *S, int64_t t)
         }
         tts_heap_remove(S, v);
         tts_heap_push(S, v);
+        if (tts_is_mlfq(S) && knew != k) /* a_q grows at the new size from t */
+            tts_mlfq_arm(S, v, t);
     }
     S->nlj = S->nlp = 0;
 }

@@ -119,6 +119,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(aq0, nm, int64_t);
     TTS_CARVE(pp, nm, int64_t);
     TTS_CARVE(nxt, nm, int64_t);
+    TTS_CARVE(mh0, with & TTS_WITH_ELASTIC ? nm : 0, int64_t);
     TTS_CARVE(fkey, with & TTS_WITH_FTF ? n : 0, int64_t);
     int64_t el = with & TTS_WITH_ELASTIC ? 1 : 0;
     TTS_CARVE(el_k, el * n, int32_t);
@@ -160,6 +161,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
             S->mq = S->mlink = S->mheap = S->mheap_pos = NULL;
             S->qent = S->aq0 = S->pp = S->nxt = NULL;
         }
+        if (!(with & TTS_WITH_MLFQ) || !(with & TTS_WITH_ELASTIC))
+            S->mh0 = NULL;
         if (!(with & TTS_WITH_FTF))
             S->fkey = NULL;
         if (!el) {

@@ -23,7 +23,7 @@ TTS_FN int tts_pe_counted(const tts_state *S, int64_t i)
 
 TTS_FN void tts_pe_add(tts_state *S, int64_t i, int64_t sign)
 {
-    S->pe[S->mq[i]] += sign * S->tr->gpus[i];
+    S->pe[S->mq[i]] += sign * tts_size(S, i);
 }
 
 /* The most GPUs a waiter of queue q could find free after priority
@@ -39,8 +39,9 @@ TTS_FN int64_t tts_prio_bound(const tts_state *S, int32_t q)
 
 /* ---- demotions and promotions ---- */
 
-/* Running job i's next demotion, from t (its start or last queue change):
- * t + ceil((theta_(q+1) - a_q(t)) / gpus); none in the last queue. */
+/* Running job i's next demotion, from t (its start, last resize or last
+ * queue change): t + ceil((theta_(q+1) - a_q(t)) / gpus), gpus its size
+ * from t; none in the last queue. */
 TTS_FN void tts_mlfq_arm(tts_state *S, int32_t i, int64_t t)
 {
     int32_t q = S->mq[i];
@@ -49,7 +50,7 @@ TTS_FN void tts_mlfq_arm(tts_state *S, int32_t i, int64_t t)
         return;
     }
     int64_t left = S->cf->mlfq[q] - tts_mlfq_aq(S, i, t);
-    tts_mheap_set(S, i, t + tts_ceil_div(left, S->tr->gpus[i]));
+    tts_mheap_set(S, i, t + tts_ceil_div(left, tts_size(S, i)));
 }
 
 /* Job i leaves the queue at t to start: P stops growing (a fresh job's is
@@ -115,6 +116,8 @@ TTS_FN void tts_mlfq_promote(tts_state *S, int32_t i, int64_t t)
     S->mq[i] = 0;
     S->qent[i] = t;
     S->aq0[i] = tts_held_gpu_s(S, i, t);
+    if (S->elastic)
+        S->mh0[i] = tts_held_s(S, i, t);
     S->pp[i] = t;
     S->promotions++;
     tts_vict_insert(S, tts_class_of(S, i, t), i);
@@ -175,7 +178,7 @@ TTS_FN int tts_prio_victims(tts_state *S, int32_t i)
         if (best < 0)
             return 0;
         S->vic[S->nvic++] = best;
-        need -= S->tr->gpus[best];
+        need -= tts_size(S, best); /* current sizes (SPEC 10.5) */
         last = best;
     }
     tts_vic_sort(S);

@@ -19,13 +19,35 @@ TTS_FN int tts_is_mlfq(const tts_state *S)
 /* Priority preemption (SPEC 11.1, step 7) and its aging event. */
 TTS_FN int tts_prio_on(const tts_state *S) { return tts_is_mlfq(S) && S->cf->prio_preempt; }
 
-/* GPU-seconds job i held up to t, the running segment included. */
+/* The start of running job i's segment: its start, or with elasticity
+ * its last resize when that is later (a resize opens a segment, 10.3). */
+TTS_FN int64_t tts_seg_start(const tts_state *S, int64_t i)
+{
+    int64_t st = S->t0[tts_slot(S, i)];
+    if (S->elastic && S->el_last[i] != TTS_NONE && S->el_last[i] > st)
+        st = S->el_last[i];
+    return st;
+}
+
+/* Seconds job i held up to t, the running segment included. */
+TTS_FN int64_t tts_held_s(const tts_state *S, int64_t i, int64_t t)
+{
+    return S->held[i] + (tts_st(S, i) == TTS_RUN ? t - tts_seg_start(S, i) : 0);
+}
+
+/* GPU-seconds job i held up to t, the running segment included; with
+ * elasticity at the sizes it held (SPEC 10.5, as las counts them), the
+ * running segment at its size. Not for a job shrunk or grown at t before
+ * its resize is applied (tts_resizes): nothing asks for one then. */
 TTS_FN int64_t tts_held_gpu_s(const tts_state *S, int64_t i, int64_t t)
 {
-    int64_t h = S->held[i];
-    if (tts_st(S, i) == TTS_RUN)
-        h += t - S->t0[tts_slot(S, i)];
-    return (int64_t)S->tr->gpus[i] * h;
+    if (S->elastic) {
+        int64_t h = S->el_gs[i];
+        if (tts_st(S, i) == TTS_RUN)
+            h += tts_size(S, i) * (t - tts_seg_start(S, i));
+        return h;
+    }
+    return (int64_t)S->tr->gpus[i] * tts_held_s(S, i, t);
 }
 
 /* a_q at t: GPU-seconds held since the last promotion (or submit'). */
@@ -34,10 +56,12 @@ TTS_FN int64_t tts_mlfq_aq(const tts_state *S, int64_t i, int64_t t)
     return tts_held_gpu_s(S, i, t) - S->aq0[i];
 }
 
-/* E: seconds held since the last promotion. A job holds one size, so it is
- * a_q / gpus; an elastic job (SPEC 10) would need it kept apart. */
+/* E: seconds held since the last promotion. A job of one size has a_q /
+ * gpus; an elastic one keeps its seconds held at the promotion apart. */
 TTS_FN int64_t tts_mlfq_e(const tts_state *S, int64_t i, int64_t t)
 {
+    if (S->elastic)
+        return tts_held_s(S, i, t) - S->mh0[i];
     return tts_mlfq_aq(S, i, t) / S->tr->gpus[i];
 }
 

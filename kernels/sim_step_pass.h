@@ -653,6 +653,8 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
             S->mlink[i] = S->mheap_pos[i] = -1;
             S->qent[i] = sub[i];
             S->aq0[i] = S->pp[i] = 0;
+            if (S->mh0)
+                S->mh0[i] = 0;
             S->nxt[i] = TTS_INF;
         }
     }

@@ -72,14 +72,6 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
         return bad_param(ctx, "resize_cost", p->resize_cost, "0 .. 2^31-1");
     if (p->resize_gap < 0 || p->resize_gap > INT32_MAX)
         return bad_param(ctx, "resize_gap", p->resize_gap, "0 .. 2^31-1");
-    /* SPEC 11.1 under resizes (a_q at each size, a demotion re-armed at a
-     * resize, victims at their current sizes) is not built: the queues
-     * assume a job keeps one size */
-    if ((p->order == TT_ORDER_DLAS || p->order == TT_ORDER_GITTINS) &&
-        (p->el_up > 0 || p->el_down > 0))
-        return tt_err(ctx, TT_EINVAL, "order=%s with elastic jobs (el_up or el_down > 0): not "
-                      "built (its queues assume a job keeps one size)",
-                      p->order == TT_ORDER_DLAS ? "dlas" : "gittins");
     if (p->gpu_mem < 0 || p->gpu_mem > INT32_MAX)
         return bad_param(ctx, "gpu_mem", p->gpu_mem, "0 .. 2^31-1");
     if (p->cache_slots < 1 || p->cache_slots > 8)

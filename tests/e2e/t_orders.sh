@@ -17,6 +17,11 @@ cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
 # dlas runs demote and evict by priority on this trace
 [ "$(sed -n 2p out.txt | awk -F'\t' '{print ($53 > 0 && $55 > 0)}')" = 1 ] ||
     fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
+# with elastic jobs too: resizes, demotions and priority evictions in one run
+expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p el_up=1 ex.h5
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($48 > 0 && $53 > 0 && $55 > 0)}')" = 1 ] ||
+    fail "dlas with el_up=1: no resize, demotion or priority eviction: $(sed -n 2p out.txt)"
+expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-gittins -p el_down=1 ex.h5
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
 expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, wf-deps, cache-lru, heft-like, compass-like, got 'tiresias'"
 

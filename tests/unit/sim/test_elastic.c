@@ -350,6 +350,80 @@ Test(elastic, eviction)
     cr_expect_eq(out[1].start, 500);
 }
 
+/* ---- dlas and gittins with resizes (SPEC 11.1: a_q at the sizes held,
+ * the demotion re-armed at each resize) ---- */
+
+/* Three jobs (submit, duration, gpus, elastic) on 1 node of g GPUs under
+ * dlas and then gittins, mlfq=1000, el_up=1, min_run=0, C=10, R=30 (one
+ * waiter at a time, so Gittins's index orders nothing here). want: J0's
+ * end and gpu_s, J2's start and end, demotions, priority evictions,
+ * resizes, grows, shrinks. */
+static void mlfq_check(int32_t g, const int64_t jobs[3][4], const int64_t want[9])
+{
+    for (int32_t o = TT_ORDER_DLAS; o <= TT_ORDER_GITTINS; o++) {
+        ecase k;
+        tt_job_result out[3];
+        tt_metrics m;
+        ecase_init(&k, 1, 1, g);
+        k.p.el_up = 1;
+        k.p.min_run = 0;
+        k.p.order = o;
+        k.p.nmlfq = 1;
+        k.p.mlfq[0] = 1000;
+        for (int j = 0; j < 3; j++)
+            ejob(&k, jobs[j][0], jobs[j][1], (int32_t)jobs[j][2], (int)jobs[j][3]);
+        cr_assert_eq(erun(&k, out, &m, NULL), 0);
+        int64_t got[9] = {out[0].end,   out[0].gpu_s,   out[2].start, out[2].end, m.demotions,
+                          m.preempt_prio, m.resizes, m.grows,      m.shrinks};
+        for (int x = 0; x < 9; x++)
+            cr_expect_eq(got[x], want[x], "order %d, value %d: %lld, not %lld", o, x,
+                         (long long)got[x], (long long)want[x]);
+    }
+}
+
+/* A grow mid-quantum brings the demotion forward. 1x1x8. J0 elastic (2
+ * GPUs, 1000 s), J1 (6 GPUs, 100 s) at 0; J2 (8 GPUs, 50 s) at 200.
+ * - 0: J0 starts at 2 (s = 1000, ends at 1000), J1 takes the other 6; no
+ *   GPU left to grow. Demotion armed at 0 + ceil(1000 / 2) = 500.
+ * - 100: J1 ends. J0 has w = 900,000, gain 900,000 x (1000 - 500) / 10^6
+ *   - 10 = 440: it grows to 4 (r = 10, s = 500, end 100 + 10 + 450 = 560).
+ *   a_q = 2 x 100 = 200, so the demotion moves to 100 + ceil(800 / 4) =
+ *   300 (at size 2 it would have stayed at 500).
+ * - 200: J2 (Q0) waits: J0 is in Q0 too (a_q 600), 4 free + 2 loaned < 8.
+ * - 300: J0's a_q = 200 + 4 x 200 = 1000: demoted to Q1, and J2 evicts it
+ *   (done = (200 - 10) x 10^6 / 500 = 380,000; w = 520,000). J2 300..350.
+ * - 350: J0 restarts at 2 and grows at once to 4 (gain 260, paid with the
+ *   start): r = 30, s = 500, end 350 + 30 + 260 = 640.
+ * gpu_s of J0: 2 x 100 + 4 x 200 + 4 x 290 = 2160; one resize, a grow. */
+Test(elastic, mlfq_grow_demotes_earlier)
+{
+    static const int64_t jobs[3][4] = {{0, 1000, 2, 1}, {0, 100, 6, 0}, {200, 50, 8, 0}};
+    static const int64_t want[9] = {640, 2160, 300, 350, 1, 1, 1, 1, 0};
+    mlfq_check(8, jobs, want);
+}
+
+/* A shrink puts the demotion off. 1x1x4. J0 elastic (2 GPUs, 1000 s) at
+ * 0; J1 (2 GPUs, 300 s) at 100; J2 (4 GPUs, 50 s) at 300.
+ * - 0: J0 starts at 2 and grows at once to 4 (one start: s = 500, end
+ *   500). Demotion at ceil(1000 / 4) = 250.
+ * - 100: J1 reclaims J0's 2 loaned GPUs: J0 halves to 2 (done 200,000, w
+ *   = 800,000; r = 10, s = 1000, end 910) and J1 runs 100..400. a_q =
+ *   400, so the demotion moves to 100 + ceil(600 / 2) = 400 (at size 4 it
+ *   would have come at 250).
+ * - 300: J2 (Q0) waits: J0 and J1 are in Q0 (J0's a_q 800), nothing is
+ *   loaned.
+ * - 400: J1 ends; J0's a_q = 400 + 2 x 300 = 1000: demoted to Q1, and J2
+ *   evicts it (done = 290,000; w = 510,000). J2 400..450.
+ * - 450: J0 restarts at 2 and grows to 4 (gain 255): r = 30, s = 500, end
+ *   450 + 30 + 255 = 735.
+ * gpu_s of J0: 4 x 100 + 2 x 300 + 4 x 285 = 2140; one resize, a shrink. */
+Test(elastic, mlfq_shrink_demotes_later)
+{
+    static const int64_t jobs[3][4] = {{0, 1000, 2, 1}, {100, 300, 2, 0}, {300, 50, 4, 0}};
+    static const int64_t want[9] = {735, 2140, 400, 450, 1, 1, 1, 0, 1};
+    mlfq_check(4, jobs, want);
+}
+
 /* ---- invariants on random cases with elasticity on ---- */
 
 static uint64_t mix64(uint64_t *s)
@@ -405,87 +479,113 @@ static void random_case(ecase *k, uint64_t seed)
  * slope). */
 static int64_t lin_sp(int64_t k) { return k <= 8 ? 1000 * k : 8000 + 4000 * (k - 8) / 4; }
 
-Test(elastic, random_invariants)
+/* Runs random case seed (under dlas or gittins when mlfq, with random
+ * thresholds, promotion and priority preemption) and checks the
+ * invariants; adds to runs and resized. */
+static void check_random(uint64_t seed, int mlfq, int64_t *runs, int64_t *resized)
 {
     static tts_segment seg[4096];
     static int32_t alloc[65536];
-    int64_t runs = 0, resized = 0;
-    for (uint64_t seed = 1; seed <= 400; seed++) {
-        ecase k;
-        random_case(&k, seed);
-        tts_seglog L;
-        memset(&L, 0, sizeof L);
-        L.seg = seg;
-        L.cap = 4096;
-        L.alloc = alloc;
-        L.alloc_cap = 65536;
-        tt_job_result out[EMAXJ];
-        tt_metrics m;
-        cr_assert_eq(erun(&k, out, &m, &L), 0, "seed %llu", (unsigned long long)seed);
-        cr_assert(!L.overflow);
-        runs++;
-        resized += m.resizes > 0;
-        int32_t G = k.c.gpus_per_node, nodes = k.c.racks * k.c.nodes_per_rack;
-        /* every accepted job ends once, all its work done, no sooner than
-         * its fastest size allows */
-        for (int64_t i = 0; i < k.n; i++) {
-            int ends = 0;
-            int64_t done = 0;
-            for (int64_t q = 0; q < L.n; q++)
-                if (seg[q].job == i) {
-                    ends += seg[q].completed;
-                    done += seg[q].done;
-                }
-            if (out[i].rejected) {
-                cr_expect_eq(ends, 0);
-                continue;
-            }
-            cr_expect_eq(ends, 1, "seed %llu job %lld ends %d times", (unsigned long long)seed,
-                         (long long)i, ends);
-            cr_expect_eq(done, k.duration[i] * 1000, "seed %llu job %lld: work %lld",
-                         (unsigned long long)seed, (long long)i, (long long)done);
-            int64_t kmax = (int64_t)k.gpus[i] << k.p.el_up; /* at most: the weakest bound */
-            int64_t ssc = 1000 * lin_sp(k.gpus[i]) / lin_sp(kmax);
-            cr_expect_geq(out[i].end - out[i].submit, (k.duration[i] * ssc + 999) / 1000,
-                          "seed %llu job %lld", (unsigned long long)seed, (long long)i);
-        }
-        /* a job's gpu_s (las's key) is its segments' GPUs x held */
-        int64_t seg_gs = 0, job_gs = 0;
-        for (int64_t q = 0; q < L.n; q++)
-            for (int64_t e = 0; e < seg[q].alloc_n; e++)
-                seg_gs += alloc[seg[q].alloc_off + 2 * e + 1] * (seg[q].t1 - seg[q].t0);
-        for (int64_t i = 0; i < k.n; i++)
-            job_gs += out[i].rejected ? 0 : out[i].gpu_s;
-        cr_expect_eq(job_gs, seg_gs, "seed %llu", (unsigned long long)seed);
-        /* no node holds more than G GPUs at any instant: at each segment
-         * start, the segments covering it */
-        for (int64_t a = 0; a < L.n; a++) {
-            int64_t t = seg[a].t0;
-            int32_t held[64] = {0};
-            cr_assert(nodes <= 64);
-            for (int64_t q = 0; q < L.n; q++) {
-                if (!(seg[q].t0 <= t && t < seg[q].t1))
-                    continue;
-                for (int64_t e = 0; e < seg[q].alloc_n; e++)
-                    held[alloc[seg[q].alloc_off + 2 * e]] += alloc[seg[q].alloc_off + 2 * e + 1];
-            }
-            for (int32_t x = 0; x < nodes; x++)
-                cr_expect_leq(held[x], G, "seed %llu: node %d holds %d at %lld",
-                              (unsigned long long)seed, x, held[x], (long long)t);
-        }
-        /* 10.12: resizes <= S + (starts + S) x (el_up + el_down); S, the
-         * (job, time) pairs with a shrink, is at least the resizes that
-         * did not grow (a size only goes down by a shrink) */
-        int64_t starts = 0;
-        for (int64_t i = 0; i < k.n; i++)
-            starts += out[i].starts[0] + out[i].starts[1] + out[i].starts[2];
-        if (k.p.resize == TT_RESIZE_TERM)
-            starts -= m.resizes; /* resizes count as placements under term */
-        int64_t S = m.resizes - m.grows;
-        cr_expect_leq(m.resizes, S + (starts + S) * (k.p.el_up + k.p.el_down), "seed %llu",
-                      (unsigned long long)seed);
-        cr_expect_leq(m.resize_gpu_s, m.restart_gpu_s);
+    ecase k;
+    random_case(&k, seed);
+    if (mlfq) {
+        uint64_t s = seed * 104729 + 3;
+        k.p.order = (int32_t)rpick(&s, TT_ORDER_DLAS, TT_ORDER_GITTINS);
+        k.p.nmlfq = (int32_t)rpick(&s, 1, 3);
+        for (int32_t q = 0; q < k.p.nmlfq; q++)
+            k.p.mlfq[q] = (q ? k.p.mlfq[q - 1] : 0) + rpick(&s, 1, 1500);
+        k.p.promote = rpick(&s, 0, 1) ? 0 : rpick(&s, 1, 4000);
+        k.p.prio_preempt = (int32_t)rpick(&s, 0, 3) > 0;
+        k.p.gittins_delta = rpick(&s, 1, 2000);
+        k.p.max_preempt = rpick(&s, 0, 1) ? k.p.max_preempt : rpick(&s, 0, 3);
     }
+    tts_seglog L;
+    memset(&L, 0, sizeof L);
+    L.seg = seg;
+    L.cap = 4096;
+    L.alloc = alloc;
+    L.alloc_cap = 65536;
+    tt_job_result out[EMAXJ];
+    tt_metrics m;
+    cr_assert_eq(erun(&k, out, &m, &L), 0, "seed %llu", (unsigned long long)seed);
+    cr_assert(!L.overflow);
+    (*runs)++;
+    *resized += m.resizes > 0;
+    int32_t G = k.c.gpus_per_node, nodes = k.c.racks * k.c.nodes_per_rack;
+    /* every accepted job ends once, all its work done, no sooner than
+     * its fastest size allows */
+    for (int64_t i = 0; i < k.n; i++) {
+        int ends = 0;
+        int64_t done = 0;
+        for (int64_t q = 0; q < L.n; q++)
+            if (seg[q].job == i) {
+                ends += seg[q].completed;
+                done += seg[q].done;
+            }
+        if (out[i].rejected) {
+            cr_expect_eq(ends, 0);
+            continue;
+        }
+        cr_expect_eq(ends, 1, "seed %llu job %lld ends %d times", (unsigned long long)seed,
+                     (long long)i, ends);
+        cr_expect_eq(done, k.duration[i] * 1000, "seed %llu job %lld: work %lld",
+                     (unsigned long long)seed, (long long)i, (long long)done);
+        int64_t kmax = (int64_t)k.gpus[i] << k.p.el_up; /* at most: the weakest bound */
+        int64_t ssc = 1000 * lin_sp(k.gpus[i]) / lin_sp(kmax);
+        cr_expect_geq(out[i].end - out[i].submit, (k.duration[i] * ssc + 999) / 1000,
+                      "seed %llu job %lld", (unsigned long long)seed, (long long)i);
+    }
+    /* a job's gpu_s (las's key) is its segments' GPUs x held */
+    int64_t seg_gs = 0, job_gs = 0;
+    for (int64_t q = 0; q < L.n; q++)
+        for (int64_t e = 0; e < seg[q].alloc_n; e++)
+            seg_gs += alloc[seg[q].alloc_off + 2 * e + 1] * (seg[q].t1 - seg[q].t0);
+    for (int64_t i = 0; i < k.n; i++)
+        job_gs += out[i].rejected ? 0 : out[i].gpu_s;
+    cr_expect_eq(job_gs, seg_gs, "seed %llu", (unsigned long long)seed);
+    /* no node holds more than G GPUs at any instant: at each segment
+     * start, the segments covering it */
+    for (int64_t a = 0; a < L.n; a++) {
+        int64_t t = seg[a].t0;
+        int32_t held[64] = {0};
+        cr_assert(nodes <= 64);
+        for (int64_t q = 0; q < L.n; q++) {
+            if (!(seg[q].t0 <= t && t < seg[q].t1))
+                continue;
+            for (int64_t e = 0; e < seg[q].alloc_n; e++)
+                held[alloc[seg[q].alloc_off + 2 * e]] += alloc[seg[q].alloc_off + 2 * e + 1];
+        }
+        for (int32_t x = 0; x < nodes; x++)
+            cr_expect_leq(held[x], G, "seed %llu: node %d holds %d at %lld",
+                          (unsigned long long)seed, x, held[x], (long long)t);
+    }
+    /* 10.12: resizes <= S + (starts + S) x (el_up + el_down); S, the
+     * (job, time) pairs with a shrink, is at least the resizes that
+     * did not grow (a size only goes down by a shrink) */
+    int64_t starts = 0;
+    for (int64_t i = 0; i < k.n; i++)
+        starts += out[i].starts[0] + out[i].starts[1] + out[i].starts[2];
+    if (k.p.resize == TT_RESIZE_TERM)
+        starts -= m.resizes; /* resizes count as placements under term */
+    int64_t S = m.resizes - m.grows;
+    cr_expect_leq(m.resizes, S + (starts + S) * (k.p.el_up + k.p.el_down), "seed %llu",
+                  (unsigned long long)seed);
+    cr_expect_leq(m.resize_gpu_s, m.restart_gpu_s);
+}
+
+/* 400 random cases (mlfq: under dlas and gittins), a tenth of them at
+ * least with a resize. */
+static void random_runs(int mlfq)
+{
+    int64_t runs = 0, resized = 0;
+    for (uint64_t seed = 1; seed <= 400; seed++)
+        check_random(seed, mlfq, &runs, &resized);
     cr_expect_gt(resized, runs / 10, "only %lld of %lld runs resized", (long long)resized,
                  (long long)runs);
 }
+
+Test(elastic, random_invariants) { random_runs(0); }
+
+/* The same under dlas and gittins: queues, demotions at the sizes held,
+ * promotions and priority evictions with resizes beside them. */
+Test(elastic, random_invariants_mlfq) { random_runs(1); }

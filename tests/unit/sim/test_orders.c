@@ -275,25 +275,21 @@ Test(orders, backfill_0_stops_at_step_7)
     expect_job(&r, 2, 20, 70, 0);
 }
 
-/* dlas and gittins with elastic jobs are refused, saying why (SPEC 11.1's
- * rules under resizes are not built); ftf and the other orders run. */
-Test(orders, elastic_refused_under_dlas_and_gittins)
+/* Every order takes elastic jobs (dlas and gittins with SPEC 11.1's rules
+ * under resizes: tests/unit/sim/test_elastic.c). */
+Test(orders, elastic_under_every_order)
 {
     tt_params p;
     tt_params_default(&p);
-    p.el_up = 1;
     tt_ctx *ctx = tt_ctx_create();
     for (int32_t o = TT_ORDER_FIFO; o <= TT_ORDER_FTF; o++) {
         p.order = o;
-        int rc = tt_simprep_check_params(ctx, &p, 1);
-        int refused = o == TT_ORDER_DLAS || o == TT_ORDER_GITTINS;
-        cr_expect_eq(rc, refused ? TT_EINVAL : 0, "order %d: %s", o, tt_errmsg(ctx));
-        if (refused)
-            cr_expect(strstr(tt_errmsg(ctx), "with elastic jobs (el_up or el_down > 0): not built"));
+        p.el_up = 1;
+        p.el_down = 0;
+        cr_expect_eq(tt_simprep_check_params(ctx, &p, 1), 0, "order %d: %s", o, tt_errmsg(ctx));
+        p.el_up = 0;
+        p.el_down = 1;
+        cr_expect_eq(tt_simprep_check_params(ctx, &p, 1), 0, "order %d: %s", o, tt_errmsg(ctx));
     }
-    p.order = TT_ORDER_GITTINS;
-    p.el_up = 0;
-    p.el_down = 1;
-    cr_expect_eq(tt_simprep_check_params(ctx, &p, 1), TT_EINVAL);
     tt_ctx_free(ctx);
 }

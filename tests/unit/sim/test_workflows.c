@@ -309,8 +309,6 @@ Test(workflows, random_dags)
                    (int32_t)draw(&s, 1, 4));
         random_params(&s, &k.p);
         k.p.el_up = draw(&s, 0, 1); /* elastic tasks: a start that grows pays X once */
-        if (k.p.order == TT_ORDER_DLAS || k.p.order == TT_ORDER_GITTINS)
-            k.p.el_up = 0; /* refused: SPEC 11.1 under resizes is not built */
         k.p.el_frac = draw(&s, 0, 1000);
         k.p.xfer_bw = draw(&s, 1, 50);
         int n = (int)draw(&s, 1, 40);
