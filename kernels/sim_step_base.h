@@ -529,6 +529,22 @@ TTS_FN int32_t tts_job_class(const tts_trace *tr, const tts_config *cf, int64_t 
     return c;
 }
 
+/* 1 when job i (of class k) names a model larger than gpu_mem: a run
+ * with the cache rejects it (SPEC 12.1). The trace holds the model sizes
+ * (msz) only where the cache is prepared. */
+TTS_FN int tts_model_too_large(const tts_trace *tr, const tts_config *cf, int64_t i, int32_t k)
+{
+    int32_t m = tr->mdl && tr->mdl[i] >= 0 ? tr->mdl[i] : tr->nmid + k;
+    return tr->msz[m] > cf->gpu_mem;
+}
+
+/* 1 when p is no parent task i may name: not an earlier task of its
+ * workflow (its workflow is rejected whole, SPEC 12.1). */
+TTS_FN int tts_bad_parent(const tts_trace *tr, int64_t i, int32_t p)
+{
+    return p < 0 || p >= i || tr->wfi[p] != tr->wfi[i];
+}
+
 TTS_FN int64_t tts_slow_eff(int64_t s, int64_t c) { return 1000 + (s - 1000) * 1000 / (1000 - c); }
 
 /* The effective slowdown of job i at level (permille): per class and

@@ -624,8 +624,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     for (int64_t i = 0; i < S->n; i++) {
         int32_t st = tr->gpus[i] > S->cluster_gpus ? TTS_REJECTED : TTS_FUTURE;
         int32_t k = tts_job_class(tr, cf, i);
-        if (S->cache && tr->msz[tr->mdl && tr->mdl[i] >= 0 ? tr->mdl[i] : tr->nmid + k] >
-                            cf->gpu_mem)
+        if (S->cache && tts_model_too_large(tr, cf, i, k))
             st = TTS_REJECTED; /* a model larger than a GPU's memory (12.1) */
         int32_t fl = cf->theta != TTS_INF && tr->slow_l2[k] >= cf->theta ? TTS_F_SENS : 0;
         /* level -1 is 0 in the word */

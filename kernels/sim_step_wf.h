@@ -41,10 +41,8 @@ TTS_FN void tts_wf_init(tts_state *S)
             continue;
         int32_t w = tr->wfi[i];
         int bad = tts_st(S, i) == TTS_REJECTED; /* too large, or its model (12.1) */
-        for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1] && !bad; d++) {
-            int32_t p = tr->deps[d];
-            bad = p < 0 || p >= i || tr->wfi[p] != w;
-        }
+        for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1] && !bad; d++)
+            bad = tts_bad_parent(tr, i, tr->deps[d]);
         if (bad && S->wf_end[w] != TTS_INF) {
             S->wf_end[w] = TTS_INF;
             S->wf_rej++;

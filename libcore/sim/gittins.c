@@ -36,14 +36,10 @@ static int sort_fill(tt_ctx *ctx, tts_gittins *g, int64_t *v, int64_t n)
     return 0;
 }
 
-/* 1 when job i's model is larger than gpu_mem (a run with the cache
- * rejects it, SPEC 12.1). */
+/* 1 when a run of cf rejects job i for its model's size (tts_init's rule). */
 static int too_large(const tts_trace *tr, const tts_config *cf, int64_t i)
 {
-    if (cf->gpu_mem <= 0 || !tr->msz)
-        return 0;
-    int32_t m = tr->mdl && tr->mdl[i] >= 0 ? tr->mdl[i] : tr->nmid + tts_job_class(tr, cf, i);
-    return tr->msz[m] > cf->gpu_mem;
+    return cf->gpu_mem > 0 && tr->msz && tts_model_too_large(tr, cf, i, tts_job_class(tr, cf, i));
 }
 
 int tt_gittins_from_trace(tt_ctx *ctx, const tts_trace *tr, const tts_config *cf,
@@ -60,7 +56,7 @@ int tt_gittins_from_trace(tt_ctx *ctx, const tts_trace *tr, const tts_config *cf
         int32_t w = tr->wfi[i];
         bad[w] |= tr->gpus[i] > cluster_gpus || too_large(tr, cf, i);
         for (int64_t d = tr->dep_off[i]; d < tr->dep_off[i + 1]; d++)
-            bad[w] |= tr->deps[d] < 0 || tr->deps[d] >= i || tr->wfi[tr->deps[d]] != w;
+            bad[w] |= tts_bad_parent(tr, i, tr->deps[d]);
     }
     for (int64_t i = 0; !rc && i < tr->n; i++)
         if (tr->gpus[i] <= cluster_gpus && !too_large(tr, cf, i) &&
