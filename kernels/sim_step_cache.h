@@ -165,6 +165,19 @@ TTS_FN int64_t tts_c_load_time(const tts_state *S, int64_t i)
     return mb > 0 ? tts_ceil_div(mb, S->cf->load_bw) : 0;
 }
 
+/* Running job i's entry e (on node x) takes g more of x's free GPUs,
+ * picked and loaded as tts_c_pick says (the caller advanced the clock:
+ * only these GPUs are stamped). 1 if one of them loaded. A start's
+ * entries take all their GPUs this way, a grow's the GPUs it adds. */
+TTS_FN int tts_c_add(tts_state *S, int32_t i, int32_t e, int32_t x, int32_t g)
+{
+    int any = 0;
+    uint64_t m = tts_c_pick(S, i, x, g, 1, &any);
+    S->ent_mask[e] |= m;
+    S->c_free[x] &= ~m;
+    return any;
+}
+
 /* Running job i's start loads its model (its entries from head, each
  * holding its GPU count): the GPUs each entry takes (their masks), the
  * loads, the start's count. Returns L (docs/model.md 12.2). */
@@ -174,26 +187,13 @@ TTS_FN int64_t tts_c_start(tts_state *S, int32_t i, int32_t head)
     tts_c_wait(S, i, -1); /* it no longer waits: its own need does not count */
     S->c_clock++;
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
-        int32_t x = S->ent_node[e];
-        S->ent_mask[e] = tts_c_pick(S, i, x, tts_eg(S, e), 1, &any);
-        S->c_free[x] &= ~S->ent_mask[e];
+        S->ent_mask[e] = 0; /* a fresh entry */
+        any |= tts_c_add(S, i, e, S->ent_node[e], tts_eg(S, e));
     }
     int64_t l = any ? tts_c_load_time(S, i) : 0;
     S->starts_all++;
     S->starts_hit += l == 0;
     return l;
-}
-
-/* Running job i's grow adds g GPUs of node x to its entry e, picked as a
- * start picks them and loaded as a start loads them (the grow advanced
- * the clock: it stamps its new GPUs only). 1 if one of them loaded. */
-TTS_FN int tts_c_add(tts_state *S, int32_t i, int32_t e, int32_t x, int32_t g)
-{
-    int any = 0;
-    uint64_t m = tts_c_pick(S, i, x, g, 1, &any);
-    S->ent_mask[e] |= m;
-    S->c_free[x] &= ~m;
-    return any;
 }
 
 /* Entry e gives back g of its GPUs, its highest-numbered (a shrink, SPEC
