@@ -35,7 +35,7 @@ DEPFLAGS = -MMD -MP
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(SAN),1)
-CFLAGS += $(SAN_FLAGS)
+CFLAGS += $(SAN_FLAGS) -DTTS_DEBUG
 LDFLAGS += $(SAN_FLAGS)
 endif
 

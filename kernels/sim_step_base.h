@@ -20,6 +20,34 @@
 #endif
 #define TTS_FN static inline HOST_DEVICE
 
+/* TTS_CHECK(ok, name): the bound of a carved array (sim_step_layout.h
+ * proves each next to its carve) or another invariant of the step code,
+ * checked only in a debug build (-DTTS_DEBUG: the sanitizer build that
+ * runs the unit tests and their random cases): a write past an array's
+ * bound would land silently in the next array of the one buffer, so it
+ * aborts naming the array instead. No code otherwise. */
+#if defined(TTS_DEBUG) && defined(__CUDA_ARCH__)
+#define TTS_CHECK(ok, name)                                                                 \
+    do {                                                                                   \
+        if (!(ok)) {                                                                       \
+            printf("tts: bound of %s broken (%s:%d)\n", name, __FILE__, __LINE__);          \
+            __trap();                                                                      \
+        }                                                                                  \
+    } while (0)
+#elif defined(TTS_DEBUG)
+#include <stdio.h>
+#include <stdlib.h>
+#define TTS_CHECK(ok, name)                                                                 \
+    do {                                                                                   \
+        if (!(ok)) {                                                                       \
+            fprintf(stderr, "tts: bound of %s broken (%s:%d)\n", name, __FILE__, __LINE__); \
+            abort();                                                                       \
+        }                                                                                  \
+    } while (0)
+#else
+#define TTS_CHECK(ok, name) ((void)0)
+#endif
+
 #define TTS_INF INT64_MAX
 #define TTS_NONE INT64_MIN
 #define TTS_BIG INT32_MAX
@@ -371,6 +399,13 @@ typedef struct {
     /* SPEC 12.8's counts of the cache and transfers */
     int64_t starts_all, starts_hit, loads, model_evicts, load_gs, xfer_gs;
 } tts_state;
+
+/* The running jobs' bound, min(jobs, GPUs): every running job holds a GPU
+ * (sim_step_layout.h sizes its arrays by it). */
+TTS_FN int64_t tts_run_cap(const tts_state *S)
+{
+    return S->n < S->cluster_gpus ? S->n : S->cluster_gpus;
+}
 
 /* ---- the word of a job ---- */
 

@@ -126,6 +126,7 @@ TTS_FN int32_t tts_preempt_max(const tts_state *S)
 
 TTS_FN void tts_pl_add(tts_state *S, int32_t x, int32_t g)
 {
+    TTS_CHECK(S->pl_n < S->nodes, "pl");
     S->pl_node[S->pl_n] = x;
     S->pl_gpus[S->pl_n] = g;
     S->pl_n++;
@@ -285,6 +286,7 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
             key[dup] += tts_eg(S, e);
             continue;
         }
+        TTS_CHECK(m < S->G, "tmp (a node's evictable occupants)");
         if (key)
             key[m] = tts_eg(S, e);
         cand[m++] = e;
@@ -316,8 +318,10 @@ TTS_FN int tts_node_cost(tts_state *S, int32_t x, int32_t need, int64_t *cg,
     if (freed < need)
         return 0;
     if (out)
-        for (int32_t q = 0; q < used; q++)
+        for (int32_t q = 0; q < used; q++) {
+            TTS_CHECK(*nout < S->cluster_gpus, "vic");
             out[(*nout)++] = S->ent_job[cand[q]];
+        }
     return 1;
 }
 
@@ -470,8 +474,10 @@ TTS_FN int tts_find_preempt(tts_state *S, int32_t k)
         tts_rack_pick(S, best, k, &bnode, &g, &c);
         for (int32_t x = best * S->N; x < (best + 1) * S->N; x++)
             if (S->mark[x]) {
-                for (int32_t s = 0; s < S->nocc[x]; s++)
+                for (int32_t s = 0; s < S->nocc[x]; s++) {
+                    TTS_CHECK(S->nvic < S->cluster_gpus, "vic");
                     S->vic[S->nvic++] = S->ent_job[S->occ[x * S->G + s]];
+                }
                 tts_pl_add(S, x, S->G);
             }
         tts_unmark_rack(S, best);

@@ -69,6 +69,7 @@ TTS_FN void tts_gl_update(tts_state *S, int32_t i, int running)
     tts_el_range(S, i, &kmin, &kmax);
     int in = running && tts_is_el(S, i) && tts_size(S, i) < kmax;
     if (in && p < 0) {
+        TTS_CHECK(S->el_ngl < tts_run_cap(S), "el_gl");
         S->el_gpos[h] = S->el_ngl;
         S->el_gl[S->el_ngl++] = i;
     } else if (!in && p >= 0) {
@@ -136,6 +137,7 @@ TTS_FN void tts_touch(tts_state *S, int32_t v, int64_t t)
     if (S->el_k[v] & TTS_E_TOUCH)
         return;
     S->el_k[v] |= TTS_E_TOUCH;
+    TTS_CHECK(S->nlj < 2 * tts_run_cap(S), "el_lj");
     int32_t head = tts_slot(S, v), *r = S->el_lj + TTS_LJ * S->nlj++;
     r[0] = v;
     r[1] = tts_size(S, v);
@@ -144,6 +146,7 @@ TTS_FN void tts_touch(tts_state *S, int32_t v, int64_t t)
     r[4] = (int32_t)S->nlp;
     r[5] = 0;
     for (int32_t e = head; e >= 0; e = S->ent_next[e]) {
+        TTS_CHECK(S->nlp < 2 * S->cluster_gpus, "el_lp");
         S->el_lp[2 * S->nlp] = S->ent_node[e];
         S->el_lp[2 * S->nlp + 1] = tts_eg(S, e);
         if (S->cache && S->el_lm)
@@ -271,6 +274,8 @@ TTS_FN int32_t tts_ent_add(tts_state *S, int32_t i, int32_t x, int32_t g, int lo
             tts_set_ev(S, x, S->ev[x] - g, S->nonev[x]);
     } else {
         e = S->ent_free;
+        TTS_CHECK(e >= 0, "ent (free entries)");
+        TTS_CHECK(S->nocc[x] < S->G, "occ");
         S->ent_free = S->ent_next[e];
         S->ent_job[e] = i;
         S->ent_node[e] = x;
@@ -382,6 +387,7 @@ TTS_FN void tts_shrink(tts_state *S, int32_t v, int64_t t)
     int32_t k = tts_size(S, v), need = k / 2, m = 0, *lst = S->tmp;
     for (int32_t prev = -1, e = tts_slot(S, v); e >= 0; prev = e, e = S->ent_next[e])
         if (tts_eloan(S, e)) {
+            TTS_CHECK(2 * m + 1 < 2 * S->cluster_gpus, "tmp (a shrink's loaned entries)");
             lst[2 * m] = prev;
             lst[2 * m + 1] = e;
             m++;

@@ -111,8 +111,10 @@ TTS_FN int tts_grow_phase(tts_state *S, int64_t t)
         if (k > S->total_free)
             continue;
         if ((S->el_k[v] & TTS_E_TOUCH) || tts_started_at(S, v, t) || S->el_last[v] == TTS_NONE ||
-            t - S->el_last[v] >= S->cf->resize_gap)
+            t - S->el_last[v] >= S->cf->resize_gap) {
+            TTS_CHECK(nc < S->cluster_gpus, "vic (grow candidates)");
             cand[nc++] = v;
+        }
     }
     int64_t C = S->cf->resize_term ? S->cf->restart : S->cf->resize_cost;
     for (;;) {

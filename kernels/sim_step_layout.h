@@ -61,6 +61,34 @@ TTS_FN int32_t tts_tree_shape(int64_t n, int64_t *off, int64_t *total)
  * parts in with (TTS_WITH_*): with S, points S's arrays into buf; returns
  * the bytes either way (8-aligned pieces). One function, so the size and
  * the layout cannot disagree. */
+/*
+ * The bounds the arrays are sized by, each checked where it is written
+ * (TTS_CHECK, in a debug build). Every running job holds at least one GPU
+ * and every allocation entry at least one, so:
+ *  - run = min(n, slots) bounds the running jobs (heap, el_gl, el_lj's
+ *    records of one kind, below);
+ *  - slots bounds the allocation entries (ent_*), the victims of one
+ *    search (vic: distinct running jobs, or before their dedup one per
+ *    entry on the chosen nodes), the grow phase's candidates (vic too:
+ *    running jobs), the evictable occupants of a node (tmp: <= G);
+ *  - nodes bounds a placement (pl_*: one entry a node);
+ *  - pend: a job is queued there at most once per pass (an evicted job
+ *    waits there, untried, until the pass ends and empties it), and the
+ *    jobs evicted in a pass include jobs started in it (priority
+ *    preemption may evict an insensitive evictor, a sensitive waiter may
+ *    evict a job started earlier in the pass), so n, not run;
+ *  - tmp in a shrink: two ints per loaned entry of one job (its entries,
+ *    first included, are <= slots), so 2 slots;
+ *  - el_lj, el_lp: the event's log of touched jobs. A record of a job
+ *    running before t holds its allocation at t's start (it is taken
+ *    before the first change at t) and such jobs are distinct (one
+ *    evicted at t and restarted is a job started at t): <= run records,
+ *    <= slots pairs, as allocations at one instant. A record of a job
+ *    started at t comes from the grow phase (a job started at t holds no
+ *    loan a pass could shrink), where nothing is evicted: distinct
+ *    running jobs whose pre-grow allocations are disjoint, <= run and
+ *    <= slots again. So 2 run records and 2 slots pairs.
+ */
 TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster *c, int32_t with)
 {
     int64_t nodes = (int64_t)c->racks * c->nodes_per_rack, slots = nodes * c->gpus_per_node;
@@ -77,7 +105,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(tree, tree, int32_t);
     TTS_CARVE(tree_off, TTS_TREE_MAXLV + 1, int64_t);
     TTS_CARVE(heap, run, tts_hent);
-    TTS_CARVE(pend, run, int32_t);
+    TTS_CARVE(pend, n, int32_t);
     TTS_CARVE(heap_pos, slots, int32_t);
     TTS_CARVE(age_prev, slots, int32_t);
     TTS_CARVE(age_next, slots, int32_t);
@@ -105,7 +133,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(pl_gpus, nodes, int32_t);
     TTS_CARVE(mark, nodes, int32_t);
     TTS_CARVE(vic, slots, int32_t);
-    TTS_CARVE(tmp, slots, int32_t);
+    TTS_CARVE(tmp, 2 * slots, int32_t);
     TTS_CARVE(cur, 2 * TTS_MAX_CLASSES, int64_t);
     TTS_CARVE(lvl, (c->gpus_per_node + 1) * words, uint64_t);
     TTS_CARVE(evl, (c->gpus_per_node + 1) * words, uint64_t);
@@ -126,8 +154,8 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(el_rk, el * n, int32_t);
     TTS_CARVE(el_last, el * n, int64_t);
     TTS_CARVE(loan, el * nodes, int32_t);
-    TTS_CARVE(el_lj, el * 6 * run, int32_t);
-    TTS_CARVE(el_lp, el * 2 * slots, int32_t);
+    TTS_CARVE(el_lj, el * 6 * 2 * run, int32_t);
+    TTS_CARVE(el_lp, el * 2 * 2 * slots, int32_t);
     TTS_CARVE(el_key, el * c->gpus_per_node, int32_t);
     TTS_CARVE(el_rmark, el * c->racks, int32_t);
     TTS_CARVE(el_gl, el * run, int32_t);
@@ -147,7 +175,7 @@ TTS_FN int64_t tts_layout(tts_state *S, char *buf, int64_t n, const tts_cluster 
     TTS_CARVE(wv_t, wv, int64_t);
     TTS_CARVE(wv_prev, wv, int32_t);
     TTS_CARVE(wv_next, wv, int32_t);
-    TTS_CARVE(el_lm, ca * el * slots, uint64_t);
+    TTS_CARVE(el_lm, ca * el * 2 * slots, uint64_t);
     if (S) {
         S->words = (int32_t)words;
         S->with = with;

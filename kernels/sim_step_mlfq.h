@@ -177,6 +177,7 @@ TTS_FN int tts_prio_victims(tts_state *S, int32_t i)
         }
         if (best < 0)
             return 0;
+        TTS_CHECK(S->nvic < S->cluster_gpus, "vic");
         S->vic[S->nvic++] = best;
         need -= tts_size(S, best); /* current sizes (SPEC 10.5) */
         last = best;

@@ -245,6 +245,7 @@ TTS_FN void tts_mheap_set(tts_state *S, int32_t i, int64_t t)
 {
     S->nxt[i] = t;
     if (S->mheap_pos[i] < 0) {
+        TTS_CHECK(S->nmheap < S->n, "mheap");
         S->mheap[S->nmheap] = i;
         S->mheap_pos[i] = (int32_t)S->nmheap++;
     }

@@ -62,7 +62,11 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     int elig = !tts_sensitive(S, i) && S->evict[i] < S->cf->max_preempt;
     int pelig = tts_prio_on(S) && S->evict[i] < S->cf->max_preempt;
     int now_ev = elig && S->cf->min_run == 0;
-    int aging = (elig || pelig) && S->cf->min_run > 0;
+    /* on the aging list until min_run: to become evictable, and under
+     * priority preemption every running job, since SPEC 11.1 makes its
+     * min_run anniversary an event even with no eviction left (a due
+     * promotion waits for the next event, docs/model.md 11 item 3) */
+    int aging = (elig || pelig || tts_prio_on(S)) && S->cf->min_run > 0;
     tts_set_flags(S, i, (tts_flags(S, i) & TTS_F_SENS) | (elig ? TTS_F_ELIG : 0) |
                             (now_ev ? TTS_F_EVICT : 0));
     tts_set_aging(S, i, aging);
@@ -71,6 +75,8 @@ TTS_FN void tts_start(tts_state *S, int32_t i, int64_t t, int32_t k)
     int32_t head = -1, tail = -1;
     for (int32_t q = 0; q < S->pl_n; q++) {
         int32_t x = S->pl_node[q], e = S->ent_free;
+        TTS_CHECK(e >= 0, "ent (free entries)");
+        TTS_CHECK(S->nocc[x] < S->G, "occ");
         S->ent_free = S->ent_next[e];
         S->ent_job[e] = i;
         S->ent_node[e] = x;
@@ -220,6 +226,7 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         tts_c_wait(S, i, 1);
         if (S->wv_t && S->cf->w_warm > 0) /* waits warm from now (12.4) */
             tts_wv_push(S, i, t);
+        TTS_CHECK(S->npend < S->n, "pend");
         S->pend[S->npend++] = i;
         if (tts_is_mlfq(S))
             tts_mlfq_wait(S, i, t);
@@ -559,7 +566,7 @@ TTS_FN int tts_next_event(tts_state *S, int64_t *t)
         }
     }
     /* dlas and gittins: demotions and promotions, and with priority
-     * preemption, a running job that may be evicted reaching min_run */
+     * preemption, a running job reaching min_run (SPEC 11.1) */
     if (tts_is_mlfq(S)) {
         int64_t m = S->nmheap > 0 ? S->nxt[S->mheap[0]] : TTS_INF;
         if (tts_prio_on(S) && S->age_head >= 0) {
@@ -616,6 +623,10 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->el_ngl = 0;
     for (int l = 0; l < 3; l++)
         S->placed[l] = S->running_level[l] = 0;
+    /* the fixed-size parts: classes (slow_tab, cur, a class in 6 bits of
+     * info), queues (pe), the tree's levels (tree_off) */
+    TTS_CHECK(tr->nclasses <= TTS_MAX_CLASSES, "slow_tab, cur (classes)");
+    TTS_CHECK(!tts_is_mlfq(S) || cf->nq <= TTS_MAX_QUEUES, "pe (queues)");
     for (int32_t k = 0; k < tr->nclasses; k++) {
         S->slow_tab[2 * k] = tts_slow_eff(tr->slow_l1[k], cf->congestion);
         S->slow_tab[2 * k + 1] = tts_slow_eff(tr->slow_l2[k], cf->congestion);
@@ -669,6 +680,7 @@ TTS_FN void tts_init(tts_state *S, const tts_trace *tr, const tts_cluster *c,
     S->demotions = S->promotions = S->preempt_prio = 0;
     int64_t tree;
     S->tree_top = tts_tree_shape(S->n, S->tree_off, &tree);
+    TTS_CHECK(S->tree_top + 1 <= TTS_TREE_MAXLV, "tree_off");
     for (int64_t v = 0; v < tree; v++)
         S->tree[v] = TTS_BIG;
     S->nvict = S->npend = S->nheap = 0;
@@ -760,6 +772,7 @@ TTS_FN int tts_step(tts_state *S)
             continue;
         if (tts_is_task(S, i)) { /* ready now: its submit', or its last parent's end */
             S->t_ready[S->tr->tsk[i]] = t;
+            TTS_CHECK(S->nrl < S->tr->ntask, "rl");
             S->rl[S->nrl++] = (int32_t)i;
         }
         tts_arrive(S, i, t, nact);

@@ -303,6 +303,7 @@ TTS_FN int64_t tts_vict_lower(const tts_state *S, int c, int32_t j)
 TTS_FN void tts_vict_insert(tts_state *S, int c, int32_t j)
 {
     int64_t p = tts_vict_lower(S, c, j);
+    TTS_CHECK(S->nvict < S->n, "vict");
     for (int64_t q = S->nvict; q > p; q--)
         S->vict[q] = S->vict[q - 1];
     S->vict[p] = j;
@@ -465,6 +466,7 @@ TTS_FN void tts_heap_fix(tts_state *S, int64_t p)
 /* Running job i (its end and slot set) joins the heap. */
 TTS_FN void tts_heap_push(tts_state *S, int32_t i)
 {
+    TTS_CHECK(S->nheap < tts_run_cap(S), "heap");
     S->heap[S->nheap].end = S->tend[i];
     S->heap[S->nheap].job = i;
     S->heap[S->nheap].slot = tts_slot(S, i);

@@ -77,6 +77,7 @@ TTS_FN void tts_wf_complete(tts_state *S, int32_t i, int64_t t)
             continue;
         if (c < S->next_arr) {
             S->t_ready[kc] = t;
+            TTS_CHECK(S->nrl < S->tr->ntask, "rl");
             S->rl[S->nrl++] = c;
         } else if (c < S->arr_hint) {
             S->arr_hint = c;

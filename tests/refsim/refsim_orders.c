@@ -8,9 +8,10 @@
  *  2. A running job is demoted at the first event time where a_q >=
  *     theta_(q+1); that time, t1 + ceil((theta_(q+1) - a_q(t1)) / gpus), is
  *     an event. A job that ends at t is not demoted at t (ends come first).
- *  3. The aging event is the min_run birthday of a running job that may
- *     still be evicted (evictions < max_preempt), under dlas or gittins with
- *     prio_preempt = 1 and min_run > 0.
+ *  3. The aging event is the min_run birthday of every running job, under
+ *     dlas or gittins with prio_preempt = 1 and min_run > 0, as SPEC 11.1
+ *     says: also of a job with no eviction left, whose birthday may be
+ *     where a due promotion (reading 4) happens.
  *  4. Promotion: at step 2 of an event where a waiting job has q > 0, E > 0
  *     and 1000 P >= promote E. The time that first holds is an event when it
  *     is later than now; a job evicted when it holds already is promoted at
@@ -206,8 +207,7 @@ void rs_order_events(const sim *S, int64_t now, int have_now, int64_t *best, int
             at[0] = j->t0 + ceil_div(S->p.mlfq[j->q] - j->aq, S->jobs[i].gpus);
         if (j->state == RS_WAIT && j->started && j->q > 0 && j->e > 0 && S->p.promote > 0)
             at[1] = j->pfrom - j->pw + ceil_div(S->p.promote * j->e, 1000); /* promotion */
-        if (running(S, i) && S->p.prio_preempt && S->p.min_run > 0 &&
-            j->evictions < S->p.max_preempt) /* aging */
+        if (running(S, i) && S->p.prio_preempt && S->p.min_run > 0) /* aging */
             at[2] = sat_add(j->t0, S->p.min_run);
         for (int k = 0; k < 3; k++)
             if (at[k] != REF_INF && (!have_now || at[k] > now) && (!*any || at[k] < *best)) {

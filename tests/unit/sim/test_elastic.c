@@ -317,6 +317,47 @@ Test(elastic, backfill_off_grow_phase)
     cr_expect_eq(m.loan_gpu_s, 2 * 500);
 }
 
+/* ---- a shrink that gives back more loaned entries than half the GPUs ----
+ * 1x8x1 (a GPU a node), jobs of `lin`, el_up = 3, w0 = 30, w1 = 300,
+ * C = 0, restart 0, resize_gap 300. j0 (60, 10 s, 1 GPU, rigid) runs
+ * 60..70. j1 (80, 1000 s, k0 = 2) starts on nodes 0, 1 and grows at once
+ * to 4 and 8 (L0: whole nodes of one rack; gains 500 and 250): it holds 6
+ * loaned entries. At 100 j2 (k0 = 1, 50 s) and j3 (k0 = 2, 1000 s)
+ * arrive: j2 reclaims node 2 for L0, so j1 halves to 4 (nodes 7..4) and
+ * again to 2 (nodes 3, 2); j3 takes nodes 3, 4. The grow phase: j3 to 4
+ * (score 500 x 1000 / 2 beats j1's 460 x 1000 / 2), then j2 to 2 on node
+ * 7. j1 has done 20 s x 4 = 80 s: at 2 GPUs it would end at 100 + 920 =
+ * 1020. j2 ends at 125, j3 at 600. j1's resize_gap ends at 400: it grows
+ * to 4 on nodes 2, 7 (620 s left, ends 400 + 310) and at 700 to 8 (20 s
+ * left at 4: ends 700 + 5 = 705). The first shrink writes two ints a
+ * loaned entry (12) into a scratch array once sized by the GPUs (8): it
+ * overwrote the timer cursors and j1 never grew again (ended at 1020). */
+Test(elastic, shrink_of_many_loaned_entries)
+{
+    ecase k;
+    tt_job_result out[4];
+    tt_metrics m;
+    ecase_init(&k, 1, 8, 1);
+    k.p.el_up = 3;
+    k.p.w0 = 30;
+    k.p.w1 = 300;
+    k.p.resize_cost = 0;
+    k.p.restart = 0;
+    k.p.resize_gap = 300;
+    ejob(&k, 60, 10, 1, 0);
+    ejob(&k, 80, 1000, 2, 1);
+    ejob(&k, 100, 50, 1, 1);
+    ejob(&k, 100, 1000, 2, 1);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 70);
+    cr_expect_eq(out[1].end, 705, "j1 ends at %lld", (long long)out[1].end);
+    cr_expect_eq(out[2].end, 125);
+    cr_expect_eq(out[3].end, 600);
+    cr_expect_eq(m.resizes, 3);
+    cr_expect_eq(m.grows, 2);
+    cr_expect_eq(m.shrinks, 1);
+}
+
 /* An elastic job with loans is evicted whole: loans go back with it and
  * it waits at k0. */
 Test(elastic, eviction)
