@@ -99,6 +99,47 @@ static void make_case(rcase *k, uint64_t seed)
     }
 }
 
+/* Cases where evictions crowd: one to four GPUs, more jobs than GPUs
+ * (mostly one GPU each), a sensitive model, min_run 0 in most, W0 small,
+ * every order, priority preemption mostly on: one pass may then evict
+ * more jobs than the cluster has GPUs (an evictor started in the pass is
+ * evicted in it). From the same draws as make_case, then overridden. */
+static void dense_case(rcase *k, uint64_t seed)
+{
+    static const ref_cluster cs[] = {{1, 1, 1}, {1, 1, 2}, {1, 2, 1}, {1, 1, 4}, {1, 2, 2}, {2, 1, 2}};
+    static const int64_t ws[] = {0, 0, 0, 5, 30, REF_INF};
+    uint64_t s = seed * 0xd1b54a32d192ed03ULL + 99;
+    make_case(k, seed);
+    orders_case(k, seed);
+    ref_params *p = &k->rp;
+    k->rc = cs[pick(&s, 0, 5)];
+    int32_t total = k->rc.racks * k->rc.nodes_per_rack * k->rc.gpus_per_node;
+    k->nm = 2;
+    k->md[0] = (ref_model){1000, 1000, -1};
+    k->md[1] = (ref_model){1000, 2000, -1}; /* sensitive at theta <= 2000 */
+    p->w0c = p->w1c = NULL;
+    p->order = (int)pick(&s, REF_FIFO, REF_FTF);
+    p->w0 = pick_of(&s, ws, 6);
+    p->w1 = pick_of(&s, ws, 6);
+    p->theta = pick(&s, 0, 3) ? 1001 : REF_INF;
+    p->min_run = pick(&s, 0, 3) ? 0 : pick(&s, 1, 20);
+    p->max_preempt = pick(&s, 1, 4);
+    p->restart = pick(&s, 0, 30);
+    p->congestion = 0;
+    p->backfill = pick(&s, 0, 5) > 0;
+    p->load = 1000;
+    p->prio_preempt = pick(&s, 0, 4) > 0;
+    k->n = pick(&s, total + 1, MAXJ);
+    int64_t t = pick(&s, 0, 50);
+    for (int64_t i = 0; i < k->n; i++) {
+        t += pick(&s, 0, 2) ? 0 : pick(&s, 1, 60);
+        k->jobs[i].submit = t;
+        k->jobs[i].duration = pick(&s, 0, 5) ? pick(&s, 1, 200) : pick(&s, 0, 2);
+        k->jobs[i].gpus = (int32_t)(pick(&s, 0, 3) ? 1 : pick(&s, 1, total));
+        k->jobs[i].model = (int32_t)pick(&s, 0, 1);
+    }
+}
+
 /* The engine's segment log as the reference checker reads it. */
 static void to_ref_log(const tts_seglog *L, int32_t nodes, ref_log *out)
 {
@@ -178,11 +219,26 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
 /* What a parity run reached, for the checks that the cases are not idle. */
 typedef struct {
     int64_t pre, lv[3], rej, per_class, demotions, promotions, prio;
+    int64_t crowded; /* cases with more evictions at one time than GPUs */
 } reach;
 
+/* Whether the engine's log has more evictions at one time than gpus. */
+static int crowded(const tts_seglog *L, int64_t gpus)
+{
+    for (int64_t a = 0; a < L->n; a++) {
+        int64_t c = 0;
+        for (int64_t b = 0; b < L->n && !L->seg[a].completed; b++)
+            c += !L->seg[b].completed && L->seg[b].t1 == L->seg[a].t1;
+        if (c > gpus)
+            return 1;
+    }
+    return 0;
+}
+
 /* runs random cases seed 1 .. runs, under SPEC 11's orders when orders is
- * set: the engine and the reference agree on every job, and the engine's own
- * log passes the reference's invariant checker. A failure names its seed. */
+ * 1, crowded by dense_case when 2: the engine and the reference agree on
+ * every job, and the engine's own log passes the reference's invariant
+ * checker. A failure names its seed. */
 static void parity(uint64_t runs, int orders, reach *r)
 {
     static rcase k;
@@ -197,9 +253,13 @@ static void parity(uint64_t runs, int orders, reach *r)
     int rc;
     memset(r, 0, sizeof *r);
     for (uint64_t seed = 1; seed <= runs; seed++) {
-        make_case(&k, seed);
-        if (orders)
-            orders_case(&k, seed);
+        if (orders == 2) {
+            dense_case(&k, seed);
+        } else {
+            make_case(&k, seed);
+            if (orders)
+                orders_case(&k, seed);
+        }
         cr_assert_eq(ref_simulate(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro, &rm), 0,
                      "seed %llu", (unsigned long long)seed);
         tts_seglog L;
@@ -227,6 +287,7 @@ static void parity(uint64_t runs, int orders, reach *r)
         r->demotions += em.demotions;
         r->promotions += em.promotions;
         r->prio += em.preempt_prio;
+        r->crowded += crowded(&L, (int64_t)k.rc.racks * k.rc.nodes_per_rack * k.rc.gpus_per_node);
     }
     ref_log_free(&rlog);
 }
@@ -255,6 +316,19 @@ Test(sim, parity_orders_with_reference)
     cr_expect_gt(r.promotions, 100);
     cr_expect_gt(r.prio, 300);
     cr_expect_gt(r.lv[2], 200);
+}
+
+/* 3,000 crowded cases under every order (dense_case): a pass that evicts
+ * more jobs than there are GPUs is reached, and in the debug build (make
+ * sanitize) every array bound of the engine is checked as it runs. */
+Test(sim, parity_crowded_with_reference)
+{
+    reach r;
+    parity(3000, 2, &r);
+    cr_expect_gt(r.pre, 3000);
+    cr_expect_gt(r.prio, 500);
+    cr_expect_gt(r.crowded, 20, "%lld crowded cases", (long long)r.crowded);
+    cr_log_info("crowded: %lld evictions, %lld by priority, %lld cases crowded", (long long)r.pre, (long long)r.prio, (long long)r.crowded);
 }
 
 /* ---- the SPEC 7 invariants on the real Philly trace ---- */
