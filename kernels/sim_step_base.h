@@ -158,6 +158,11 @@ typedef struct {
      * tts_trace.git */
     int32_t nq, prio_preempt, git;
     int64_t mlfq[TTS_MAX_MLFQ], promote, gittins_delta;
+    /* 1: none of the shortcuts docs/model.md says change nothing (the
+     * pass's thresholds, step 7's L0 failure bound, the grow phase's
+     * skip): every waiting job is tried and the phase always runs. Only
+     * the tests set it, to run both readings; tools leave it 0 */
+    int32_t literal;
 } tts_config;
 
 /* A segment, for the optional log (host only; invariant checks). */

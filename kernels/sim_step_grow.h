@@ -289,7 +289,8 @@ TTS_FN void tts_el_event(tts_state *S, int64_t t)
 {
     int64_t starts = S->placed[0] + S->placed[1] + S->placed[2];
     int whole = 0;
-    if (S->el_gfree != S->total_free || S->el_gstarts != starts || S->el_gapnow)
+    if (S->el_gfree != S->total_free || S->el_gstarts != starts || S->el_gapnow ||
+        S->cf->literal)
         whole = tts_grow_phase(S, t);
     else
         whole = 1; /* skipped: it would have grown nothing, as last time */

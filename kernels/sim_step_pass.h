@@ -325,7 +325,7 @@ TTS_FN int tts_try(tts_state *S, int32_t i, int64_t t, int32_t m0, int32_t m1, i
          * larger request of the same queue until a job starts or ends (a
          * larger L0 shape needs what a smaller one needs) */
         int q0 = S->mq[i] == 0;
-        found = (!q0 || k < S->l0fail) && tts_prio_victims_l0(S, i);
+        found = (!q0 || k < S->l0fail || S->cf->literal) && tts_prio_victims_l0(S, i);
         if (!found && q0 && k < S->l0fail)
             S->l0fail = k;
     }
@@ -367,7 +367,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
     for (;;) {
         int32_t m0, m1, m2, thr[TTS_NCLASS];
         tts_fit_max(S, &m0, &m1, &m2);
-        if (!S->cf->backfill) { /* strict order: try each */
+        if (!S->cf->backfill || S->cf->literal) { /* strict order, or literal: try each */
             for (int c = 0; c < TTS_NCLASS; c++)
                 thr[c] = TTS_BIG - 1;
         } else {
@@ -398,7 +398,7 @@ TTS_FN int tts_pass(tts_state *S, int64_t t)
          * each queue: fresh jobs (the tree) are in queue 0 */
         int64_t bq[TTS_MAX_QUEUES];
         int32_t tthr[TTS_NCLASS];
-        int prio = S->cf->backfill && tts_prio_on(S);
+        int prio = S->cf->backfill && tts_prio_on(S) && !S->cf->literal;
         for (int32_t q = 0; prio && q < S->cf->nq; q++)
             bq[q] = tts_prio_bound(S, q);
         for (int c = 0; c < TTS_NCLASS; c++) {
