@@ -13,6 +13,7 @@
 #   make bench-engine    one Philly configuration, this engine against v0.1.0's (bench/engine)
 #   make bench-workflows what workflows and the model cache cost (bench/workflows)
 #   make bench-data      bench/data/philly.bin for bench/gpu-check (run on a GPU machine)
+#   make figures         every figure of docs/figures from its recorded command (docs/figures/figures.sh)
 #   make figures-elastic docs/figures/philly-elastic-{jct,makespan}.png (SPEC 10.11's baselines)
 #   make figures-workflows docs/figures/wf-servers.png (SPEC 12.11's baselines, servers needed)
 #   make shared          build/libtracetune.so.VERSION
@@ -118,7 +119,7 @@ COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-workflows bench-data figures-elastic figures-workflows clean install \
+.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-workflows bench-data figures figures-elastic figures-workflows clean install \
         uninstall installcheck doccheck man completion shared example notebooks study FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
@@ -189,6 +190,7 @@ installcheck: $(TOOLS) $(LIBCORE) $(LIBSO) $(MAN_PAGES) $(COMPLETION)
 doccheck: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
 	TT_BIN=$(abspath $(BIN)) tests/docs/completion.sh $(COMPLETION)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/docs/figures.sh
 
 # the study's notebooks: stored clean, and run headless with QUICK=1 (a
 # subset of jobs, coarse grids) into build/notebooks; skipped, saying why,
@@ -334,38 +336,18 @@ example: $(TOOLS)
 	$(BIN)/tt-plot surface --facet makespan -o example-surface.png example-sweep.h5
 	$(BIN)/tt-plot pareto -o example-pareto.png example-sweep.h5
 
-# ---- the elastic baselines (SPEC 10.11) on Philly, README "Elastic jobs" ----
-# mean JCT and makespan against the SideCar resize cost for the Kubernetes
-# default (fixed sizes), termination-based and SideCar resizes, at loads
-# 1000 and 2000 on 4x32x8; 16 distinct simulations (the first two presets
-# do not read resize_cost)
-ELASTIC_SWEEP := $(BUILD)/figures/philly-elastic.h5
-figures-elastic: $(BIN)/tt-ingest $(BIN)/tt-sweep $(BIN)/tt-plot
-	@mkdir -p $(BUILD)/figures
-	$(BIN)/tt-ingest -q -o $(BUILD)/figures/philly.h5 ../shared/traces/philly/pollux_philly.csv
-	$(BIN)/tt-sweep -c 4x32x8 -g load=1000,2000 -g preset=k8s-fixed,elastic-term,elastic-sidecar \
-	    -g resize_cost=1,10,30,100,300,1000 -o $(ELASTIC_SWEEP) $(BUILD)/figures/philly.h5 >/dev/null
-	for m in jct:jct_mean makespan:makespan; do \
-	    $(BIN)/tt-plot lines -y $${m#*:} --by el_up,resize --panel load --label k8s-fixed \
-	        --label elastic-term --label elastic-sidecar --title "Philly on 4x32x8 \
-	(order=fifo, w0=w1=0, el_up=2 el_down=1 when elastic): $${m#*:} against resize_cost" \
-	        -o docs/figures/philly-elastic-$${m%%:*}.png $(ELASTIC_SWEEP) || exit 1; \
-	done
-
-# ---- the workflow baselines (SPEC 12.11), README "Workflows and GPU memory" ----
-# how many servers (nodes of 4 GPUs) each baseline needs for wf_jct_p99 <=
-# 150 s on a synthetic workload of short workflow tasks (tt-gen: 4,000
-# one-GPU tasks of median 10 s, 854 workflows, 20 models, 56 GPUs of
-# offered load); 52 simulations, under a second
-WF_TRACE := $(BUILD)/figures/wf-short.h5
-figures-workflows: $(BIN)/tt-gen $(BIN)/tt-size $(BIN)/tt-plot
-	@mkdir -p $(BUILD)/figures
-	$(BIN)/tt-gen -n 4000 -s 1 --wf-frac 1 --wf-shape chain:3,fan:4,mr:4:2 --models 20 -g 1:1 \
-	    -d 1:10:0.8 -a 0.25 --day-ratio 1 --weekend 1 -o $(WF_TRACE)
-	$(BIN)/tt-size -c 1x1x4 --nodes 12:24:13 -P wf-deps -P cache-lru -P heft-like \
-	    -P compass-like --target 'wf_jct_p99<=150' $(WF_TRACE) > $(BUILD)/figures/wf-size.tsv
-	$(BIN)/tt-plot size --title "Servers (4 GPUs each) for wf_jct_p99 <= 150 s: 854 synthetic \
-	workflows, tasks of median 10 s" -o docs/figures/wf-servers.png $(BUILD)/figures/wf-size.tsv
+# ---- the figures of docs/figures, each from its recorded command ----
+# (docs/figures/figures.sh: the Philly surface and Pareto front, the queue
+# disciplines' CDFs, SPEC 10.11's elastic baselines, SPEC 12.11's servers,
+# the study's CDF, which runs make study: minutes); tests/docs/figures.sh
+# says when a committed one is stale
+figures: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) docs/figures/figures.sh docs/figures \
+	    $$(docs/figures/figures.sh --list | cut -d' ' -f1)
+figures-elastic: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) docs/figures/figures.sh docs/figures philly-elastic-jct
+figures-workflows: $(TOOLS)
+	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) docs/figures/figures.sh docs/figures wf-servers
 
 # ---- the library as a library: shared, pkg-config, install ----
 # libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from objects
