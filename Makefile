@@ -199,7 +199,7 @@ notebooks: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/notebooks/run.sh
 
 # the full study: both notebooks executed into study/ beside report.md and
-# its figures (PNG and PDF); the README says how long it takes
+# its figures (PNG and PDF); docs/studies.md says how long it takes
 # (Debian's python3 packages are those of /usr/bin/python3)
 STUDY_NOTEBOOKS = notebooks/trace-tour.ipynb notebooks/network-sensitive-study.ipynb
 NB_PYTHON ?= /usr/bin/python3
