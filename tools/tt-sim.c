@@ -14,7 +14,7 @@
 
 static const char usage[] = "usage: tt-sim -c CLUSTER [-p NAME=VALUE]... [--models FILE] "
                             "[-o RESULT.h5]\n"
-                            "              [--jobs | --timeline] TRACE.h5\n";
+                            "              [-m COLUMNS] [--human | --jobs | --timeline] TRACE.h5\n";
 
 static void help(void)
 {
@@ -84,6 +84,12 @@ static void help(void)
         "                 empty, as is rho for a job of duration 0)\n"
         "  --timeline     print the state after every event time instead: t waiting\n"
         "                 running busy_gpus running_l0 running_l1 running_l2\n"
+        "  -m COLUMNS     print only these columns of the metrics row, in this order:\n"
+        "                 parameter and metric names, and preset (the -p preset= given,\n"
+        "                 - when none), separated by commas (-m jct_mean,makespan)\n"
+        "  --human        print the row as name, value lines, with times in days, hours\n"
+        "                 or minutes, GPU-seconds in GPU-hours and fractions in %; without\n"
+        "                 -m: the parameters not at their defaults and the metrics\n"
         "  -h, --help     this help;  --version  version and GPU support\n"
         "\n"
         "Default output: one header line and one row: the 31 parameters (as above), then\n"
@@ -177,14 +183,15 @@ static int finish(state *s, int status)
 int main(int argc, char **argv)
 {
     cli_init(argv[0]);
-    const char *cspec = NULL, *mpath = NULL, *out = NULL;
+    const char *cspec = NULL, *mpath = NULL, *out = NULL, *cols = NULL, *preset = NULL;
     state s;
     memset(&s, 0, sizeof s);
-    int np = 0, want_jobs = 0, want_tl = 0, c;
-    enum { OPT_MODELS = 256, OPT_JOBS, OPT_TIMELINE };
+    int np = 0, want_jobs = 0, want_tl = 0, want_human = 0, c;
+    enum { OPT_MODELS = 256, OPT_JOBS, OPT_TIMELINE, OPT_HUMAN };
     static const struct option lopts[] = {{"models", required_argument, 0, OPT_MODELS},
                                           {"jobs", no_argument, 0, OPT_JOBS},
                                           {"timeline", no_argument, 0, OPT_TIMELINE},
+                                          {"human", no_argument, 0, OPT_HUMAN},
                                           {"help", no_argument, 0, 'h'},
                                           {"version", no_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
@@ -193,11 +200,13 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
-    while ((c = getopt_long(argc, argv, "c:p:o:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:p:o:m:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
         case 'p': s.pv[np++] = optarg; break;
         case 'o': out = optarg; break;
+        case 'm': cols = optarg; break;
+        case OPT_HUMAN: want_human = 1; break;
         case OPT_MODELS: mpath = optarg; break;
         case OPT_JOBS: want_jobs = 1; break;
         case OPT_TIMELINE: want_tl = 1; break;
@@ -210,7 +219,9 @@ int main(int argc, char **argv)
                       : optind >= argc      ? "no trace file"
                       : optind + 1 < argc   ? "one trace file only"
                       : want_jobs && want_tl ? "--jobs and --timeline exclude each other"
-                                             : NULL;
+                      : (cols || want_human) && (want_jobs || want_tl)
+                          ? "-m and --human choose the metrics row's columns, not --jobs' or --timeline's"
+                          : NULL;
     if (why) {
         cli_err("%s", why);
         release(&s);
@@ -227,6 +238,9 @@ int main(int argc, char **argv)
     tt_params_default(&par);
     if (tt_cluster_parse(s.ctx, cspec, &cl))
         return finish(&s, EXIT_USAGE);
+    tt_view view;
+    if (tt_view_parse(s.ctx, cols, &view))
+        return finish(&s, EXIT_USAGE);
     /* the model table first: mix names its classes */
     if (mpath ? tt_models_load(s.ctx, mpath, &s.models) : tt_models_default(s.ctx, &s.models))
         return finish(&s, EXIT_FAIL);
@@ -235,6 +249,8 @@ int main(int argc, char **argv)
         const char *val = cli_split_arg("-p", "VALUE", s.pv[i], name, sizeof name);
         if (!val || tt_params_set(s.ctx, &par, s.models, name, val))
             return finish(&s, EXIT_USAGE);
+        if (strcmp(name, "preset") == 0)
+            preset = val;
     }
     tt_outfile of;
     if (out && tt_outfile_check(s.ctx, &of, out, inputs, 3))
@@ -277,7 +293,14 @@ int main(int argc, char **argv)
         print_jobs(&s.jobs, s.models, s.res);
     else if (want_tl)
         print_timeline(&s.tl);
-    else {
+    else if (want_human) {
+        if (!cols)
+            tt_view_human_default(&par, s.models, &m, preset, &view);
+        tt_view_human(stdout, &view, &par, s.models, &m, preset);
+    } else if (cols) {
+        tt_view_tsv_header(stdout, &view);
+        tt_view_tsv_row(stdout, &view, &par, s.models, &m, preset);
+    } else {
         tt_sim_tsv_header(stdout);
         tt_sim_tsv_row(stdout, &par, s.models, &m);
     }

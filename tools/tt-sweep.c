@@ -19,7 +19,7 @@
 static const char usage[] =
     "usage: tt-sweep -c CLUSTER [-g NAME=SPEC]... [-p NAME=VALUE]... [--configs FILE]\n"
     "                [-d auto|cpu|gpu] [-j THREADS] [--shard K/N] [--models FILE]\n"
-    "                [--no-dedup] [-o SWEEP.h5] TRACE.h5\n";
+    "                [--no-dedup] [-o SWEEP.h5] [-m COLUMNS] [--human] TRACE.h5\n";
 
 static void help(void)
 {
@@ -69,6 +69,13 @@ static void help(void)
         "  -o SWEEP.h5     also write the sweep file (HDF5: /sweep/index,\n"
         "                  /sweep/params/<name>, /sweep/metrics/<name>), whole or not\n"
         "                  at all\n"
+        "  -m COLUMNS      print only these columns, in this order: parameter and\n"
+        "                  metric names, and preset (the preset a row was made from,\n"
+        "                  - when none), separated by commas (-m preset,jct_mean)\n"
+        "  --human         print each row as name, value lines, with times in days,\n"
+        "                  hours or minutes, GPU-seconds in GPU-hours and fractions in\n"
+        "                  %; without -m: its preset, the parameters not at their\n"
+        "                  defaults and the metrics\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Rows come in configuration order, the same on every device and thread count.\n"
@@ -108,6 +115,9 @@ typedef struct {
     tt_sim_jobs jobs;
     int64_t *idx;
     tt_metrics *metrics;
+    const char *cols; /* -m, or NULL */
+    int human;        /* --human */
+    tt_view view;
 } state;
 
 static void release(state *s)
@@ -131,13 +141,27 @@ static int finish(state *s, int status)
     return cli_close_stdout(status);
 }
 
-static void print_rows(const state *s, int64_t count)
+static void print_rows(state *s, int64_t count)
 {
-    tt_sim_tsv_header(stdout);
+    if (!s->cols && !s->human)
+        tt_sim_tsv_header(stdout);
+    else if (!s->human)
+        tt_view_tsv_header(stdout, &s->view);
     for (int64_t r = 0; r < count; r++) {
         tt_params p;
+        char preset[64];
         tt_sweep_params(s->ctx, s->sweep, s->idx[r], &p); /* checked before the run */
-        tt_sim_tsv_row(stdout, &p, s->models, &s->metrics[r]);
+        tt_sweep_preset(s->sweep, s->idx[r], preset, sizeof preset);
+        if (s->human) {
+            if (!s->cols)
+                tt_view_human_default(&p, s->models, &s->metrics[r], preset, &s->view);
+            printf("%sconfiguration %lld\n", r ? "\n" : "", (long long)s->idx[r]);
+            tt_view_human(stdout, &s->view, &p, s->models, &s->metrics[r], preset);
+        } else if (s->cols) {
+            tt_view_tsv_row(stdout, &s->view, &p, s->models, &s->metrics[r], preset);
+        } else {
+            tt_sim_tsv_row(stdout, &p, s->models, &s->metrics[r]);
+        }
     }
 }
 
@@ -151,11 +175,12 @@ int main(int argc, char **argv)
     int ng = 0, np = 0, c;
     int64_t threads = 0, sk = 0, sn = 1, sims = 0;
     int all = 0;
-    enum { OPT_MODELS = 256, OPT_CONFIGS, OPT_SHARD, OPT_ALL };
+    enum { OPT_MODELS = 256, OPT_CONFIGS, OPT_SHARD, OPT_ALL, OPT_HUMAN };
     static const struct option lopts[] = {{"models", required_argument, 0, OPT_MODELS},
                                           {"configs", required_argument, 0, OPT_CONFIGS},
                                           {"shard", required_argument, 0, OPT_SHARD},
                                           {"no-dedup", no_argument, 0, OPT_ALL},
+                                          {"human", no_argument, 0, OPT_HUMAN},
                                           {"help", no_argument, 0, 'h'},
                                           {"version", no_argument, 0, 'V'},
                                           {0, 0, 0, 0}};
@@ -165,7 +190,7 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
-    while ((c = getopt_long(argc, argv, "c:g:p:d:j:o:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:g:p:d:j:o:m:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
         case 'g': s.gv[ng++] = optarg; break;
@@ -182,6 +207,8 @@ int main(int argc, char **argv)
         case OPT_CONFIGS: cfile = optarg; break;
         case OPT_SHARD: shard = optarg; break;
         case OPT_ALL: all = 1; break;
+        case 'm': s.cols = optarg; break;
+        case OPT_HUMAN: s.human = 1; break;
         case 'h': help(); return finish(&s, EXIT_OK);
         case 'V': release(&s); return cli_version();
         default: release(&s); return cli_usage_error(usage);
@@ -215,6 +242,8 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     if (tt_sweep_create(s.ctx, s.models, &s.sweep))
         return finish(&s, EXIT_FAIL);
+    if (tt_view_parse(s.ctx, s.cols, &s.view))
+        return finish(&s, EXIT_USAGE);
     for (int i = 0; i < np + ng; i++) {
         char name[64];
         int grid = i >= np;

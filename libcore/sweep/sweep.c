@@ -635,6 +635,29 @@ int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p)
     return rc;
 }
 
+void tt_sweep_preset(const tt_sweep *s, int64_t k, char *buf, size_t size)
+{
+    int64_t rows[NSLOTS];
+    buf[0] = '\0';
+    if (k < 0 || k >= tt_sweep_count(s))
+        return;
+    int64_t frow = decode(s, k, rows);
+    /* applied in this order, so the last one found is the row's */
+    if (s->fixed[PRESET_SLOT])
+        snprintf(buf, size, "%s", s->fixed[PRESET_SLOT]);
+    for (int g = -1; g < s->ngrids; g++) {
+        const axis *a = g < 0 ? &s->file : &s->grid[g];
+        int64_t row = g < 0 ? frow : rows[g];
+        if (row < 0)
+            continue;
+        for (int n = 0; n < a->nnames; n++) {
+            char tmp[32];
+            if (a->names[n] == PRESET_SLOT)
+                snprintf(buf, size, "%s", axis_text(a, row, n, tmp, sizeof tmp));
+        }
+    }
+}
+
 void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size)
 {
     int64_t rows[NSLOTS];

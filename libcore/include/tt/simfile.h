@@ -65,6 +65,38 @@ int tt_sim_save(tt_ctx *ctx, const char *path, const tt_sim_save_args *a);
 int tt_sim_tsv_header(FILE *f);
 int tt_sim_tsv_row(FILE *f, const tt_params *p, const tt_models *models, const tt_metrics *m);
 
+/* A choice of output columns for people (tt-sim, tt-sweep: -m and
+ * --human): parameters and metrics by name, and "preset", the named
+ * baseline a row was made from ("-" when none). */
+#define TT_VIEW_MAX 128
+typedef struct {
+    int n;
+    int16_t col[TT_VIEW_MAX];
+} tt_view;
+/* The last of SPEC 7's metrics (tt_metric_names' index of "rejected"). */
+#define TT_METRIC_LAST_SPEC7 15
+/* Parses a comma-separated list of column names into v; NULL or "": every
+ * parameter and metric, as tt_sim_tsv_header. 0, or TT_EINVAL naming the
+ * unknown name and the nearest known one ("did you mean"). */
+int tt_view_parse(tt_ctx *ctx, const char *list, tt_view *v);
+/* The header and one row of v's columns as TSV to f. preset: the row's
+ * preset name, or NULL. 0 or TT_EIO. */
+int tt_view_tsv_header(FILE *f, const tt_view *v);
+int tt_view_tsv_row(FILE *f, const tt_view *v, const tt_params *p, const tt_models *models,
+                    const tt_metrics *m, const char *preset);
+/* One row as aligned "name  value  (value in days, hours, GPU-hours, %)"
+ * lines to f. 0 or TT_EIO. */
+int tt_view_human(FILE *f, const tt_view *v, const tt_params *p, const tt_models *models,
+                  const tt_metrics *m, const char *preset);
+/* The columns --human shows without -m: the preset, the order and every
+ * parameter not at its default, SPEC 7's metrics and the other metrics
+ * that are not 0. */
+void tt_view_human_default(const tt_params *p, const tt_models *models, const tt_metrics *m,
+                           const char *preset, tt_view *v);
+/* The name of names[0 .. n) nearest to name (at most two edits, or name a
+ * prefix of it), or NULL: for "did you mean" messages. */
+const char *tt_view_suggest(const char *name, const char *const *names, int n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -81,6 +81,9 @@ int64_t tt_sweep_count(const tt_sweep *s);
 /* The parameters of configuration k (0 <= k < count). 0, or TT_EINVAL for
  * k out of range. */
 int tt_sweep_params(tt_ctx *ctx, const tt_sweep *s, int64_t k, tt_params *p);
+/* The name of the preset configuration k was made from (fixed, a grid or a
+ * file column; the one applied last), "" when none, into buf. */
+void tt_sweep_preset(const tt_sweep *s, int64_t k, char *buf, size_t size);
 /* Where configuration k comes from, for messages: "configuration 7" or
  * "configuration 7 (sweep.tsv:9)". */
 void tt_sweep_label(const tt_sweep *s, int64_t k, char *buf, size_t size);
