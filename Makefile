@@ -191,6 +191,7 @@ doccheck: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
 	TT_BIN=$(abspath $(BIN)) tests/docs/completion.sh $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/docs/figures.sh
+	tests/docs/engine_parts.sh
 
 # the study's notebooks: stored clean, and run headless with QUICK=1 (a
 # subset of jobs, coarse grids) into build/notebooks; skipped, saying why,

@@ -55,7 +55,7 @@
 #ifndef TT_SIM_STEP_H
 #define TT_SIM_STEP_H
 
-/* The step in eleven parts, each calling only those before it:
+/* The step in twelve parts, each calling only those before it:
  *   sim_step_base.h     host/device marking, the structs, arithmetic,
  *                       the per-job rules
  *   sim_step_layout.h   the state's one buffer: its size, its layout

@@ -1,4 +1,4 @@
-/* sim_step_base.h: the first of the four parts of the simulation step
+/* sim_step_base.h: the first of the twelve parts of the simulation step
  * (sim_step.h includes them in order; each calls only those before it).
  * Here: the host/device marking, the engine's plain structs (the trace and
  * model table, the cluster, one configuration, the segment log, the
@@ -91,7 +91,7 @@ typedef struct {
      * index (tts_config.git) */
     const tts_gittins *git;
     int32_t ngit;
-    /* elasticity (docs/model.md section 10), each NULL when absent: the
+    /* elasticity (SPEC 10, docs/model.md section 12), each NULL when absent: the
      * trace's columns elastic (1, 0, -1 = unknown), gpus_min and gpus_max
      * (-1 = no bound); per class, the scale column's nscale[c] values at
      * 1, 2, 4, ... GPUs from scale[TTS_SCALE_MAX * c] (0 values: linear) */
@@ -99,7 +99,7 @@ typedef struct {
     const int32_t *gmin, *gmax;
     const int32_t *nscale;
     const int64_t *scale;
-    /* workflows (docs/model.md section 12), NULL and 0 when the trace has
+    /* workflows (SPEC 12, docs/model.md section 13), NULL and 0 when the trace has
      * no task, built on the host (libcore/sim/wf.c): per job its task
      * index (tsk, -1: a plain job) and its workflow's (wfi, dense, -1);
      * its parents deps[dep_off[i] .. dep_off[i + 1]) and its children
@@ -483,7 +483,7 @@ TTS_FN void tts_set_aging(tts_state *S, int64_t i, int on)
     tts_put(S, i, TTS_I_AGING, 1, (uint32_t)(on != 0));
 }
 
-/* An allocation entry's GPUs; the loan flag (docs/model.md 10.3) is a bit
+/* An allocation entry's GPUs; the loan flag (SPEC 10.3) is a bit
  * of ent_gpus, never set without elasticity. */
 #define TTS_LOAN_BIT 0x40000000
 

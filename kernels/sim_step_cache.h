@@ -180,7 +180,7 @@ TTS_FN int tts_c_add(tts_state *S, int32_t i, int32_t e, int32_t x, int32_t g)
 
 /* Running job i's start loads its model (its entries from head, each
  * holding its GPU count): the GPUs each entry takes (their masks), the
- * loads, the start's count. Returns L (docs/model.md 12.2). */
+ * loads, the start's count. Returns L (SPEC 12.2). */
 TTS_FN int64_t tts_c_start(tts_state *S, int32_t i, int32_t head)
 {
     int any = 0;

@@ -1,5 +1,5 @@
 /* sim_step_elastic.h: the fourth part of the simulation step (sim_step.h):
- * elastic jobs (docs/model.md section 10). A job's sizes and its speed at
+ * elastic jobs (SPEC 10, docs/model.md section 12). A job's sizes and its speed at
  * a size, allocation entries that grow and shrink with their loan flags,
  * the reclaim searches on free + loaned GPUs, the event's log of touched
  * allocations, and what a segment adds to the totals (every segment,

@@ -1,5 +1,5 @@
 /* sim_step_grow.h: the part of the simulation step (sim_step.h) that ends
- * an event time with elastic jobs (docs/model.md section 10): the grow
+ * an event time with elastic jobs (SPEC 10, docs/model.md section 12): the grow
  * phase, the touched allocations turned into resizes, the ends of
  * resize_gap as events, and the skip of the phase where nothing changed.
  * After sim_step_elastic.h; sim_step_pass.h comes next. */

@@ -243,7 +243,7 @@ TTS_FN int tts_find_free(tts_state *S, int32_t k, int32_t al)
            (al >= 2 && tts_find_l2(S, k));
 }
 
-/* Steps 2 and 5 of docs/model.md 10.4 (reclaim for L0, then for L1 or
+/* Steps 2 and 5 of SPEC 10.4 (reclaim for L0, then for L1 or
  * L2), and step 6 (start smaller): 1 if job i started. */
 TTS_FN int tts_try_elastic(tts_state *S, int32_t i, int64_t t, int32_t al, int step)
 {

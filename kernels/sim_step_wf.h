@@ -1,4 +1,4 @@
-/* sim_step_wf.h: workflows (docs/model.md section 12.1) in the simulation
+/* sim_step_wf.h: workflows (SPEC 12.1, docs/model.md section 13) in the simulation
  * step (sim_step.h): tasks that become ready when their last parent ends,
  * whole-workflow rejection, a task's home node, and the workflows' JCTs.
  * Off (no state, no cost but a NULL test) when the trace has no task.

@@ -18,7 +18,7 @@ struct tt_models {
     int n;
     char *names[TT_MAX_CLASSES];
     int64_t slow_l1[TT_MAX_CLASSES], slow_l2[TT_MAX_CLASSES];
-    /* the scale column (docs/model.md 10.2): nscale[c] values sp(1), sp(2),
+    /* the scale column (SPEC 10.2): nscale[c] values sp(1), sp(2),
      * sp(4), ...; 0 values: linear */
     int32_t nscale[TT_MAX_CLASSES];
     int64_t scale[TT_MAX_CLASSES][TT_SCALE_VALUES];

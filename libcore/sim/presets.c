@@ -28,7 +28,7 @@ static const preset presets[] = {
      * order, timers and backfill, so that they differ from it in sizes and
      * the resize mechanism alone. SPEC leaves el_up and el_down open: 2 and
      * 1 let a job grow to four times its request or start at half of it,
-     * room to fill idle GPUs with few sizes to weigh (docs/model.md 10.11).
+     * room to fill idle GPUs with few sizes to weigh (SPEC 10.11).
      * resize_cost is the user's (its default, -p or a grid) */
     {"k8s-fixed", "el_up=0 el_down=0 order=fifo w0=0 w1=0 backfill=1"},
     {"elastic-term", "el_up=2 el_down=1 resize=term restart=30 order=fifo w0=0 w1=0 "

@@ -75,7 +75,7 @@ typedef struct {
     int32_t prio_preempt;
     int64_t gittins_delta;
     char gittins_dist[TT_GITTINS_DIST_MAX];
-    /* elastic jobs (docs/model.md section 10): doublings above and
+    /* elastic jobs (SPEC 10, docs/model.md section 12): doublings above and
      * halvings below a job's GPUs (0 .. 6), the permille of jobs elastic
      * where the trace does not say, resize TT_RESIZE_SIDECAR (overhead
      * resize_cost) or TT_RESIZE_TERM (overhead restart), the gap (s) from
@@ -178,7 +178,7 @@ int tt_models_count(const tt_models *m);
 /* Class index of name, or -1. */
 int tt_models_find(const tt_models *m, const char *name);
 const char *tt_models_name(const tt_models *m, int c);
-/* The optional scale column (docs/model.md 10.2): class c's throughput at
+/* The optional scale column (SPEC 10.2): class c's throughput at
  * 1, 2, 4, ... GPUs on a packed placement, permille of one GPU, into
  * sp[0 .. TT_SCALE_VALUES); returns the count (0: the column is absent or
  * empty for c, linear speedup). */
@@ -217,12 +217,12 @@ typedef struct {
     int64_t *submit, *duration;
     int32_t *gpus, *cls;
     int64_t unknown_models; /* jobs with cls = -1 */
-    /* the trace's elasticity columns (docs/model.md 10.1), NULL when it
+    /* the trace's elasticity columns (SPEC 10.1), NULL when it
      * has none: elastic 1, 0 or -1 (unknown: el_frac decides), gpus_min and
      * gpus_max (-1: no bound); owned like the columns above */
     int8_t *elastic;
     int32_t *gpus_min, *gpus_max;
-    /* the trace's workflow columns (docs/model.md 12.7), NULL when absent,
+    /* the trace's workflow columns (SPEC 12.7), NULL when absent,
      * owned the same way: wf (-1: not a task), the parents
      * deps[dep_off[i] .. dep_off[i + 1]) (n + 1 offsets, row indices),
      * mid, mem_mb, out_mb */
