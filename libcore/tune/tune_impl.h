@@ -56,8 +56,7 @@ struct tt_tune {
     const tt_objective *obj;
     tt_tune_row *rows;
     int64_t nrows, cap;
-    int64_t *slot; /* open addressing over rows by parameters; -1 empty */
-    int64_t nslots;
+    tt_cset cache; /* the rows by configuration: every parameter (tt_tune_cache_find) */
     /* with a trace (tt_tune_set_canon): the rows simulated, by canonical
      * form, so a configuration of a known form costs no simulation */
     int have_canon;
