@@ -44,7 +44,10 @@ static const char help[] =
     "  --strategy S      model (default): a Gaussian-process surrogate proposes\n"
     "                    each batch; refine: successive refinement of a grid;\n"
     "                    both end with coordinate steps around the best points\n"
-    "  --budget N        simulations for the search (default 10% of the grid)\n"
+    "  --budget N        simulations for the search (default the larger of 256 and\n"
+    "                    10% of the grid, at most the grid); when the grid's\n"
+    "                    distinct simulations fit it, the search runs them all\n"
+    "                    and its answer is exact\n"
     "  --batch N         simulations per round (default a quarter of the budget,\n"
     "                    16 .. 4096)\n"
     "  --seed N          seed of every random choice (default 1)\n"
@@ -69,7 +72,8 @@ static const char help[] =
     "test_METRIC for the 16 metrics (test columns empty without a split).\n"
     "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
     "when the search's last round still improved its best by over 1%, and the\n"
-    "simulations spent.\n"
+    "simulations spent ('exact: all N distinct simulations of the grid' where the\n"
+    "search ran them all).\n"
     "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
     "error, 2 usage error (bad option, -c, -s, -p, objective or split).\n";
 
@@ -288,7 +292,7 @@ int main(int argc, char **argv)
                                s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro.nroles,
                                tt_tune_role_names, ro.train_row, s.te ? ro.test_row : NULL,
-                               note};
+                               note, &ro};
         cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, s.out, &a);
         cli_cleanup_on_signal(NULL);

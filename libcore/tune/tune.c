@@ -293,6 +293,7 @@ int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, 
     t->base = *base;
     t->obj = obj;
     t->grid = 1;
+    t->forms = -1;
     tt_cset_init(&t->sims, row_form, t);
     tt_cset_init(&t->cache, row_params, t);
     int rc = 0;
@@ -353,7 +354,13 @@ void tt_tune_free(tt_tune *t)
 }
 
 int64_t tt_tune_grid_size(const tt_tune *t) { return t->grid; }
-int64_t tt_tune_default_budget(const tt_tune *t) { return t->grid / 10 > 0 ? t->grid / 10 : 1; }
+int64_t tt_tune_default_budget(const tt_tune *t)
+{
+    int64_t b = t->grid / 10 > TT_TUNE_DEFAULT_BUDGET ? t->grid / 10 : TT_TUNE_DEFAULT_BUDGET;
+    return b < t->grid ? b : t->grid;
+}
+int tt_tune_last_exact(const tt_tune *t) { return t->exact; }
+int64_t tt_tune_grid_forms(const tt_tune *t) { return t->forms; }
 int64_t tt_tune_rows(const tt_tune *t) { return t->nrows; }
 double tt_tune_last_gain(const tt_tune *t) { return t->gain; }
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i) { return &t->rows[i]; }
@@ -588,6 +595,9 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     out->rows_search = train->nrows - before;
     out->sims_search = train->nsims - sims;
     out->gain = train->gain;
+    out->exact = train->exact;
+    out->forms = train->forms;
+    out->forms_test = -1;
     o.strategy = TT_TUNE_GRID;
     o.phase = PHASE_GRID;
     o.progress = NULL;
@@ -614,6 +624,8 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     int64_t found; /* the best of the search alone; hindsight takes every test row */
     if (!rc)
         rc = tt_tune_search(ctx, test, &o, eval, test_arg, &found);
+    out->exact_test = test->exact;
+    out->forms_test = test->forms;
     if (!rc)
         rc = tt_tune_best_row(test, &te[TT_ROLE_HINDSIGHT], NULL);
     if (!rc)

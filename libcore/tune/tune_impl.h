@@ -64,6 +64,8 @@ struct tt_tune {
     tt_cset sims;
     int64_t nsims;
     double gain; /* the last round's of the last search (tt_tune_last_gain) */
+    int exact;     /* the last search ran every distinct form (tt_tune_last_exact) */
+    int64_t forms; /* the grid's distinct forms where it counted them, else -1 */
 };
 
 
@@ -185,6 +187,10 @@ typedef struct {
     double best_obj;
     int best_feasible, have_best;
     double gain;
+    /* exact: the first point of each distinct form of the grid, which
+     * fit the budget; proposed without the bound on points */
+    int exact;
+    int64_t *exact_ids, nexact;
 } tt_search;
 
 /* The room left in this round: the least of the simulations left in the

@@ -80,20 +80,30 @@ void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const
 {
     int64_t n = tt_tune_sims(t), rows = tt_tune_rows(t), grid = tt_tune_grid_size(t);
     /* configurations that shared a simulation (one canonical form) */
-    char shared[64] = "";
+    char shared[64] = "", exact[128] = "";
     if (rows != n)
         snprintf(shared, sizeof shared, " for %lld configurations", (long long)rows);
+    int64_t forms = test ? ro->forms_test : ro->forms;
+    if (test ? ro->exact_test : ro->exact)
+        snprintf(exact, sizeof exact, "exact: all %lld distinct simulations of the grid",
+                 (long long)forms);
     if (!test) {
+        char tail[160];
+        if (*exact)
+            snprintf(tail, sizeof tail, ": %s", exact);
+        else
+            snprintf(tail, sizeof tail, " (search %.1f%%)",
+                     100.0 * (double)ro->sims_search / (double)grid);
         snprintf(buf, size, "%lld simulations%s on train (search %lld, grid baseline %lld, "
-                 "others %lld) over a grid of %lld (search %.1f%%)", (long long)n, shared,
+                 "others %lld) over a grid of %lld%s", (long long)n, shared,
                  (long long)ro->sims_search, (long long)ro->sims_grid,
-                 (long long)(n - ro->sims_search - ro->sims_grid), (long long)grid,
-                 100.0 * (double)ro->sims_search / (double)grid);
+                 (long long)(n - ro->sims_search - ro->sims_grid), (long long)grid, tail);
         return;
     }
     double regret = tt_tune_row_at(t, ro->test_row[TT_ROLE_RECOMMENDED])->objective -
                     ro->hindsight;
     snprintf(buf, size, "%lld simulations%s on test; regret of the choice on test %.6f (%.2f%% "
-             "of the best in hindsight, %s)", (long long)n, shared, regret,
-             ro->hindsight != 0 ? 100.0 * regret / fabs(ro->hindsight) : 0.0, split);
+             "of the best in hindsight, %s%s%s)", (long long)n, shared, regret,
+             ro->hindsight != 0 ? 100.0 * regret / fabs(ro->hindsight) : 0.0, exact,
+             *exact ? "; " : "", split);
 }

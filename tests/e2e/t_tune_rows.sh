@@ -121,6 +121,8 @@ for BASE in "order=gittins w0=600 w1=3600 theta=1200 gpu_mem=2048 load_bw=100 lo
         cp err.txt p.err
         grep -q "on train (search $forms, grid baseline 0, " p.err ||
             fail "$what: not the $forms distinct simulations tt-sweep counts: $(cat p.err)"
+        grep -q ": exact: all $forms distinct simulations of the grid" p.err ||
+            fail "$what: not said exact: $(cat p.err)"
         check_rows p.tsv p.err g.h5
     done <ranges.txt
 done

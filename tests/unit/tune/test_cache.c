@@ -154,21 +154,27 @@ static void check_part(const tt_tune *t, const rcase *k, const tt_sim_jobs *j, c
     tt_ctx_free(ctx);
 }
 
-/* Whether phase-0 rows of t hold every lattice point's parameters. */
-static void check_points(const tt_tune *t, const tt_models *m, const char *what)
+/* Whether the phase-0 rows of t hold every lattice point's canonical form
+ * (a search may stand a point by another of its form). */
+static void check_points(const tt_tune *t, const tt_canon *kc, const tt_models *m,
+                         const char *what)
 {
     char a[8192], b[8192];
     for (int64_t p = 0; p < tt_tune_grid_size(t); p++) {
-        tt_params q;
+        tt_params q, f;
         tt_tune_point(t, p, &q);
-        params_text(&q, m, a, sizeof a);
+        tt_canon_form(kc, &q, &f);
+        params_text(&f, m, a, sizeof a);
         int found = 0;
         for (int64_t r = 0; r < tt_tune_rows(t) && !found; r++) {
-            params_text(&tt_tune_row_at(t, r)->params, m, b, sizeof b);
+            tt_canon_form(kc, &tt_tune_row_at(t, r)->params, &f);
+            params_text(&f, m, b, sizeof b);
             found = tt_tune_row_at(t, r)->phase == 0 && strcmp(a, b) == 0;
         }
-        cr_expect(found, "%s: lattice point %lld (%s) has no row of the search", what,
-                  (long long)p, a);
+        tt_tune_point(t, p, &q);
+        params_text(&q, m, a, sizeof a);
+        cr_expect(found, "%s: the form of lattice point %lld (%s) has no row of the search",
+                  what, (long long)p, a);
     }
 }
 
@@ -211,11 +217,11 @@ static void base_of(tt_params *p, int b)
  * strategy a point a round with a budget of the grid's size on the first
  * 60 jobs of a random workflow trace and the protocol's roles on the
  * other 60: the search simulates each distinct form of its points once
- * and has a row for every point; every row is its own simulation; strict
- * and no_wait are the base waiting inf and 0. The cache keyed 13
- * parameters: a point of a later round found the row of an earlier point
- * that differed only in el_up, promote or w_warm, and strict the row of
- * whichever point came first. */
+ * (exact, on both parts) and has a row of every point's form; every row
+ * is its own simulation; strict and no_wait are the base waiting inf and
+ * 0. The cache keyed 13 parameters: a point of a later round found the
+ * row of an earlier point that differed only in el_up, promote or w_warm,
+ * and strict the row of whichever point came first. */
 Test(cache, each_searchable_parameter_alone)
 {
     rcase k;
@@ -262,7 +268,10 @@ Test(cache, each_searchable_parameter_alone)
             int64_t forms = distinct_forms(t, &kc);
             cr_expect_eq(ro.sims_search, forms, "%s: %lld simulations for %lld distinct forms",
                          what, (long long)ro.sims_search, (long long)forms);
-            check_points(t, k.m, what);
+            check_points(t, &kc, k.m, what);
+            cr_expect(ro.exact && ro.forms == forms, "%s: exact %d, %lld forms counted", what,
+                      ro.exact, (long long)ro.forms);
+            cr_expect_eq(ro.exact_test, 1, "%s: the hindsight search is not exact", what);
             check_part(t, &k, &tr, what);
             check_part(u, &k, &te, what);
             check_baseline(t, ro.train_row[TT_ROLE_STRICT], &base, TT_INF, k.m, what);
