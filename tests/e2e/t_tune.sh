@@ -218,8 +218,9 @@ fi
 
 # ---- Ctrl-C: stops between batches, writes nothing, says so once, exits 130 ----
 echo old >stop.h5
-tt-tune -d cpu -j 2 -c 2x8x8 -s w0=0:3600:60 -s theta=0:3600:60 --objective jct_mean \
-    --budget 2000 -o stop.h5 ex.h5 >stop.out 2>stop.err &
+# (a grid whose distinct simulations pass the budget: a search of many rounds)
+tt-tune -d cpu -j 2 -c 2x8x8 -s w0=0:3600:60 -s w1=0:3600:60 -s theta=0:3600:60 \
+    --objective jct_mean --budget 2000 -o stop.h5 ex.h5 >stop.out 2>stop.err &
 pid=$!
 sleep 1
 kill -INT $pid
