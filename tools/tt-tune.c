@@ -73,7 +73,9 @@ static const char help[] =
     "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
     "when the search's last round still improved its best by over 1%, and the\n"
     "simulations spent ('exact: all N distinct simulations of the grid' where the\n"
-    "search ran them all).\n"
+    "search ran them all), a line when the grid baseline beat the search on train,\n"
+    "and with a test part the verdict there: whether the choice beats strict\n"
+    "consolidation, no-wait and the grid baseline's choice, or which to keep.\n"
     "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
     "error, 2 usage error (bad option, -c, -s, -p, objective or split).\n";
 
@@ -283,8 +285,10 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     tt_params_format_options(&tt_tune_row_at(s.tr, ro.train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
-    char note[160];
+    char note[160], gnote[320], verdict[512];
     tt_tune_budget_note(ro.gain, note, sizeof note);
+    tt_tune_grid_note(s.tr, &ro, gnote, sizeof gnote);
+    tt_tune_verdict(s.te, &ro, verdict, sizeof verdict);
     if (s.out) {
         tt_tune_save_args a = {s.tr, s.te, s.sp.dims, s.sp.ndims, s.obj, s.strat,
                                (uint64_t)s.seed, budget,
@@ -292,7 +296,7 @@ int main(int argc, char **argv)
                                s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro.nroles,
                                tt_tune_role_names, ro.train_row, s.te ? ro.test_row : NULL,
-                               note, &ro};
+                               note, &ro, gnote, verdict};
         cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, s.out, &a);
         cli_cleanup_on_signal(NULL);
@@ -302,10 +306,14 @@ int main(int argc, char **argv)
     cli_err("recommended: tt-sim -c %s %s %s", s.cspec, pline, path);
     if (*note)
         cli_err("%s", note);
+    if (*gnote)
+        cli_err("%s", gnote);
     for (int part = 0; part < (s.te ? 2 : 1); part++) {
         tt_tune_describe(part ? s.te : s.tr, &ro, part, split, line, sizeof line);
         cli_err("%s%s", line, s.te ? "" : "; no test part (--holdout or --train/--test)");
     }
+    if (*verdict)
+        cli_err("%s", verdict);
     if (s.device != TT_DEVICE_CPU)
         cli_err("simulations on %s; surrogate on %s", *used ? used : "cpu",
                 tt_la_describe(s.la));

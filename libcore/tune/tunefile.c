@@ -55,6 +55,8 @@ static int write_attrs(hid_t g, const tune_write *w)
            tt_h5u_attr_i64(g, "exact_test", ro && a->test ? ro->exact_test : 0) ||
            tt_h5u_attr_i64(g, "grid_distinct_train", ro ? ro->forms : -1) ||
            tt_h5u_attr_i64(g, "grid_distinct_test", ro && a->test ? ro->forms_test : -1) ||
+           tt_h5u_attr_str(g, "grid_note", a->grid_note ? a->grid_note : "") ||
+           tt_h5u_attr_str(g, "verdict", a->verdict ? a->verdict : "") ||
            tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 

@@ -44,6 +44,11 @@ for st in model refine; do
         # the objective is jct_mean; regret = its test value less the hindsight's
         [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f39)" ] || fail "$st: objective_train"
     done
+    # the verdict on the test part: what the test objectives call for, and in the file
+    want=$(awk -F'\t' -f "$FIX/../e2e/verdict.awk" $st.tsv)
+    grep -qxF "tt-tune: $want" $st.err || fail "$st: not the verdict '$want': $(cat $st.err)"
+    [ "$(h5dump -a /tune/verdict $st.h5 | sed -n 's/.*(0): "\(.*\)"$/\1/p')" = "$want" ] ||
+        fail "$st: the file's verdict: $(h5dump -a /tune/verdict $st.h5)"
     awk -F'\t' 'NR > 1 { o[$1] = $3 } NR > 1 && $3 + 0 < best + 0 || NR == 2 { best = $3 }
         END { exit !(o["hindsight"] == best) }' $st.tsv || fail "$st: hindsight is not the best on test"
     # (each printed to 6 decimals: the difference of the printed values may

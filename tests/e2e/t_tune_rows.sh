@@ -4,7 +4,8 @@
 # part; strict and no_wait are the fixed parameters waiting inf and 0 (as
 # tt-sim prints them); the search simulates as many configurations as
 # tt-sweep counts distinct simulations over the same range; grid_best is no
-# better than the choice unless tt-tune says so on stderr.
+# better than the choice unless tt-tune says so on stderr; with a test part,
+# the verdict on stderr is what the test objectives call for.
 T=$(printf '\t')
 # sim_of FILE ROW TRACE: tt-sim's output row for the 31 parameters of a
 # tt-tune row (columns 7 .. 37)
@@ -41,9 +42,18 @@ check_rows() {
     sim=$(tt-sim -c "$C" $fixed -p w0=0 -p w1=0 "$3" 2>/dev/null | sed -n 2p | cut -f1-66)
     [ "$(sed -n 4p "$1" | cut -f1)${T}$(sed -n 4p "$1" | cut -f7-72)" = "no_wait${T}$sim" ] ||
         fail "$what: no_wait is not the fixed parameters waiting 0: $(sed -n 4p "$1" | cut -f1-40)"
+    # with a test part, the verdict there: what the test objectives call for
+    if [ -n "${4:-}" ]; then
+        want=$(awk -F'\t' -f "$FIX/../e2e/verdict.awk" "$1")
+        grep -qxF "tt-tune: $want" "$2" || fail "$what: not the verdict '$want': $(cat "$2")"
+    fi
     # grid_best no better than the choice on train, unless said
-    awk -F'\t' '$1 == "recommended" { r = $2 } $1 == "grid_best" { g = $2 } END { exit !(g + 0 < r + 0) }' "$1" &&
-        ! grep -q "the grid baseline" "$2" && fail "$what: grid_best beats the choice, unsaid: $(cut -f1,2 "$1")"
+    if awk -F'\t' '$1 == "recommended" { r = $2 } $1 == "grid_best" { g = $2 } END { exit !(g + 0 < r + 0) }' "$1"; then
+        grep -q "^tt-tune: the grid baseline beat the search on train: grid_best's objective $(awk -F'\t' '$1 == "grid_best" { print $2 }' "$1") is " "$2" ||
+            fail "$what: grid_best beats the choice, unsaid: $(cut -f1,2 "$1")"
+    else
+        grep -q "grid baseline beat" "$2" && fail "$what: a grid note, yet grid_best does not beat the choice"
+    fi
     return 0
 }
 
