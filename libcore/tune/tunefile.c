@@ -46,6 +46,8 @@ static int write_attrs(hid_t g, const tune_write *w)
            tt_h5u_attr_i64(g, "grid_size", tt_tune_grid_size(a->train)) ||
            tt_h5u_attr_i64(g, "sims_train", tt_tune_sims(a->train)) ||
            tt_h5u_attr_i64(g, "sims_test", a->test ? tt_tune_sims(a->test) : 0) ||
+           tt_h5u_attr_i64(g, "sims_search", ro ? ro->sims_search : -1) ||
+           tt_h5u_attr_i64(g, "sims_grid", ro ? ro->sims_grid : -1) ||
            tt_h5u_attr_str(g, "device", a->device ? a->device : "") ||
            tt_h5u_attr_str(g, "linalg", a->linalg ? a->linalg : "") ||
            tt_h5u_attr_str(g, "split", a->split ? a->split : "") ||

@@ -330,8 +330,8 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
 
 /* The header line of the rows tt_tune_tsv_row writes, to f: role,
  * objective_train, objective_test, regret_test, feasible_train,
- * feasible_test, the 13 parameters of tt_param_names, then train_METRIC
- * and test_METRIC for each of the 16 metrics of tt_metric_names. 0, or
+ * feasible_test, the 31 parameters of tt_param_names, then train_METRIC
+ * and test_METRIC for each of the 35 metrics of tt_metric_names. 0, or
  * TT_EIO when f has an error set. */
 int tt_tune_tsv_header(FILE *f);
 /* The row of role (0 <= role < ro->nroles) as tt_tune_run_roles left ro
@@ -443,6 +443,8 @@ typedef struct {
  * trace_format, trace_source_sha256, cluster, models_source,
  * models_sha256, objective, strategy, seed (decimal text), budget, batch,
  * grid_size, sims_train, sims_test (the simulations run on each part),
+ * sims_search, sims_grid (those of the search and of the grid baseline on
+ * train, as tt_tune_describe says them; -1 when not known),
  * device, linalg, split, recommended (the tt-sim parameter line),
  * budget_note ("" when the search's last round gained little),
  * exact_train, exact_test (1 where the search on that part ran every
@@ -467,11 +469,11 @@ typedef struct {
  *   /tune/history/objective   float64
  *   /tune/history/feasible    int64 1/0 ("best" bounds over its part)
  *   /tune/history/predicted   float64: the model's prediction, NaN if none
- *   /tune/history/params/<p>  the 13 parameters, as /sweep/params; and for
+ *   /tune/history/params/<p>  the 31 parameters, as /sweep/params; and for
  *                             each searched class timer w0.CLASS / w1.CLASS
  *                             an int64 column of its own (s; -1 where the
  *                             row uses the global timer)
- *   /tune/history/metrics/<m> the 16 metrics, as /sweep/metrics
+ *   /tune/history/metrics/<m> the 35 metrics, as /sweep/metrics
  *   /tune/result/role         strings: recommended, strict, no_wait,
  *                             grid_best, hindsight
  *   /tune/result/train_row, /tune/result/test_row
