@@ -73,7 +73,8 @@ static const char help[] =
     "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
     "when the search's last round still improved its best by over 1%, and the\n"
     "simulations spent ('exact: all N distinct simulations of the grid' where the\n"
-    "search ran them all), a line when the grid baseline beat the search on train,\n"
+    "search ran them all, else 'not exact: ...' with what it left), a line when\n"
+    "the grid baseline beat the search on train,\n"
     "and with a test part the verdict there: whether the choice beats strict\n"
     "consolidation, no-wait and the grid baseline's choice, or which to keep.\n"
     "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
@@ -285,8 +286,9 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     tt_params_format_options(&tt_tune_row_at(s.tr, ro.train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
-    char note[160], gnote[320], verdict[512];
+    char note[160], gnote[320], verdict[512], xnote[320];
     tt_tune_budget_note(ro.gain, note, sizeof note);
+    tt_tune_exact_note(s.tr, &ro, xnote, sizeof xnote);
     tt_tune_grid_note(s.tr, &ro, gnote, sizeof gnote);
     tt_tune_verdict(s.te, &ro, verdict, sizeof verdict);
     if (s.out) {
@@ -311,6 +313,8 @@ int main(int argc, char **argv)
     for (int part = 0; part < (s.te ? 2 : 1); part++) {
         tt_tune_describe(part ? s.te : s.tr, &ro, part, split, line, sizeof line);
         cli_err("%s%s", line, s.te ? "" : "; no test part (--holdout or --train/--test)");
+        if (part == 0 && *xnote)
+            cli_err("%s", xnote);
     }
     if (*verdict)
         cli_err("%s", verdict);

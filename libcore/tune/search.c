@@ -352,12 +352,12 @@ static const tt_params *point_form(void *arg, int64_t id, tt_params *scratch)
     return scratch;
 }
 
-/* The first lattice point of each distinct form of the grid, in lattice
- * order, into s->exact_ids (s->nexact of them), and the count into
- * t->forms, when the forms that no row has yet fit the budget: 1. 0 when
- * they do not (the count stops past the budget) or the grid has more
- * than TT_TUNE_EXACT_POINTS points and more than the budget; < 0 on
- * error. Without a trace every point is a form of its own. */
+/* The distinct forms of the grid counted into t->forms (unless the grid
+ * has more than TT_TUNE_EXACT_POINTS points and more than the budget),
+ * and the first lattice point of each, in lattice order, into
+ * s->exact_ids (s->nexact of them) while the forms that no row has yet
+ * fit the budget: 1 when they all do, else 0; < 0 on error. Without a
+ * trace every point is a form of its own. */
 static int exact_points(tt_search *s)
 {
     tt_tune *t = s->t;
@@ -365,9 +365,9 @@ static int exact_points(tt_search *s)
         return 0;
     tt_cset set;
     tt_cset_init(&set, point_form, t);
-    int64_t cap = 0, fresh = 0;
+    int64_t cap = 0, fresh = 0, forms = 0;
     int rc = 0, fits = 1;
-    for (int64_t k = 0; k < t->grid && !rc && fits; k++) {
+    for (int64_t k = 0; k < t->grid && !rc; k++) {
         tt_params p, f;
         tt_tune_point(t, k, &p);
         tt_tune_form(t, &p, &f);
@@ -376,6 +376,9 @@ static int exact_points(tt_search *s)
             continue;
         if (t->have_canon && (rc = tt_cset_add(s->ctx, &set, k, h)))
             break;
+        forms++;
+        if (!fits)
+            continue; /* counted on, for what the search says it left */
         if (s->nexact == cap) {
             cap = cap ? 2 * cap : 256;
             int64_t *v = (int64_t *)realloc(s->exact_ids, (size_t)cap * sizeof *v);
@@ -390,8 +393,8 @@ static int exact_points(tt_search *s)
         fits = fresh <= s->o->budget;
     }
     tt_cset_free(&set);
-    if (!rc && fits)
-        t->forms = s->nexact;
+    if (!rc)
+        t->forms = forms;
     return rc ? rc : fits;
 }
 

@@ -111,6 +111,27 @@ void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const
              *exact ? "; " : "", split);
 }
 
+void tt_tune_exact_note(const tt_tune *train, const tt_tune_roles *ro, char *buf, size_t size)
+{
+    if (ro->exact) {
+        if (size)
+            buf[0] = '\0';
+        return;
+    }
+    if (ro->forms >= 0)
+        snprintf(buf, size, "not exact: the search ran %lld of the grid's %lld distinct "
+                 "simulations; how far its choice lies from the grid's best is not known "
+                 "(--budget %lld makes it exact)", (long long)ro->sims_search,
+                 (long long)ro->forms, (long long)ro->forms);
+    else
+        snprintf(buf, size, "not exact: the search ran %lld simulations over a grid of %lld "
+                 "points (%s); how far its choice lies from the grid's best is not known",
+                 (long long)ro->sims_search, (long long)tt_tune_grid_size(train),
+                 tt_tune_grid_size(train) > TT_TUNE_EXACT_POINTS
+                     ? "too many to count its distinct simulations"
+                     : "its distinct simulations not counted");
+}
+
 /* Where rows a and b of t stand, ranked as a search ranks ("best" bounds
  * over every row of t): < 0 when a ranks before b, > 0 after, 0 a tie. */
 static int rank_rows(const tt_tune *t, int64_t a, int64_t b)

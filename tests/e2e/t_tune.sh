@@ -146,6 +146,7 @@ for st in model refine; do
     # shellcheck disable=SC2086
     expect_exit 0 tt-tune -d cpu -c 2x8x8 $G --strategy $st --objective jct_mean --holdout 0.3 \
         -o exact-$st.h5 ex.h5
+    cp err.txt exact-$st.err
     expect_err "(search $forms, grid baseline 0, others 1) over a grid of 256: exact: all $forms distinct simulations of the grid"
     expect_err "of the best in hindsight, exact: all $forms_test distinct simulations of the grid; train jobs [0,1400)"
     [ "$(sed -n 2p out.txt | cut -f2)" = "$(least sweep-train.tsv)" ] ||
@@ -157,10 +158,16 @@ for st in model refine; do
         -a /tune/grid_distinct_test exact-$st.h5 | grep -o '(0): [0-9-]*' | tr '\n' ' ' >a.txt
     [ "$(cat a.txt)" = "(0): 1 (0): $forms (0): 1 (0): $forms_test " ] || fail "exact $st: the file says $(cat a.txt)"
 done
-# a budget under the distinct simulations: a search, not exact, and the file says so
+# a budget under the distinct simulations: a search, not exact, which says
+# what it left and the budget that makes it exact; the file keeps the count
 h5dump -a /tune/exact_train -a /tune/grid_distinct_train model.h5 | grep -o '(0): [0-9-]*' | tr '\n' ' ' >a.txt
-[ "$(cat a.txt)" = "(0): 0 (0): -1 " ] || fail "budget 25: the file says $(cat a.txt)"
-grep -q "exact" model.err && fail "budget 25: said exact: $(cat model.err)"
+[ "$(cat a.txt)" = "(0): 0 (0): $forms " ] || fail "budget 25: the file says $(cat a.txt)"
+grep -q ": exact: " model.err && fail "budget 25: said exact: $(cat model.err)"
+grep -qxF "tt-tune: not exact: the search ran 25 of the grid's $forms distinct simulations; how far its choice lies from the grid's best is not known (--budget $forms makes it exact)" model.err ||
+    fail "budget 25: not said what it left: $(cat model.err)"
+for st in model refine; do
+    grep -q "not exact" exact-$st.err 2>/dev/null && fail "exact $st: said not exact"
+done
 
 # ---- timers per class: w0.* is one dimension a class of the model table ----
 expect_exit 0 tt-tune -d cpu -c 2x8x8 -s 'w0.*=0,600,inf' -s theta=1000,2000 -p load=3000 \

@@ -253,8 +253,9 @@ int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune
  * the grid (its best is the grid's best), else 0. */
 int tt_tune_last_exact(const tt_tune *t);
 /* The distinct canonical forms of t's grid (its points without a trace)
- * when the last tt_tune_search counted them all, else -1: the count stops
- * past the budget. */
+ * where the last refine or model tt_tune_search counted them (a grid of
+ * at most TT_TUNE_EXACT_POINTS points, or of no more than its budget),
+ * else -1. */
 int64_t tt_tune_grid_forms(const tt_tune *t);
 
 /* How much the last round of the last tt_tune_search on t improved the
@@ -356,6 +357,14 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
  * "". It cannot tell a search that stopped in another basin than the
  * best: that one no longer gains. */
 void tt_tune_budget_note(double gain, char *buf, size_t size);
+/* Into buf, after tt_tune_run_roles over train: "" when the search was
+ * exact; else what it left: "not exact: the search ran 25 of the grid's
+ * 46 distinct simulations; how far its choice lies from the grid's best
+ * is not known (--budget 46 makes it exact)", or where the grid was too
+ * large to count "not exact: the search ran 2000 simulations over a grid
+ * of 4782969 points (too many to count its distinct simulations); how
+ * far its choice lies from the grid's best is not known". */
+void tt_tune_exact_note(const tt_tune *train, const tt_tune_roles *ro, char *buf, size_t size);
 /* Into buf, after tt_tune_run_roles over train: "" unless the grid
  * baseline's choice ranks before the search's on train ("best" bounds
  * over every train row), then "the grid baseline beat the search on
@@ -450,7 +459,8 @@ typedef struct {
  * exact_train, exact_test (1 where the search on that part ran every
  * distinct form of the grid, so its best is the grid's best; else 0),
  * grid_distinct_train, grid_distinct_test (the grid's distinct
- * simulations on that part where that search counted them, else -1),
+ * simulations on that part where that search counted them, exact or not;
+ * else -1),
  * grid_note (tt_tune_grid_note, "" when the search was not beaten),
  * verdict (tt_tune_verdict, "" without a test part), tool_version):
  *   /tune/space/<param>       the values of each searched parameter, int64

@@ -228,3 +228,40 @@ Test(tunetext, verdict)
                            "grid baseline's choice");
     roles_free(&c);
 }
+
+/* What a search that was not exact says it left: the grid's distinct
+ * simulations where it counted them (refine and model do: without a
+ * trace every point is one), with the budget that makes it exact; the
+ * grid baseline's strategy does not count; an exact search says nothing. */
+Test(tunetext, exact_note)
+{
+    tt_params base;
+    tt_params_default(&base);
+    tt_objective *o = obj("jct_mean");
+    const char *w0s = "0,10,20,30,40,50,60,70,80,90";
+    char line[512];
+    for (int budget = 4; budget <= 10; budget += 6) {
+        tt_tune *tr = line_tune(w0s, &base, o);
+        bowl_part ptr = {50, 0};
+        tt_tune_opts opts = {.strategy = TT_TUNE_MODEL, .budget = budget, .batch = 2, .seed = 1};
+        tt_tune_roles ro;
+        cr_assert_eq(tt_tune_run_roles(NULL, tr, NULL, &opts, NULL, bowl_eval, &ptr, NULL, &ro),
+                     0);
+        tt_tune_exact_note(tr, &ro, line, sizeof line);
+        if (budget == 10)
+            cr_expect_str_eq(line, "");
+        else
+            cr_expect_str_eq(line, "not exact: the search ran 4 of the grid's 10 distinct "
+                                   "simulations; how far its choice lies from the grid's best "
+                                   "is not known (--budget 10 makes it exact)");
+        tt_tune_free(tr);
+    }
+    roles_case c;
+    roles_make(&c, 0);
+    tt_tune_exact_note(c.tr, &c.ro, line, sizeof line);
+    cr_expect_str_eq(line, "not exact: the search ran 4 simulations over a grid of 10 points "
+                           "(its distinct simulations not counted); how far its choice lies "
+                           "from the grid's best is not known");
+    roles_free(&c);
+    tt_objective_free(o);
+}
