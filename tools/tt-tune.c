@@ -44,7 +44,10 @@ static const char help[] =
     "  --strategy S      model (default): a Gaussian-process surrogate proposes\n"
     "                    each batch; refine: successive refinement of a grid;\n"
     "                    both end with coordinate steps around the best points\n"
-    "  --budget N        simulations for the search (default 10% of the grid)\n"
+    "  --budget N        simulations for the search (default the larger of 256 and\n"
+    "                    10% of the grid, at most the grid); when the grid's\n"
+    "                    distinct simulations fit it, the search runs them all\n"
+    "                    and its answer is exact\n"
     "  --batch N         simulations per round (default a quarter of the budget,\n"
     "                    16 .. 4096)\n"
     "  --seed N          seed of every random choice (default 1)\n"
@@ -65,11 +68,15 @@ static const char help[] =
     "w0=w1=inf, no_wait: w0=w1=0, grid_best: the best of a plain grid of the same\n"
     "budget, hindsight: the best found on the test part), objective_train,\n"
     "objective_test, regret_test (objective_test less the hindsight's),\n"
-    "feasible_train, feasible_test, the 13 parameters, train_METRIC and\n"
-    "test_METRIC for the 16 metrics (test columns empty without a split).\n"
+    "feasible_train, feasible_test, the 31 parameters, train_METRIC and\n"
+    "test_METRIC for the 35 metrics (test columns empty without a split).\n"
     "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
     "when the search's last round still improved its best by over 1%, and the\n"
-    "simulations spent.\n"
+    "simulations spent ('exact: all N distinct simulations of the grid' where the\n"
+    "search ran them all, else 'not exact: ...' with what it left), a line when\n"
+    "the grid baseline beat the search on train,\n"
+    "and with a test part the verdict there: whether the choice beats strict\n"
+    "consolidation, no-wait and the grid baseline's choice, or which to keep.\n"
     "Exit status: 0 ok, 1 bad trace, no feasible configuration, GPU failure, write\n"
     "error, 2 usage error (bad option, -c, -s, -p, objective or split).\n";
 
@@ -279,8 +286,11 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     tt_params_format_options(&tt_tune_row_at(s.tr, ro.train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
-    char note[160];
+    char note[160], gnote[320], verdict[512], xnote[320];
     tt_tune_budget_note(ro.gain, note, sizeof note);
+    tt_tune_exact_note(s.tr, &ro, xnote, sizeof xnote);
+    tt_tune_grid_note(s.tr, &ro, gnote, sizeof gnote);
+    tt_tune_verdict(s.te, &ro, verdict, sizeof verdict);
     if (s.out) {
         tt_tune_save_args a = {s.tr, s.te, s.sp.dims, s.sp.ndims, s.obj, s.strat,
                                (uint64_t)s.seed, budget,
@@ -288,7 +298,7 @@ int main(int argc, char **argv)
                                s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro.nroles,
                                tt_tune_role_names, ro.train_row, s.te ? ro.test_row : NULL,
-                               note};
+                               note, &ro, gnote, verdict};
         cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, s.out, &a);
         cli_cleanup_on_signal(NULL);
@@ -298,10 +308,16 @@ int main(int argc, char **argv)
     cli_err("recommended: tt-sim -c %s %s %s", s.cspec, pline, path);
     if (*note)
         cli_err("%s", note);
+    if (*gnote)
+        cli_err("%s", gnote);
     for (int part = 0; part < (s.te ? 2 : 1); part++) {
         tt_tune_describe(part ? s.te : s.tr, &ro, part, split, line, sizeof line);
         cli_err("%s%s", line, s.te ? "" : "; no test part (--holdout or --train/--test)");
+        if (part == 0 && *xnote)
+            cli_err("%s", xnote);
     }
+    if (*verdict)
+        cli_err("%s", verdict);
     if (s.device != TT_DEVICE_CPU)
         cli_err("simulations on %s; surrogate on %s", *used ? used : "cpu",
                 tt_la_describe(s.la));

@@ -28,10 +28,13 @@ static const char *const mark_names[NMARKS] = {"recommended", "strict consolidat
 typedef struct {
     const tt_table *h;
     int cpart, cphase, cround, cobj, cfeas, crole, cx, cy;
+    int csim;                 /* sim_row, or -1 (a file before it: every row simulated) */
     int gx, gy;               /* w0 of an axis w0.CLASS, or -1 */
     int one_d;                /* y is the objective */
+    int split;                /* the file has a test part: the objectives are train's */
     int64_t *search, *gridr;  /* train rows of the search (phase 0), the grid baseline (1) */
     int64_t ns, ng;
+    int64_t sims, gsims;      /* the simulations among them (rows that are their sim_row) */
     int64_t mark[NMARKS];     /* train row, -1 when none or off the axes */
     int rounds;               /* of the search: 0 .. rounds - 1 */
     double div;               /* display unit of the objective */
@@ -204,6 +207,22 @@ static void round_colour(int k, int rounds, char *buf, size_t size)
     snprintf(buf, size, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
+/* 1 when train row r ran its own simulation (it shares none). */
+static int simulated(const search *s, int64_t r)
+{
+    return s->csim < 0 || tt_table_values(s->h, s->csim)[r] == (double)r;
+}
+
+/* "4 simulations", or "4 simulations, 6 configurations" where rows shared
+ * simulations (canonical forms, docs/model.md 8.1): what tt-tune counts. */
+static void count_text(int64_t sims, int64_t rows, char *buf, size_t size)
+{
+    int n = snprintf(buf, size, "%lld simulation%s", (long long)sims, sims == 1 ? "" : "s");
+    if (rows != sims && n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, ", %lld configuration%s", (long long)rows,
+                 rows == 1 ? "" : "s");
+}
+
 /* A value for a label, in its display unit: whole numbers from 100 up. */
 static void value_text(double v, double div, const char *unit, char *buf, size_t size)
 {
@@ -296,7 +315,8 @@ static void marks(pg_buf *b, const search *s, const pg_axis *ax, const pg_axis *
             stack += s->mark[k] >= 0 && px[k] == px[m] && py[k] == py[m];
         char v[64], label[400];
         value_text(obj[r], s->div, s->unit, v, sizeof v);
-        snprintf(label, sizeof label, "%s: %s = %s", mark_names[m], s->objname, v);
+        snprintf(label, sizeof label, "%s: %s%s = %s", mark_names[m], s->objname,
+                 s->split ? " on train" : "", v);
         tt_pg_add(b, "$mark%d << EOD\n%.10g\t%.10g\nEOD\nset label %d ", m, px[m], py[m], m + 1);
         tt_pg_quoted(b, label);
         tt_pg_add(b, " at %.10g,%.10g %s offset %s1.6,%s%.1f front boxed font ',11'\n", px[m], py[m],
@@ -318,25 +338,31 @@ static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat
         tt_pg_heat_layers(b, 1, heat);
         sep = ", \\\n  ";
     }
+    char count[96];
     if (s->ng) {
+        count_text(s->gsims, s->ng, count, sizeof count);
         tt_pg_add(b, "%s$gridbase using 1:2 with points pt 7 ps 0.6 lc rgb '#8c8c8c' title "
-                  "'grid baseline (%lld)'",
-               sep, (long long)s->ng);
+                  "'grid baseline (%s)'",
+               sep, count);
         sep = ", \\\n  ";
     }
     for (int k = 0; k < s->rounds; k++) {
-        int64_t n = 0;
+        int64_t n = 0, sims = 0;
         for (int64_t i = 0; i < s->ns; i++)
-            n += rd[s->search[i]] == k;
+            if (rd[s->search[i]] == k) {
+                n++;
+                sims += simulated(s, s->search[i]);
+            }
         if (!n)
             continue;
         char col[16];
         round_colour(k, s->rounds, col, sizeof col);
+        count_text(sims, n, count, sizeof count);
         tt_pg_add(b, "%s$search using 1:(($3 == %d && $4 != 0) ? $2 : NaN) with points pt 7 ps 1.5 "
-                  "lc rgb '%s' title 'round %d (%lld)', \\\n"
+                  "lc rgb '%s' title 'round %d (%s)', \\\n"
                   "  $search using 1:(($3 == %d && $4 == 0) ? $2 : NaN) with points pt 6 ps 1.5 "
                   "lw 2.5 lc rgb '%s' notitle",
-               sep, k, col, k, (long long)n, k, col);
+               sep, k, col, k, count, k, col);
         sep = ", \\\n  ";
     }
     /* a dark ring around the filled points keeps light colours visible */
@@ -385,14 +411,22 @@ static int gather(tt_ctx *ctx, search *s)
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     for (int m = 0; m < NMARKS; m++)
         s->mark[m] = -1;
+    s->csim = tt_table_find(h, "sim_row");
+    if (s->csim >= 0 && !tt_table_values(h, s->csim))
+        s->csim = -1;
+    const char *split = tt_table_attr(h, "split");
+    s->split = split && *split && strncmp(split, "none", 4) != 0;
     for (int64_t r = 0; r < n; r++) {
         if (part[r] != 0)
             continue;
         if (phase[r] == 0) {
             s->search[s->ns++] = r;
+            s->sims += simulated(s, r);
             s->rounds = rd[r] + 1 > s->rounds ? (int)rd[r] + 1 : s->rounds;
-        } else if (phase[r] == 1)
+        } else if (phase[r] == 1) {
             s->gridr[s->ng++] = r;
+            s->gsims += simulated(s, r);
+        }
         for (int m = 0; m < NMARKS; m++)
             if (s->mark[m] < 0 && has_role(tt_table_text(h, s->crole, r), mark_roles[m]))
                 s->mark[m] = r;
@@ -571,18 +605,24 @@ int tt_plot_search(tt_ctx *ctx, const tt_table *h, const tt_table *space, const 
             }
             tt_pg_pad_range(&b, "y", lo, hi, s.div, 0, 0);
         }
-        char title[1024], note[1024], about[256], fixed[256];
-        const char *strat = tt_table_attr(h, "strategy");
-        char grid[64] = "";
-        if (s.ng)
-            snprintf(grid, sizeof grid, "; grid baseline %lld", (long long)s.ng);
+        char title[1024], note[1024], about[256], fixed[256], count[96], grid[128] = "";
+        const char *strat = tt_table_attr(h, "strategy"), *exact = tt_table_attr(h, "exact_train");
+        int is_exact = exact && strcmp(exact, "1") == 0;
+        /* simulations, as tt-tune counts them (and the configurations where
+         * some shared one) */
+        if (s.ng) {
+            count_text(s.gsims, s.ng, count, sizeof count);
+            snprintf(grid, sizeof grid, "; grid baseline %s", count);
+        }
+        count_text(s.sims, s.ns, count, sizeof count);
         tt_pg_about(h, about, sizeof about);
         tt_pg_fixed_params(h, xn, yn, fixed, sizeof fixed);
-        snprintf(title, sizeof title, "%s%ssearch for the least %s over %s%s%s (%s%s%lld in %d "
-                 "round%s%s%s%s)", about, *about ? ": " : "", s.objname, xn, s.one_d ? "" : " x ",
-                 s.one_d ? "" : yn, strat && *strat ? strat : "", strat && *strat ? ": " : "",
-                 (long long)s.ns, s.rounds, s.rounds == 1 ? "" : "s", grid, *fixed ? "; " : "",
-                 fixed);
+        snprintf(title, sizeof title, "%s%ssearch%s for the least %s over %s%s%s (%s%s%s%s in %d "
+                 "round%s%s%s%s)", about, *about ? ": " : "", s.split ? " on train" : "",
+                 s.objname, xn, s.one_d ? "" : " x ", s.one_d ? "" : yn,
+                 strat && *strat ? strat : "", is_exact ? ", exact" : "",
+                 (strat && *strat) || is_exact ? ": " : "", count, s.rounds,
+                 s.rounds == 1 ? "" : "s", grid, *fixed ? "; " : "", fixed);
         notes(&s, &d, xn, yn, sw, note, sizeof note);
         tt_pg_add(&b, "set title ");
         tt_pg_quoted_fit(&b, o->title ? o->title : title, tt_pg_title_px(o, 1000, 0.85));

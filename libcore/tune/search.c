@@ -55,6 +55,8 @@ static int push_set(tt_search *s, int64_t row)
 
 int64_t tt_search_room(const tt_search *s)
 {
+    if (s->exact) /* its points are the grid's forms, which fit the budget */
+        return s->batch - s->npend;
     int64_t left = s->limit - s->spent - s->nsim, b = s->batch - s->npend;
     int64_t points = TT_TUNE_POINTS_PER_SIM * s->o->budget - s->nid_used;
     left = left < b ? left : b;
@@ -338,6 +340,81 @@ static int run_refine(tt_search *s)
     return 0;
 }
 
+/* ---- exact: every distinct form of the grid, when they fit ---- */
+
+/* The form of lattice point id, for the set of the grid's forms. */
+static const tt_params *point_form(void *arg, int64_t id, tt_params *scratch)
+{
+    const tt_tune *t = (const tt_tune *)arg;
+    tt_params p;
+    tt_tune_point(t, id, &p);
+    tt_tune_form(t, &p, scratch);
+    return scratch;
+}
+
+/* The distinct forms of the grid counted into t->forms (unless the grid
+ * has more than TT_TUNE_EXACT_POINTS points and more than the budget),
+ * and the first lattice point of each, in lattice order, into
+ * s->exact_ids (s->nexact of them) while the forms that no row has yet
+ * fit the budget: 1 when they all do, else 0; < 0 on error. Without a
+ * trace every point is a form of its own. */
+static int exact_points(tt_search *s)
+{
+    tt_tune *t = s->t;
+    if (t->grid > TT_TUNE_EXACT_POINTS && t->grid > s->o->budget)
+        return 0;
+    tt_cset set;
+    tt_cset_init(&set, point_form, t);
+    int64_t cap = 0, fresh = 0, forms = 0;
+    int rc = 0, fits = 1;
+    for (int64_t k = 0; k < t->grid && !rc; k++) {
+        tt_params p, f;
+        tt_tune_point(t, k, &p);
+        tt_tune_form(t, &p, &f);
+        uint64_t h = tt_canon_hash(&f);
+        if (t->have_canon && tt_cset_find(&set, &f, h) >= 0)
+            continue;
+        if (t->have_canon && (rc = tt_cset_add(s->ctx, &set, k, h)))
+            break;
+        forms++;
+        if (!fits)
+            continue; /* counted on, for what the search says it left */
+        if (s->nexact == cap) {
+            cap = cap ? 2 * cap : 256;
+            int64_t *v = (int64_t *)realloc(s->exact_ids, (size_t)cap * sizeof *v);
+            if (!v) {
+                rc = tt_err(s->ctx, TT_ENOMEM, "out of memory");
+                break;
+            }
+            s->exact_ids = v;
+        }
+        s->exact_ids[s->nexact++] = k;
+        fresh += tt_tune_form_find(t, &f) < 0 && tt_tune_cache_find(t, &p) < 0;
+        fits = fresh <= s->o->budget;
+    }
+    tt_cset_free(&set);
+    if (!rc)
+        t->forms = forms;
+    return rc ? rc : fits;
+}
+
+/* Every distinct form of the grid, a batch a round: the grid's best. */
+static int run_exact(tt_search *s)
+{
+    int rc = 0;
+    s->exact = 1;
+    for (int64_t i = 0; i < s->nexact && !rc; i++) {
+        if (tt_search_room(s) <= 0)
+            rc = tt_search_flush(s);
+        int got = rc ? 0 : tt_search_propose(s, s->exact_ids[i], NAN);
+        rc = got < 0 ? got : rc;
+    }
+    if (!rc && s->npend > 0)
+        rc = tt_search_flush(s);
+    s->gain = 0.0; /* nothing is left that a larger budget would find */
+    return rc;
+}
+
 int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_fn eval,
                    void *arg, int64_t *best)
 {
@@ -354,21 +431,29 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     s.batch = o->batch > 0 ? o->batch : tt_tune_default_batch(o->budget);
     tt_cset_init(&s.forms, pend_form, &s);
     s.limit = o->budget;
+    t->exact = 0;
+    t->forms = -1;
     int64_t cap = (o->strategy == TT_TUNE_GRID ? o->budget : s.batch) + 1;
     s.pend = (tt_params *)malloc((size_t)cap * sizeof *s.pend);
     s.pred = (double *)malloc((size_t)cap * sizeof *s.pred);
     int rc = s.pend && s.pred ? grow_ids(&s) : tt_err(ctx, TT_ENOMEM, "out of memory");
-    /* the global strategy, then (not after the grid: a baseline) the
-     * local steps with what it left */
-    if (!rc && o->strategy != TT_TUNE_GRID)
-        s.limit = o->budget - tt_search_local_reserve(&s);
-    if (!rc)
+    /* every distinct form when they fit (not for the grid: a baseline);
+     * else the global strategy, then the local steps with what it left */
+    int exact = !rc && o->strategy != TT_TUNE_GRID ? exact_points(&s) : 0;
+    rc = exact < 0 ? exact : rc;
+    if (!rc && exact > 0) {
+        rc = run_exact(&s);
+        t->exact = !rc;
+    } else if (!rc) {
+        if (o->strategy != TT_TUNE_GRID)
+            s.limit = o->budget - tt_search_local_reserve(&s);
         rc = o->strategy == TT_TUNE_GRID     ? run_grid(&s)
              : o->strategy == TT_TUNE_REFINE ? run_refine(&s)
                                              : tt_search_run_model(&s);
-    s.limit = o->budget;
-    if (!rc && o->strategy != TT_TUNE_GRID)
-        rc = tt_search_run_local(&s);
+        s.limit = o->budget;
+        if (!rc && o->strategy != TT_TUNE_GRID)
+            rc = tt_search_run_local(&s);
+    }
     t->gain = s.gain;
     if (!rc)
         rc = tt_tune_best_of_rows(t, s.set, s.nset, best, NULL);
@@ -376,6 +461,7 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     free(s.pred);
     free(s.set);
     free(s.ids);
+    free(s.exact_ids);
     tt_cset_free(&s.forms);
     return rc;
 }

@@ -208,42 +208,6 @@ int tt_tune_space_search(tt_ctx *ctx, tt_tune_space *sp, const char *name, const
  * in tt/tune.h). */
 enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
 
-/* The fields that make a configuration, for the cache. */
-static void params_key(const tt_params *p, uint64_t *k)
-{
-    k[0] = (uint64_t)p->order;
-    for (int i = 1; i < 10; i++)
-        k[i] = (uint64_t)tt_tune_param_get(p, i);
-    k[10] = p->seed;
-    k[11] = (uint64_t)p->mix_set;
-}
-
-static int params_same(const tt_params *a, const tt_params *b)
-{
-    uint64_t ka[12], kb[12];
-    params_key(a, ka);
-    params_key(b, kb);
-    return memcmp(ka, kb, sizeof ka) == 0 &&
-           (!a->mix_set || memcmp(a->mix, b->mix, sizeof a->mix) == 0) &&
-           memcmp(a->class_w0, b->class_w0, sizeof a->class_w0) == 0 &&
-           memcmp(a->class_w1, b->class_w1, sizeof a->class_w1) == 0;
-}
-
-static uint64_t params_hash(const tt_params *p)
-{
-    uint64_t k[12], h = 0x243f6a8885a308d3ULL;
-    params_key(p, k);
-    for (int i = 0; i < 12; i++)
-        h = tt_tune_mix64(h ^ k[i]);
-    for (int c = 0; p->mix_set && c < TT_MAX_CLASSES; c++)
-        h = tt_tune_mix64(h ^ p->mix[c]);
-    for (int c = 0; c < TT_MAX_CLASSES; c++)
-        if (p->class_w0[c] != TT_TIMER_GLOBAL || p->class_w1[c] != TT_TIMER_GLOBAL)
-            h = tt_tune_mix64(h ^ (uint64_t)c ^ tt_tune_mix64((uint64_t)p->class_w0[c]) ^
-                              tt_tune_mix64(tt_tune_mix64((uint64_t)p->class_w1[c])));
-    return h;
-}
-
 void tt_tune_form(const tt_tune *t, const tt_params *p, tt_params *f)
 {
     if (t->have_canon)
@@ -285,26 +249,21 @@ int tt_tune_set_canon(tt_ctx *ctx, tt_tune *t, const tt_cluster *c, const tt_mod
 
 int64_t tt_tune_sims(const tt_tune *t) { return t->nsims; }
 
+/* Row id's configuration itself, for the cache: keyed on its full
+ * identity (tt_canon_equal and tt_canon_hash compare and hash every field
+ * of tt_params), so that no parameter is left out of the key. */
+static const tt_params *row_params(void *arg, int64_t id, tt_params *scratch)
+{
+    (void)scratch;
+    return &((const tt_tune *)arg)->rows[id].params;
+}
+
 int64_t tt_tune_cache_find(const tt_tune *t, const tt_params *p)
 {
-    if (!t->nslots)
-        return -1;
-    for (uint64_t h = params_hash(p);; h++) {
-        int64_t r = t->slot[h & (uint64_t)(t->nslots - 1)];
-        if (r < 0 || params_same(&t->rows[r].params, p))
-            return r;
-    }
+    return tt_cset_find(&t->cache, p, tt_canon_hash(p));
 }
 
-static void cache_put(tt_tune *t, int64_t row)
-{
-    uint64_t h = params_hash(&t->rows[row].params);
-    while (t->slot[h & (uint64_t)(t->nslots - 1)] >= 0)
-        h++;
-    t->slot[h & (uint64_t)(t->nslots - 1)] = row;
-}
-
-/* Room for more rows, the slots at most half full. */
+/* Room for more rows. */
 static int reserve_rows(tt_ctx *ctx, tt_tune *t, int64_t more)
 {
     int64_t need = t->nrows + more;
@@ -317,21 +276,6 @@ static int reserve_rows(tt_ctx *ctx, tt_tune *t, int64_t more)
             return tt_err(ctx, TT_ENOMEM, "out of memory for %lld rows", (long long)cap);
         t->rows = r;
         t->cap = cap;
-    }
-    if (2 * need > t->nslots) {
-        int64_t ns = t->nslots ? t->nslots : 128;
-        while (ns < 2 * need)
-            ns *= 2;
-        int64_t *s = (int64_t *)malloc((size_t)ns * sizeof *s);
-        if (!s)
-            return tt_err(ctx, TT_ENOMEM, "out of memory");
-        free(t->slot);
-        t->slot = s;
-        t->nslots = ns;
-        for (int64_t i = 0; i < ns; i++)
-            s[i] = -1;
-        for (int64_t r = 0; r < t->nrows; r++)
-            cache_put(t, r);
     }
     return 0;
 }
@@ -349,7 +293,9 @@ int tt_tune_create(tt_ctx *ctx, const tt_params *base, const tt_tune_dim *dims, 
     t->base = *base;
     t->obj = obj;
     t->grid = 1;
+    t->forms = -1;
     tt_cset_init(&t->sims, row_form, t);
+    tt_cset_init(&t->cache, row_params, t);
     int rc = 0;
     for (int d = 0; d < ndims && !rc; d++) {
         const tt_tune_dim *s = &dims[d];
@@ -402,13 +348,19 @@ void tt_tune_free(tt_tune *t)
         free(t->coord[d]);
     }
     free(t->rows);
-    free(t->slot);
+    tt_cset_free(&t->cache);
     tt_cset_free(&t->sims);
     free(t);
 }
 
 int64_t tt_tune_grid_size(const tt_tune *t) { return t->grid; }
-int64_t tt_tune_default_budget(const tt_tune *t) { return t->grid / 10 > 0 ? t->grid / 10 : 1; }
+int64_t tt_tune_default_budget(const tt_tune *t)
+{
+    int64_t b = t->grid / 10 > TT_TUNE_DEFAULT_BUDGET ? t->grid / 10 : TT_TUNE_DEFAULT_BUDGET;
+    return b < t->grid ? b : t->grid;
+}
+int tt_tune_last_exact(const tt_tune *t) { return t->exact; }
+int64_t tt_tune_grid_forms(const tt_tune *t) { return t->forms; }
 int64_t tt_tune_rows(const tt_tune *t) { return t->nrows; }
 double tt_tune_last_gain(const tt_tune *t) { return t->gain; }
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i) { return &t->rows[i]; }
@@ -515,8 +467,11 @@ int tt_tune_add_rows(tt_ctx *ctx, tt_tune *t, const tt_params *ps, const double 
         r->predicted = pred ? pred[i] : NAN;
         r->phase = phase;
         r->round = round;
-        cache_put(t, t->nrows++);
-        if (r->sim_row == first + i && t->have_canon)
+        /* a configuration evaluated twice in one batch keeps its first row */
+        if (tt_tune_cache_find(t, &r->params) < 0)
+            rc = tt_cset_add(ctx, &t->cache, t->nrows, tt_canon_hash(&r->params));
+        t->nrows++;
+        if (!rc && r->sim_row == first + i && t->have_canon)
             rc = tt_cset_add(ctx, &t->sims, first + i, hash[i]);
     }
     if (!rc)
@@ -640,6 +595,9 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     out->rows_search = train->nrows - before;
     out->sims_search = train->nsims - sims;
     out->gain = train->gain;
+    out->exact = train->exact;
+    out->forms = train->forms;
+    out->forms_test = -1;
     o.strategy = TT_TUNE_GRID;
     o.phase = PHASE_GRID;
     o.progress = NULL;
@@ -666,6 +624,8 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     int64_t found; /* the best of the search alone; hindsight takes every test row */
     if (!rc)
         rc = tt_tune_search(ctx, test, &o, eval, test_arg, &found);
+    out->exact_test = test->exact;
+    out->forms_test = test->forms;
     if (!rc)
         rc = tt_tune_best_row(test, &te[TT_ROLE_HINDSIGHT], NULL);
     if (!rc)

@@ -56,8 +56,7 @@ struct tt_tune {
     const tt_objective *obj;
     tt_tune_row *rows;
     int64_t nrows, cap;
-    int64_t *slot; /* open addressing over rows by parameters; -1 empty */
-    int64_t nslots;
+    tt_cset cache; /* the rows by configuration: every parameter (tt_tune_cache_find) */
     /* with a trace (tt_tune_set_canon): the rows simulated, by canonical
      * form, so a configuration of a known form costs no simulation */
     int have_canon;
@@ -65,6 +64,8 @@ struct tt_tune {
     tt_cset sims;
     int64_t nsims;
     double gain; /* the last round's of the last search (tt_tune_last_gain) */
+    int exact;     /* the last search ran every distinct form (tt_tune_last_exact) */
+    int64_t forms; /* the grid's distinct forms where it counted them, else -1 */
 };
 
 
@@ -186,6 +187,10 @@ typedef struct {
     double best_obj;
     int best_feasible, have_best;
     double gain;
+    /* exact: the first point of each distinct form of the grid, which
+     * fit the budget; proposed without the bound on points */
+    int exact;
+    int64_t *exact_ids, nexact;
 } tt_search;
 
 /* The room left in this round: the least of the simulations left in the

@@ -34,6 +34,7 @@ static int col_f64(hid_t g, const char *name, int64_t n, const double *v)
 static int write_attrs(hid_t g, const tune_write *w)
 {
     const tt_tune_save_args *a = w->a;
+    const tt_tune_roles *ro = a->ro;
     char seed[32];
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)a->seed);
     return tt_sd_write_origin(g, LAYOUT_TUNE, a->trace_path, a->trace_prov, a->cluster,
@@ -45,11 +46,19 @@ static int write_attrs(hid_t g, const tune_write *w)
            tt_h5u_attr_i64(g, "grid_size", tt_tune_grid_size(a->train)) ||
            tt_h5u_attr_i64(g, "sims_train", tt_tune_sims(a->train)) ||
            tt_h5u_attr_i64(g, "sims_test", a->test ? tt_tune_sims(a->test) : 0) ||
+           tt_h5u_attr_i64(g, "sims_search", ro ? ro->sims_search : -1) ||
+           tt_h5u_attr_i64(g, "sims_grid", ro ? ro->sims_grid : -1) ||
            tt_h5u_attr_str(g, "device", a->device ? a->device : "") ||
            tt_h5u_attr_str(g, "linalg", a->linalg ? a->linalg : "") ||
            tt_h5u_attr_str(g, "split", a->split ? a->split : "") ||
            tt_h5u_attr_str(g, "recommended", a->recommended ? a->recommended : "") ||
            tt_h5u_attr_str(g, "budget_note", a->budget_note ? a->budget_note : "") ||
+           tt_h5u_attr_i64(g, "exact_train", ro ? ro->exact : 0) ||
+           tt_h5u_attr_i64(g, "exact_test", ro && a->test ? ro->exact_test : 0) ||
+           tt_h5u_attr_i64(g, "grid_distinct_train", ro ? ro->forms : -1) ||
+           tt_h5u_attr_i64(g, "grid_distinct_test", ro && a->test ? ro->forms_test : -1) ||
+           tt_h5u_attr_str(g, "grid_note", a->grid_note ? a->grid_note : "") ||
+           tt_h5u_attr_str(g, "verdict", a->verdict ? a->verdict : "") ||
            tt_h5u_attr_str(g, "tool_version", TT_VERSION);
 }
 

@@ -223,9 +223,9 @@ def read_tune(path):
     configurations, 3 hindsight search), round, sim_row (the row whose
     simulation gave its metrics: itself, or one of the same canonical form;
     absent from files written before it), objective, feasible, predicted
-    (NaN where the surrogate did not propose the point), the 24 parameters,
+    (NaN where the surrogate did not propose the point), the 31 parameters,
     a searched class timer's own column (w0.CLASS; NaN where a row uses the
-    global timer), the 27 metrics. attrs: the /tune attributes, "space" (each searched
+    global timer), the 35 metrics. attrs: the /tune attributes, "space" (each searched
     dimension's values, in -s order) and "roles" ({role: {"train_row": i,
     "test_row": j or None}}, rows of this frame)."""
     with h5py.File(path, "r") as f:

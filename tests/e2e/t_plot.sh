@@ -290,11 +290,12 @@ expect_exit 0 tt-ingest -q -f csv -o cut2.h5 cut2.tsv
 expect_exit 0 tt-tune -d cpu -c 1x4x8 -s w0=log:1:86400:8,inf -s theta=1000:5000:9 -p load=2000 \
     --objective jct_mean --budget 12 --batch 4 --holdout 0.3 -o tune.h5 cut.h5
 cp out.txt tune.tsv
+cp err.txt tune.err
 expect_exit 0 tt-plot search -o s.png --script s.gp tune.h5
 [ "$(png_size s.png)" = 1000x800 ] || fail "search size $(png_size s.png)"
 # the points are the train rows of the search (part 0, phase 0) in order,
 # with their rounds, as h5dump reads the history
-for c in part phase round objective; do
+for c in part phase round objective sim_row; do
     h5dump -y -w 0 -o "$c.raw" -d "/tune/history/$c" tune.h5 >/dev/null || fail "h5dump $c"
     tr -d ' \n' <"$c.raw" | tr ',' '\n' >"$c.col"
 done
@@ -308,23 +309,52 @@ cmp -s want.txt got.txt || fail "search points: rounds $(tr '\n' ' ' <got.txt), 
 # of the largest search objective
 unit=$(paste part.col phase.col objective.col | awk -F'\t' '$1 == 0 && $2 == 0 && $3 > m { m = $3 }
     END { print (m >= 172800 ? "d 86400" : m >= 7200 ? "h 3600" : m >= 120 ? "min 60" : "s 1") }')
+# count PHASE [ROUND]: the simulations of the train rows of a phase (rows
+# that are their own sim_row, as tt-tune counts them), and the rows where
+# some shared one: "12 simulations" or "12 simulations, 20 configurations"
+count() {
+    paste part.col phase.col round.col sim_row.col | awk -F'\t' -v p="$1" -v k="${2:-}" '
+        $1 == 0 && $2 == p && (k == "" || $3 == k) { n++; s += $4 == NR - 1 }
+        END { printf "%d simulation%s", s, s == 1 ? "" : "s"
+              if (n != s) printf ", %d configuration%s", n, n == 1 ? "" : "s" }'
+}
 ngrid=$(paste part.col phase.col | awk -F'\t' '$1 == 0 && $2 == 1' | wc -l)
-# the search's points and rounds (12 simulations, more points: those that
+# the search's simulations and rounds (12 simulations, more points: those that
 # share a simulation, docs/model.md 8.1, cost none)
-nsearch=$(wc -l <want.txt)
 nrounds=$(sort -n want.txt | tail -1 | awk '{ print $1 + 1 }')
+[ "$(count 0)" = "12 simulations, $(wc -l <want.txt) configurations" ] || fail "search: $(count 0)"
+# one count everywhere: tt-tune's stderr and the file's attributes say the
+# history's simulations (train: all, the search's, the grid baseline's)
+ntrain=$(paste part.col sim_row.col | awk -F'\t' '$1 == 0 && $2 == NR - 1' | wc -l)
+rtrain=$(awk '$1 == 0' part.col | wc -l)
+grep -q "^tt-tune: $ntrain simulations for $rtrain configurations on train (search 12, grid baseline $(count 1 | cut -d' ' -f1), " tune.err ||
+    fail "stderr's counts: $(cat tune.err), the history's $ntrain for $rtrain, grid $(count 1)"
+h5dump -a /tune/sims_train -a /tune/sims_search -a /tune/sims_grid tune.h5 | grep -o '(0): [0-9]*' | tr '\n' ' ' >a.txt
+[ "$(cat a.txt)" = "(0): $ntrain (0): 12 (0): $(count 1 | cut -d' ' -f1) " ] || fail "the file's counts: $(cat a.txt)"
 [ "$ngrid" -ge 1 ] || fail "no grid baseline row: its legend is not checked"
 rec=$(awk -F'\t' -v u="$unit" '$1 == "recommended" { split(u, a, " "); printf "%.4g %s", $2 / a[2], a[1] }' tune.tsv)
 expect_exit 0 tt-plot search -o s.svg tune.h5
 svg_text s.svg >s.txt
-for want in "recommended: jct_mean = $rec" 'w0 [s] (log scale)' 'theta [permille]' 'round 0 (4)' \
-    'strict consolidation' 'no-wait' 'inf' \
-    "grid baseline ($ngrid)" \
-    "cut.h5 on 1x4x8: search for the least jct_mean over w0 x theta" \
-    "(model: $nsearch in $nrounds rounds; grid baseline $ngrid; load=2000)"; do
+# counts in simulations, as tt-tune's stderr and the file's sims_* have them;
+# the objectives labelled as train's (the file has a test part)
+for want in "recommended: jct_mean on train = $rec" 'w0 [s] (log scale)' 'theta [permille]' \
+    "round 0 ($(count 0 0))" 'strict consolidation' 'no-wait' 'inf' \
+    "grid baseline ($(count 1))" \
+    "cut.h5 on 1x4x8: search on train for the least jct_mean over w0 x theta" \
+    "(model: $(count 0) in $nrounds rounds; grid baseline $(count 1); load=2000)"; do
     grep -qxF -- "$want" s.txt || fail "search SVG lacks '$want': $(tr '\n' '|' <s.txt)"
 done
-grep -q '^strict consolidation: jct_mean = ' s.txt || fail "strict not labelled"
+grep -q '^strict consolidation: jct_mean on train = ' s.txt || fail "strict not labelled"
+# the default budget over these 81 points: exact, as the title says; no test
+# part: the labels are of the one part
+expect_exit 0 tt-tune -d cpu -c 1x4x8 -s w0=log:1:86400:8,inf -s theta=1000:5000:9 -p load=2000 \
+    --objective jct_mean -o exact.h5 cut.h5
+nexact=$(sed -n 's/.*: exact: all \([0-9]*\) distinct simulations of the grid.*/\1/p' err.txt)
+[ -n "$nexact" ] || fail "81 points, the default budget: not exact: $(cat err.txt)"
+expect_exit 0 tt-plot search -o exact.svg exact.h5
+svg_text exact.svg >exact.txt
+grep -qF "(model, exact: $nexact simulations in " exact.txt || fail "exact: the title: $(tr '\n' '|' <exact.txt)"
+grep -q '^recommended: jct_mean = ' exact.txt || fail "exact: the choice's label: $(tr '\n' '|' <exact.txt)"
 # from stdin, the same figure
 tt-plot search -o stdin.png <tune.h5 || fail "search from stdin"
 cmp -s stdin.png s.png || fail "search: stdin and file give different figures"

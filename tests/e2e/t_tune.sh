@@ -11,7 +11,8 @@ head -1401 "$EX" >train.tsv
 expect_exit 0 tt-ingest -q -f csv -o train.h5 train.tsv
 expect_exit 0 tt-ingest -q -f csv -o test.h5 test.tsv
 
-S="-s w0=log:1:86400:15,inf -s theta=1000:5000:16 -p load=3000"
+# a budget of a tenth of the grid, under its 46 distinct simulations: a search
+S="-s w0=log:1:86400:15,inf -s theta=1000:5000:16 -p load=3000 --budget 25"
 # row_params FILE ROW: the -p options of a tt-tune row's 24 parameter columns
 row_params() {
     for k in $(seq 7 30); do
@@ -43,6 +44,11 @@ for st in model refine; do
         # the objective is jct_mean; regret = its test value less the hindsight's
         [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f39)" ] || fail "$st: objective_train"
     done
+    # the verdict on the test part: what the test objectives call for, and in the file
+    want=$(awk -F'\t' -f "$FIX/../e2e/verdict.awk" $st.tsv)
+    grep -qxF "tt-tune: $want" $st.err || fail "$st: not the verdict '$want': $(cat $st.err)"
+    [ "$(h5dump -a /tune/verdict $st.h5 | sed -n 's/.*(0): "\(.*\)"$/\1/p')" = "$want" ] ||
+        fail "$st: the file's verdict: $(h5dump -a /tune/verdict $st.h5)"
     awk -F'\t' 'NR > 1 { o[$1] = $3 } NR > 1 && $3 + 0 < best + 0 || NR == 2 { best = $3 }
         END { exit !(o["hindsight"] == best) }' $st.tsv || fail "$st: hindsight is not the best on test"
     # (each printed to 6 decimals: the difference of the printed values may
@@ -110,15 +116,58 @@ cmp -s out.txt obj.tsv || fail "the stored objective '$stored' tunes differently
 
 # a budget its last round still gained on: said on stderr and kept in the file
 # shellcheck disable=SC2086
-expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --objective jct_mean --budget 4 -o small.h5 ex.h5
+expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --budget 4 --objective jct_mean -o small.h5 ex.h5
 note=$(sed -n 's/^tt-tune: \(budget may be too small: .*\)$/\1/p' err.txt)
 echo "$note" | grep -q '^budget may be too small: the last round improved the objective by [0-9.]* %$' ||
     fail "budget 4: no note: $(cat err.txt)"
 [ "$(h5dump -a /tune/budget_note small.h5 | sed -n 's/.*(0): "\(.*\)"$/\1/p')" = "$note" ] ||
     fail "budget_note in the file: $(h5dump -a /tune/budget_note small.h5)"
-# one round (a budget of 1 over 3 points): nothing to say
+# every point simulated (the default budget over 3 points: exact): nothing to say
 h5dump -a /tune/budget_note obj.h5 | grep -q '(0): ""$' ||
     fail "budget_note after one round: $(h5dump -a /tune/budget_note obj.h5)"
+
+# ---- exact: with the default budget (256 over these 256 points) the search
+# runs each of the grid's distinct simulations, as many as tt-sweep counts,
+# and its choice has the least objective of the exhaustive sweep, on each
+# part; not with a budget under them ----
+G="-s w0=log:1:86400:15,inf -s theta=1000:5000:16 -p load=3000"
+# shellcheck disable=SC2086
+expect_exit 0 tt-sweep -d cpu -c 2x8x8 ${G//-s /-g } train.h5
+cp out.txt sweep-train.tsv
+forms=$(sed -n 's/^tt-sweep: 256 configurations, \([0-9]*\) distinct simulations$/\1/p' err.txt)
+[ -n "$forms" ] && [ "$forms" -lt 256 ] || fail "exact: tt-sweep's count: $(cat err.txt)"
+# shellcheck disable=SC2086
+expect_exit 0 tt-sweep -d cpu -c 2x8x8 ${G//-s /-g } test.h5
+cp out.txt sweep-test.tsv
+forms_test=$(sed -n 's/^tt-sweep: 256 configurations, \([0-9]*\) distinct simulations$/\1/p' err.txt)
+# least jct_mean (column 33) of a sweep's rows
+least() { awk -F'\t' 'NR > 1 && (m == "" || $33 + 0 < m + 0) { m = $33 } END { print m }' "$1"; }
+for st in model refine; do
+    # shellcheck disable=SC2086
+    expect_exit 0 tt-tune -d cpu -c 2x8x8 $G --strategy $st --objective jct_mean --holdout 0.3 \
+        -o exact-$st.h5 ex.h5
+    cp err.txt exact-$st.err
+    expect_err "(search $forms, grid baseline 0, others 1) over a grid of 256: exact: all $forms distinct simulations of the grid"
+    expect_err "of the best in hindsight, exact: all $forms_test distinct simulations of the grid; train jobs [0,1400)"
+    [ "$(sed -n 2p out.txt | cut -f2)" = "$(least sweep-train.tsv)" ] ||
+        fail "exact $st: recommended $(sed -n 2p out.txt | cut -f2), the sweep's least $(least sweep-train.tsv)"
+    [ "$(awk -F'\t' '$1 == "hindsight" { print $3 }' out.txt)" = "$(least sweep-test.tsv)" ] ||
+        fail "exact $st: hindsight is not the sweep's least on test"
+    grep -q "budget may be too small" err.txt && fail "exact $st: a budget note"
+    h5dump -a /tune/exact_train -a /tune/grid_distinct_train -a /tune/exact_test \
+        -a /tune/grid_distinct_test exact-$st.h5 | grep -o '(0): [0-9-]*' | tr '\n' ' ' >a.txt
+    [ "$(cat a.txt)" = "(0): 1 (0): $forms (0): 1 (0): $forms_test " ] || fail "exact $st: the file says $(cat a.txt)"
+done
+# a budget under the distinct simulations: a search, not exact, which says
+# what it left and the budget that makes it exact; the file keeps the count
+h5dump -a /tune/exact_train -a /tune/grid_distinct_train model.h5 | grep -o '(0): [0-9-]*' | tr '\n' ' ' >a.txt
+[ "$(cat a.txt)" = "(0): 0 (0): $forms " ] || fail "budget 25: the file says $(cat a.txt)"
+grep -q ": exact: " model.err && fail "budget 25: said exact: $(cat model.err)"
+grep -qxF "tt-tune: not exact: the search ran 25 of the grid's $forms distinct simulations; how far its choice lies from the grid's best is not known (--budget $forms makes it exact)" model.err ||
+    fail "budget 25: not said what it left: $(cat model.err)"
+for st in model refine; do
+    grep -q "not exact" exact-$st.err 2>/dev/null && fail "exact $st: said not exact"
+done
 
 # ---- timers per class: w0.* is one dimension a class of the model table ----
 expect_exit 0 tt-tune -d cpu -c 2x8x8 -s 'w0.*=0,600,inf' -s theta=1000,2000 -p load=3000 \
@@ -181,8 +230,9 @@ fi
 
 # ---- Ctrl-C: stops between batches, writes nothing, says so once, exits 130 ----
 echo old >stop.h5
-tt-tune -d cpu -j 2 -c 2x8x8 -s w0=0:3600:60 -s theta=0:3600:60 --objective jct_mean \
-    --budget 2000 -o stop.h5 ex.h5 >stop.out 2>stop.err &
+# (a grid whose distinct simulations pass the budget: a search of many rounds)
+tt-tune -d cpu -j 2 -c 2x8x8 -s w0=0:3600:60 -s w1=0:3600:60 -s theta=0:3600:60 \
+    --objective jct_mean --budget 2000 -o stop.h5 ex.h5 >stop.out 2>stop.err &
 pid=$!
 sleep 1
 kill -INT $pid

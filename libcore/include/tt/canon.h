@@ -52,9 +52,13 @@ int tt_canon_init(tt_ctx *ctx, tt_canon *k, const tt_cluster *c, const tt_models
  * tt_params_set leaves it) into out (which may be p). */
 void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out);
 
-/* 1 when the canonical forms a and b are the same form, else 0. */
+/* 1 when the canonical forms a and b are the same form, else 0. Every
+ * field of tt_params takes part (mlfq up to nmlfq), so over any two
+ * parameter sets, forms or not, it says whether they are the same
+ * configuration: the tuner's cache keys its rows on it. */
 int tt_canon_equal(const tt_params *a, const tt_params *b);
-/* A hash of the canonical form q: equal forms hash equal. */
+/* A hash of the canonical form q: equal forms hash equal (over any
+ * parameter set, as tt_canon_equal). */
 uint64_t tt_canon_hash(const tt_params *q);
 
 #ifdef __cplusplus

@@ -87,6 +87,13 @@ enum { TT_TUNE_LINEAR, TT_TUNE_LOG, TT_TUNE_LIST };
  * without a bound a space where most points share a form would be walked
  * whole, each point a row and a surrogate's data point. */
 #define TT_TUNE_POINTS_PER_SIM 4
+/* A search first counts the distinct canonical forms of the grid (of at
+ * most this many points, or of at most its budget): when those not yet
+ * simulated fit its budget it simulates them all, and its answer is the
+ * grid's best (tt_tune_last_exact). */
+#define TT_TUNE_EXACT_POINTS (INT64_C(1) << 18)
+/* The least default budget (tt_tune_default_budget). */
+#define TT_TUNE_DEFAULT_BUDGET 256
 
 typedef struct {
     int param; /* index into tt_param_names */
@@ -213,7 +220,10 @@ int tt_tune_set_canon(tt_ctx *ctx, tt_tune *t, const tt_cluster *c, const tt_mod
 int64_t tt_tune_sims(const tt_tune *t);
 /* Points in the exhaustive grid. */
 int64_t tt_tune_grid_size(const tt_tune *t);
-/* The default budget of a search over t: a tenth of the grid, at least 1. */
+/* The default budget of a search over t: the larger of
+ * TT_TUNE_DEFAULT_BUDGET and a tenth of the grid, at most the grid's
+ * points; enough, on most grids, for every distinct form (an exact
+ * answer). */
 int64_t tt_tune_default_budget(const tt_tune *t);
 /* The parameters of lattice point k (0 <= k < grid size; the last
  * dimension varies fastest). */
@@ -224,6 +234,10 @@ void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p);
  * call, and points of a canonical form already simulated count without
  * cost; it looks at most at TT_TUNE_POINTS_PER_SIM x budget points, so in
  * a space where most points share forms it may end with budget left).
+ * Refine and model first count the grid's distinct forms (at most
+ * TT_TUNE_EXACT_POINTS points): when those not yet simulated fit the
+ * budget, the search is the first lattice point of each form, in lattice
+ * order, a batch a round, and its best is the grid's best.
  * 0; TT_EINVAL for a bad budget; TT_ESTOPPED;
  * TT_EIO when the surrogate's linear algebra fails; TT_EEMPTY when the
  * objective of a configuration cannot be computed; or the evaluation
@@ -234,6 +248,15 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *opts, tt_tune_ev
  * in opts). 0, TT_EEMPTY as tt_tune_search, or the callback's code. */
 int tt_tune_eval(tt_ctx *ctx, tt_tune *t, const tt_params *p, int phase, tt_tune_eval_fn eval,
                  void *arg, int64_t *row);
+
+/* 1 when the last tt_tune_search on t simulated every distinct form of
+ * the grid (its best is the grid's best), else 0. */
+int tt_tune_last_exact(const tt_tune *t);
+/* The distinct canonical forms of t's grid (its points without a trace)
+ * where the last refine or model tt_tune_search counted them (a grid of
+ * at most TT_TUNE_EXACT_POINTS points, or of no more than its budget),
+ * else -1. */
+int64_t tt_tune_grid_forms(const tt_tune *t);
 
 /* How much the last round of the last tt_tune_search on t improved the
  * best of its points: the relative decrease of the best objective (0 when
@@ -282,6 +305,8 @@ typedef struct {
     int64_t rows_search, rows_grid; /* and the configurations each evaluated there */
     double hindsight;               /* the hindsight's objective on test (regret from it) */
     double gain; /* the search's last round on train (tt_tune_last_gain) */
+    int exact, exact_test; /* the search on train, on test ran every distinct form */
+    int64_t forms, forms_test; /* the grid's distinct forms there, or -1 (tt_tune_grid_forms) */
 } tt_tune_roles;
 
 /* Runs the tuner's protocol over train and, unless NULL, test (tuners of
@@ -306,8 +331,8 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
 
 /* The header line of the rows tt_tune_tsv_row writes, to f: role,
  * objective_train, objective_test, regret_test, feasible_train,
- * feasible_test, the 13 parameters of tt_param_names, then train_METRIC
- * and test_METRIC for each of the 16 metrics of tt_metric_names. 0, or
+ * feasible_test, the 31 parameters of tt_param_names, then train_METRIC
+ * and test_METRIC for each of the 35 metrics of tt_metric_names. 0, or
  * TT_EIO when f has an error set. */
 int tt_tune_tsv_header(FILE *f);
 /* The row of role (0 <= role < ro->nroles) as tt_tune_run_roles left ro
@@ -332,12 +357,43 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
  * "". It cannot tell a search that stopped in another basin than the
  * best: that one no longer gains. */
 void tt_tune_budget_note(double gain, char *buf, size_t size);
+/* Into buf, after tt_tune_run_roles over train: "" when the search was
+ * exact; else what it left: "not exact: the search ran 25 of the grid's
+ * 46 distinct simulations; how far its choice lies from the grid's best
+ * is not known (--budget 46 makes it exact)", or where the grid was too
+ * large to count "not exact: the search ran 2000 simulations over a grid
+ * of 4782969 points (too many to count its distinct simulations); how
+ * far its choice lies from the grid's best is not known". */
+void tt_tune_exact_note(const tt_tune *train, const tt_tune_roles *ro, char *buf, size_t size);
+/* Into buf, after tt_tune_run_roles over train: "" unless the grid
+ * baseline's choice ranks before the search's on train ("best" bounds
+ * over every train row), then "the grid baseline beat the search on
+ * train: grid_best's objective 45774.742333 is 5.59 % below the
+ * recommended configuration's 48473.537333 (a larger --budget may find
+ * it)" (or that it meets the conditions the choice breaks). An exact
+ * search never gets one. */
+void tt_tune_grid_note(const tt_tune *train, const tt_tune_roles *ro, char *buf, size_t size);
+/* Into buf, after tt_tune_run_roles with a test part (test NULL: ""),
+ * whether the choice beats the baselines there (strict consolidation,
+ * no-wait, the grid baseline's choice where it is another configuration;
+ * ranked as a search ranks, "best" bounds over every test row): "on the
+ * test part the recommended configuration is 0.06 % worse than strict
+ * consolidation: keep strict consolidation" (no-wait: "prefer no-wait";
+ * the grid's: "prefer the grid baseline's choice"), naming the best of
+ * the baselines that beat it, or that it breaks conditions one meets;
+ * else "on the test part the recommended configuration beats strict
+ * consolidation by 3.10 % and no-wait by 12.00 %, and ties with the grid
+ * baseline's choice". Percentages of the baseline's objective. */
+void tt_tune_verdict(const tt_tune *test, const tt_tune_roles *ro, char *buf, size_t size);
 /* One line on what tt_tune_run_roles did over the part t, into buf: on
  * train (test = 0) the simulations it spent, "212 simulations on train
  * (search 100, grid baseline 100, others 12) over a grid of 1000 (search
- * 10.0%)"; on test those there and the regret of the choice, "84
- * simulations on test; regret of the choice on test 2.302803 (0.02% of
- * the best in hindsight, SPLIT)", split saying how the parts were cut. */
+ * 10.0%)", or where the search ran every distinct form "... over a grid
+ * of 992: exact: all 181 distinct simulations of the grid"; on test those
+ * there and the regret of the choice, "84 simulations on test; regret of
+ * the choice on test 2.302803 (0.02% of the best in hindsight, SPLIT)",
+ * split saying how the parts were cut ("exact: all 181 distinct
+ * simulations of the grid; " before it where the hindsight search was). */
 void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const char *split,
                       char *buf, size_t size);
 
@@ -385,6 +441,9 @@ typedef struct {
     const char *const *roles;       /* nresults names: "recommended", "strict", ... */
     const int64_t *train_rows, *test_rows; /* rows in train, test (-1: none) */
     const char *budget_note; /* tt_tune_budget_note of the search, or NULL */
+    const tt_tune_roles *ro; /* what tt_tune_run_roles did, or NULL (not known) */
+    const char *grid_note;   /* tt_tune_grid_note, or NULL */
+    const char *verdict;     /* tt_tune_verdict, or NULL */
 } tt_tune_save_args;
 
 /* Writes the tune file whole or not at all (a temporary file renamed into
@@ -393,9 +452,17 @@ typedef struct {
  * trace_format, trace_source_sha256, cluster, models_source,
  * models_sha256, objective, strategy, seed (decimal text), budget, batch,
  * grid_size, sims_train, sims_test (the simulations run on each part),
+ * sims_search, sims_grid (those of the search and of the grid baseline on
+ * train, as tt_tune_describe says them; -1 when not known),
  * device, linalg, split, recommended (the tt-sim parameter line),
  * budget_note ("" when the search's last round gained little),
- * tool_version):
+ * exact_train, exact_test (1 where the search on that part ran every
+ * distinct form of the grid, so its best is the grid's best; else 0),
+ * grid_distinct_train, grid_distinct_test (the grid's distinct
+ * simulations on that part where that search counted them, exact or not;
+ * else -1),
+ * grid_note (tt_tune_grid_note, "" when the search was not beaten),
+ * verdict (tt_tune_verdict, "" without a test part), tool_version):
  *   /tune/space/<param>       the values of each searched parameter, int64
  *                             (INT64_MAX = infinite, "infinite" attribute),
  *                             attribute scale = linear, log or list
@@ -412,11 +479,11 @@ typedef struct {
  *   /tune/history/objective   float64
  *   /tune/history/feasible    int64 1/0 ("best" bounds over its part)
  *   /tune/history/predicted   float64: the model's prediction, NaN if none
- *   /tune/history/params/<p>  the 13 parameters, as /sweep/params; and for
+ *   /tune/history/params/<p>  the 31 parameters, as /sweep/params; and for
  *                             each searched class timer w0.CLASS / w1.CLASS
  *                             an int64 column of its own (s; -1 where the
  *                             row uses the global timer)
- *   /tune/history/metrics/<m> the 16 metrics, as /sweep/metrics
+ *   /tune/history/metrics/<m> the 35 metrics, as /sweep/metrics
  *   /tune/result/role         strings: recommended, strict, no_wait,
  *                             grid_best, hindsight
  *   /tune/result/train_row, /tune/result/test_row

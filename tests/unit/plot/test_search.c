@@ -84,43 +84,53 @@ Test(search, script)
     free(m);
     cr_expect_gt(hollow, 0);
     expect_has(s, "'infeasible (hollow)'");
-    /* the grid baseline: its phase-1 rows */
+    /* the grid baseline: its phase-1 rows, each a simulation of its own
+     * (no trace: no shared forms), counted as simulations */
     int64_t grid = 0;
     for (int64_t r = 0; r < tt_tune_rows(c.tr); r++)
-        grid += tt_tune_row_at(c.tr, r)->phase == 1;
+        grid += tt_tune_row_at(c.tr, r)->phase == 1 && tt_tune_row_at(c.tr, r)->sim_row == r;
+    cr_expect_gt(grid, 1);
     cr_expect_eq(block_lines(s, "$gridbase", lines, 4096), grid);
-    char key[64];
-    snprintf(key, sizeof key, "'grid baseline (%lld)'", (long long)grid);
+    char key[96];
+    snprintf(key, sizeof key, "'grid baseline (%lld simulations)'", (long long)grid);
     expect_has(s, key);
-    /* a key entry a round with its count of the search's rows */
-    int64_t count[16] = {0};
+    /* a key entry a round with its count of the search's simulations */
+    int64_t count[16] = {0}, sims = 0;
     for (int64_t r = 0; r < tt_tune_rows(c.tr); r++)
-        if (tt_tune_row_at(c.tr, r)->phase == 0 && tt_tune_row_at(c.tr, r)->round < 16)
+        if (tt_tune_row_at(c.tr, r)->phase == 0 && tt_tune_row_at(c.tr, r)->round < 16) {
+            cr_expect_eq(tt_tune_row_at(c.tr, r)->sim_row, r);
             count[tt_tune_row_at(c.tr, r)->round]++;
-    cr_expect_gt(count[1], 0, "more than one round");
+            sims++;
+        }
+    cr_expect_gt(count[1], 1, "more than one round");
     for (int k = 0; k < 16 && count[k]; k++) {
-        snprintf(key, sizeof key, "title 'round %d (%lld)'", k, (long long)count[k]);
+        snprintf(key, sizeof key, "title 'round %d (%lld simulation%s)'", k, (long long)count[k],
+                 count[k] == 1 ? "" : "s");
         expect_has(s, key);
     }
-    /* the choice labelled with its objective in hours (the objective's
-     * metric is in seconds, the largest over 2 h) */
+    /* the choice labelled with its objective on train (the file has a test
+     * part) in hours (the objective's metric is in seconds, the largest
+     * over 2 h) */
     char label[128];
-    snprintf(label, sizeof label, "set label 1 'recommended: jct_mean = %.4g h' at ",
+    snprintf(label, sizeof label, "set label 1 'recommended: jct_mean on train = %.4g h' at ",
              tt_tune_row_at(c.tr, c.trow[R_REC])->objective / 3600);
     expect_has(s, label);
     /* strict: w0 = inf and theta = inf (the default, not in the space: an
      * edge row); no-wait: w0 = 0 on the log axis (an edge column) */
-    snprintf(label, sizeof label, "'strict consolidation: jct_mean = %.4g h'",
+    snprintf(label, sizeof label, "'strict consolidation: jct_mean on train = %.4g h'",
              tt_tune_row_at(c.tr, c.trow[R_STRICT])->objective / 3600);
     expect_has(s, label);
-    expect_has(s, "'no-wait: jct_mean = ");
+    expect_has(s, "'no-wait: jct_mean on train = ");
     expect_has(s, "set xlabel 'w0 [s] (log scale)'");
     expect_has(s, "set ylabel 'theta [permille]'\n");
     expect_has(s, "'0' ");
     expect_has(s, "'inf' ");
     /* the trace and cluster first; too wide for one line: two */
-    expect_has(s, "set title 'x.h5 on 2x8x8: search for the least jct_mean over w0 x theta'.\"\\n\"."
-                  "'(refine: 20 in 4 rounds; grid baseline ");
+    snprintf(label, sizeof label, "'(refine: %lld simulations in 4 rounds; grid baseline %lld "
+             "simulations)'", (long long)sims, (long long)grid);
+    expect_has(s, "set title 'x.h5 on 2x8x8: search on train for the least jct_mean over w0 x "
+                  "theta'.\"\\n\".");
+    expect_has(s, label);
     cr_expect(strstr(s, "projected") == NULL, "two dimensions: no projection");
     free(s);
     tt_ctx_free(ctx);

@@ -1,7 +1,8 @@
 /* The strategies on synthetic surfaces whose optimum the test finds by
  * visiting every grid point itself: each must come within 1% of it with
  * at most 10% of the grid's simulations, never simulate one configuration
- * twice, and repeat itself for a seed; the same over class timers. */
+ * twice, and repeat itself for a seed; the same over class timers; with
+ * a budget of every point, each point once (exact). */
 #include <math.h>
 
 #include "testutil.h"
@@ -221,4 +222,56 @@ Test(strategy, class_timers)
     tt_objective_free(o);
     tt_ctx_free(ctx);
     tt_models_free(m);
+}
+
+/* Exact when the points fit: without a trace every point is a form of its
+ * own, so refine and model with a budget of the grid run every point, in
+ * lattice order a batch a round, find the exhaustive best (under a
+ * condition too) on the ripples and leave no budget note; a simulation
+ * short of the grid they search. */
+Test(strategy, exact_when_the_points_fit)
+{
+    static const char *const small[] = {"w0=log:1:86400:9,inf", "w1=log:1:86400:5,inf",
+                                        "theta=500:8000:4"};
+    const char *objectives[] = {"jct_mean", "jct_mean s.t. makespan <= 1.02 * best"};
+    for (int k = 0; k < 2; k++)
+        for (int strat = TT_TUNE_REFINE; strat <= TT_TUNE_MODEL; strat++) {
+            tt_objective *o = obj(objectives[k]);
+            tt_tune *t = make_tune(small, 3, o);
+            int64_t g = tt_tune_grid_size(t), best;
+            cr_assert_eq(g, 240);
+            double want = exhaustive(t, o, 1);
+            synth s = {1, 0, 0};
+            tt_tune_opts opts = {.strategy = (tt_tune_strategy)strat, .budget = g, .batch = 50,
+                                 .seed = 3};
+            cr_assert_eq(tt_tune_search(NULL, t, &opts, synth_eval, &s, &best), 0);
+            cr_expect(tt_tune_last_exact(t) && tt_tune_grid_forms(t) == g,
+                      "strategy %d: exact %d, %lld forms", strat, tt_tune_last_exact(t),
+                      (long long)tt_tune_grid_forms(t));
+            cr_expect(s.sims == g && s.calls == 5 && tt_tune_rows(t) == g,
+                      "strategy %d: %lld simulations in %lld rounds", strat, (long long)s.sims,
+                      (long long)s.calls);
+            for (int64_t r = 0; r < tt_tune_rows(t); r++) {
+                tt_params p;
+                tt_tune_point(t, r, &p);
+                const tt_tune_row *w = tt_tune_row_at(t, r);
+                cr_assert(w->params.w0 == p.w0 && w->params.w1 == p.w1 &&
+                              w->params.theta == p.theta && w->round == r / 50,
+                          "row %lld is not lattice point %lld of round %lld", (long long)r,
+                          (long long)r, (long long)(r / 50));
+            }
+            cr_expect_eq(tt_tune_row_at(t, best)->objective, want, "%s: not the grid's best",
+                         objectives[k]);
+            cr_expect_eq(tt_tune_last_gain(t), 0.0);
+            /* one simulation fewer: a search of its own, not exact, the points
+             * counted */
+            tt_tune *u = make_tune(small, 3, o);
+            synth su = {1, 0, 0};
+            opts.budget = g - 1;
+            cr_assert_eq(tt_tune_search(NULL, u, &opts, synth_eval, &su, &best), 0);
+            cr_expect(!tt_tune_last_exact(u) && tt_tune_grid_forms(u) == g && su.sims < g);
+            tt_tune_free(u);
+            tt_tune_free(t);
+            tt_objective_free(o);
+        }
 }

@@ -180,16 +180,17 @@ Test(tune, holdout)
     cr_expect_eq(cut, -1, "refused, yet cut %lld", (long long)cut);
 }
 
-/* A tenth of the grid, at least 1; the batch a quarter of the budget
- * within 16 .. 4096 and never above it. */
+/* The larger of 256 and a tenth of the grid, at most the grid; the batch
+ * a quarter of the budget within 16 .. 4096 and never above it. */
 Test(tune, default_budget_and_batch)
 {
     tt_objective *o = obj("jct_mean");
     tt_params base;
     tt_params_default(&base);
-    const char *specs[][2] = {{"w0=0:9:9", "1"}, {"w0=0:9:10", "1"}, {"w0=0:99:100", "10"},
-                              {"w0=0:1:2", "1"}};
-    for (int k = 0; k < 4; k++) {
+    const char *specs[][2] = {{"w0=0:9:9", "9"},         {"w0=0:9:10", "10"},
+                              {"w0=0:99:100", "100"},    {"w0=0:1:2", "2"},
+                              {"w0=0:2559:2560", "256"}, {"w0=0:4999:5000", "500"}};
+    for (int k = 0; k < 6; k++) {
         tt_tune *t = make_tune(&specs[k][0], 1, o);
         cr_expect_eq(tt_tune_default_budget(t), atoll(specs[k][1]), "%s", specs[k][0]);
         tt_tune_free(t);
@@ -316,9 +317,11 @@ static int64_t check_rows(const tt_tune *t, const tt_canon *k, const rcase *rc)
 }
 
 /* Given its trace, a tuner simulates each canonical form once: a grid of
- * 33 points where theta above every class's L2 slowdown and every theta
+ * 55 points where theta above every class's L2 slowdown and every theta
  * at w0 = inf are one run; the budget counts simulations, so a search
- * looks at more points than its budget. */
+ * looks at more points than its budget. Refine and model with a budget
+ * of the grid's forms or more simulate each of them (exact), with fewer
+ * they search. */
 Test(tune, one_simulation_per_form)
 {
     rcase k;
@@ -326,15 +329,18 @@ Test(tune, one_simulation_per_form)
     tt_canon kc;
     cr_assert_eq(tt_canon_init(NULL, &kc, &k.c, k.m, &k.j), 0);
     tt_objective *o = obj("jct_mean");
-    static const char *const specs[] = {"w0=0,60,inf", "theta=1000:3000:11"};
+    static const char *const specs[] = {"w0=0,30,60,600,inf", "theta=1000:3000:11"};
     tt_ctx *ctx = tt_ctx_create();
-    for (int strat = 0; strat < 3; strat++) {
+    int64_t all = 0; /* the grid's forms, from the grid strategy's run */
+    for (int run = 0; run < 5; run++) {
+        int strat = run == 0 ? TT_TUNE_GRID : run % 2 ? TT_TUNE_REFINE : TT_TUNE_MODEL;
         tt_tune *t = make_tune(specs, 2, o);
         cr_assert_eq(tt_tune_set_canon(ctx, t, &k.c, k.m, &k.j), 0, "%s", tt_errmsg(ctx));
         counted c = {{&k.c, k.m, &k.j, NULL}, 0};
         /* refine and model: a budget where some point they propose shares a
-         * form (which points depends on the strategy's round 0) */
-        int64_t budget = strat == TT_TUNE_GRID ? 33 : 8, best;
+         * form (which points depends on the strategy's round 0), then one
+         * of every form */
+        int64_t budget = run == 0 ? 55 : run < 3 ? 6 : all, best;
         tt_tune_opts opts = {(tt_tune_strategy)strat, budget, 3, 1, NULL, 0, NULL, NULL, NULL,
                              NULL};
         cr_assert_eq(tt_tune_search(ctx, t, &opts, counted_eval, &c, &best), 0, "%s",
@@ -345,11 +351,24 @@ Test(tune, one_simulation_per_form)
         cr_expect_eq(tt_tune_sims(t), c.sims);
         cr_expect_leq(c.sims, budget);
         cr_expect_leq(tt_tune_rows(t), TT_TUNE_POINTS_PER_SIM * budget);
-        if (strat == TT_TUNE_GRID) {
-            cr_expect_eq(tt_tune_rows(t), 33, "the whole grid");
-            cr_expect_lt(forms, 33, "no form shared");
-        } else {
+        cr_expect_eq(tt_tune_last_exact(t), run >= 3, "run %d: exact %d", run,
+                     tt_tune_last_exact(t));
+        if (run == 0) {
+            cr_expect_eq(tt_tune_rows(t), 55, "the whole grid");
+            cr_expect_lt(forms, 55, "no form shared");
+            cr_expect_gt(forms, 6, "a budget of 6 is exact");
+            all = forms;
+        } else if (run < 3) {
             cr_expect_gt(tt_tune_rows(t), c.sims, "strategy %d: no point shared a form", strat);
+            cr_expect_eq(tt_tune_grid_forms(t), all, "the forms counted, not exact");
+        } else {
+            /* a row a form, the first point of each in lattice order */
+            cr_expect(tt_tune_rows(t) == all && c.sims == all && tt_tune_grid_forms(t) == all,
+                      "strategy %d: %lld rows, %lld simulations, %lld forms counted, %lld in "
+                      "the grid", strat, (long long)tt_tune_rows(t), (long long)c.sims,
+                      (long long)tt_tune_grid_forms(t), (long long)all);
+            cr_expect_eq(tt_tune_row_at(t, 0)->params.w0, 0);
+            cr_expect_eq(tt_tune_row_at(t, 0)->params.theta, 1000);
         }
         /* a single configuration of a known form costs nothing */
         tt_params p = tt_tune_row_at(t, 0)->params;
