@@ -16,6 +16,7 @@
 #   make figures         every figure of docs/figures from its recorded command (docs/figures/figures.sh)
 #   make figures-elastic docs/figures/philly-elastic-{jct,makespan}.png (SPEC 10.11's baselines)
 #   make figures-workflows docs/figures/wf-servers.png (SPEC 12.11's baselines, servers needed)
+#   make traces          check the public traces of data/traces.tsv, downloading those missing
 #   make shared          build/libtracetune.so.VERSION
 #   make install PREFIX=/usr/local   tools, libraries, headers, tracetune.pc, data
 #   make uninstall PREFIX=/usr/local
@@ -41,9 +42,13 @@ LDFLAGS += $(SAN_FLAGS)
 endif
 
 # ---- what this machine has ----
+# (not asked when make is run only for goals that build nothing: make traces
+# works before the libraries are installed)
+NO_CONFIG_GOALS := traces
+NO_CONFIG := $(if $(MAKECMDGOALS),$(if $(filter-out $(NO_CONFIG_GOALS),$(MAKECMDGOALS)),,1))
 PKG_CONFIG ?= pkg-config
 HDF5_PKG := $(shell $(PKG_CONFIG) --exists hdf5 2>/dev/null && echo hdf5)
-ifeq ($(HDF5_PKG),)
+ifeq ($(HDF5_PKG)$(NO_CONFIG),)
 $(error [config] HDF5: not found (install libhdf5-dev; pkg-config hdf5 must answer))
 endif
 HDF5_CFLAGS := $(shell $(PKG_CONFIG) --cflags hdf5)
@@ -51,7 +56,7 @@ HDF5_LIBS   := $(shell $(PKG_CONFIG) --libs hdf5)
 COMP_LIBS   := $(shell $(PKG_CONFIG) --libs zlib liblzma 2>/dev/null || echo -lz -llzma)
 # OpenBLAS: the tuner's surrogate model on the CPU (cuBLAS on the GPU)
 BLAS_PKG := $(shell $(PKG_CONFIG) --exists openblas 2>/dev/null && echo openblas)
-ifeq ($(BLAS_PKG),)
+ifeq ($(BLAS_PKG)$(NO_CONFIG),)
 $(error [config] OpenBLAS: not found (install libopenblas-dev; pkg-config openblas must answer))
 endif
 BLAS_CFLAGS := $(shell $(PKG_CONFIG) --cflags openblas)
@@ -80,7 +85,7 @@ KERNEL_SRCS := $(wildcard kernels/*_none.c)
 KERNEL_OBJS := $(KERNEL_SRCS:kernels/%.c=$(BUILD)/kernels/%.o)
 endif
 
-ifeq ($(MAKELEVEL),0)
+ifeq ($(MAKELEVEL)$(NO_CONFIG),0)
 $(info [config] HDF5: $(HDF5_CFLAGS) $(HDF5_LIBS))
 $(info [config] CUDA: $(if $(filter 1,$(HAVE_CUDA)),nvcc $(NVCC) (static runtime),not built (HAVE_CUDA=0 or no nvcc): GPU entry points return "not built in"))
 $(info [config] Criterion: $(if $(CRITERION_LIBS),found,not found (make test needs libcriterion-dev)))
@@ -120,7 +125,7 @@ BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-workflows bench-data figures figures-elastic figures-workflows clean install \
-        uninstall installcheck doccheck man completion shared example notebooks study FORCE
+        uninstall installcheck doccheck man completion shared example notebooks study traces FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
 all: $(TOOLS)
@@ -290,6 +295,17 @@ fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 fuzz-long: $(FUZZERS:%=build-fuzz/fuzz_%)
 	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_LONG_SECONDS),$(FUZZ_LONG_FLAGS),tests/fuzz/findings/$(f)))
 
+# ---- the public traces ----
+# The tests, benchmarks, notebooks and README read public traces in
+# ../shared/traces, which is never copied here; data/traces.tsv names each
+# file's source, bytes and sha256. make traces checks every file in
+# TT_TRACES (default ../shared/traces where it exists, else data/traces/),
+# downloads a missing one from its url where curl or wget reaches it, says
+# per file what to do where not, and never overwrites a file that differs
+# (scripts/fetch-traces). TRACE_FILES="PATH|FOLDER ..." checks only those.
+traces:
+	@TT_TRACES="$(TT_TRACES)" scripts/fetch-traces $(TRACE_FILES)
+
 # ---- benchmarks ----
 # bench/sim times the reference simulator too, as its baseline
 $(BUILD)/bench/sim: bench/sim.c $(REFSIM_OBJS) $(LIBCORE)
@@ -403,7 +419,9 @@ INSTALLED_HDRS := $(patsubst libcore/include/%,$(PREFIX)/include/%,$(wildcard li
 INSTALLED_LIBS := $(PREFIX)/lib/libtracetune.a $(PREFIX)/lib/libtracetune.so.$(VERSION) \
                   $(PREFIX)/lib/$(SONAME) $(PREFIX)/lib/libtracetune.so \
                   $(PREFIX)/lib/pkgconfig/tracetune.pc
-INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(wildcard data/*))
+# data/traces/, where make traces downloads the public traces, is not installed
+DATA_FILES     := $(filter-out data/traces,$(wildcard data/*))
+INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(DATA_FILES))
 MAN_SECTIONS   := $(sort $(subst .,,$(suffix $(MAN_PAGES))))
 INSTALLED_MAN  := $(foreach p,$(MAN_PAGES),$(PREFIX)/share/man/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 # bash-completion loads a command's completion from a file of its name:
@@ -424,7 +442,7 @@ install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc $(MAN_PAGES) $(COMPL
 	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtracetune.so
 	install -m 644 $(BUILD)/tracetune.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 libcore/include/tt/*.h $(DESTDIR)$(PREFIX)/include/tt
-	install -m 644 data/* $(DESTDIR)$(PREFIX)/share/tracetune
+	install -m 644 $(DATA_FILES) $(DESTDIR)$(PREFIX)/share/tracetune
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_BINS) $(INSTALLED_HDRS) $(INSTALLED_LIBS) $(INSTALLED_DATA) \
 	    $(INSTALLED_MAN) $(INSTALLED_COMP))
