@@ -170,6 +170,7 @@ else
     for w in $hdf5; do
         echo old >"full/o$w"
     done
+    for e in png svg pdf; do echo old >"full/fig.$e"; done
     cat /dev/zero >full/filler 2>/dev/null || true
     truncate -s -16K full/filler
     for w in $hdf5; do
@@ -178,6 +179,19 @@ else
         [ "$(cat "full/o$w")" = old ] || fail "$w: the old output was changed"
     done
     no_tmp full
+    # figures, 4 KiB left: gnuplot exits 0 on a disk it could not write,
+    # leaving what fitted; tt-plot writes what it read from gnuplot
+    if [ $have_plot = 1 ]; then
+        cat /dev/zero >>full/filler 2>/dev/null || true
+        truncate -s -4K full/filler
+        for e in png svg pdf; do
+            expect_exit 1 tt-plot pareto -o "full/fig.$e" sw.h5
+            expect_err "cannot write 'full/fig.$e': No space left on device"
+            [ "$(cat "full/fig.$e")" = old ] ||
+                fail "figure .$e: the old figure was replaced ($(wc -c <"full/fig.$e") bytes)"
+        done
+        no_tmp full
+    fi
     # the brief's own case: a trace larger than the whole disk
     rm full/filler
     expect_exit 1 tt-gen -n 1000000 -o full/ogen # about 5 MB, compressed
