@@ -237,7 +237,8 @@ int main(int argc, char **argv)
             return finish(&s, EXIT_USAGE);
     }
     tt_outfile of;
-    if (out && tt_outfile_check(s.ctx, &of, out, inputs, 3))
+    const char *in[] = {cspec, mpath, path, tt_params_input(&par)};
+    if (out && tt_outfile_check(s.ctx, &of, out, in, 4))
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace))

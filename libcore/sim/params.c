@@ -231,6 +231,11 @@ static int set_gittins_dist(tt_ctx *ctx, tt_params *p, const char *value)
     return 0;
 }
 
+const char *tt_params_input(const tt_params *p)
+{
+    return strcmp(p->gittins_dist, "trace") != 0 ? p->gittins_dist : NULL;
+}
+
 /* ---- per-class timers ---- */
 
 int tt_params_class_timers(const tt_params *p)

@@ -118,8 +118,30 @@ refused cluster.tsv cluster.tsv tt-sweep -c cluster.tsv -g w0=0,600 -o cluster.t
 refused cluster.tsv cluster.tsv tt-sim -c cluster.tsv -o cluster.tsv ex.h5
 refused configs.tsv configs.tsv tt-sweep -c 2x8x8 --configs configs.tsv -o configs.tsv ex.h5
 refused exlink.h5 ex.h5 tt-merge -o exlink.h5 ex.h5
+# a parameter's file (gittins_dist) and tt-size's cluster files are inputs too
+printf 'duration\n3250\n7200\n' >dist.txt
+cp dist.txt dist.orig
+ln -s dist.txt distlink.txt
+printf 'w0\tgittins_dist\n0\tdist.txt\n' >dconfigs.tsv
+refused dist.txt dist.txt tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=dist.txt -o dist.txt ex.h5
+refused distlink.txt dist.txt tt-sim -c 2x8x8 -p gittins_dist=dist.txt -o distlink.txt ex.h5
+refused dist.txt dist.txt tt-sweep -c 2x8x8 -p order=gittins -p gittins_dist=dist.txt \
+    -g w0=0,600 -o dist.txt ex.h5
+refused dist.txt dist.txt tt-sweep -c 2x8x8 -p order=gittins -g 'gittins_dist=trace;dist.txt' \
+    -o dist.txt ex.h5
+refused dist.txt dist.txt tt-sweep -c 2x8x8 -p order=gittins --configs dconfigs.tsv -o dist.txt ex.h5
+refused dist.txt dist.txt tt-tune -c 2x8x8 -p order=gittins -p gittins_dist=dist.txt \
+    -s w0=0:600:4 --objective jct_mean -o dist.txt ex.h5
+refused dist.txt dist.txt tt-size -c 2x8x8 -P 'g: -p order=gittins -p gittins_dist=dist.txt' \
+    --target 'jct_mean<=1e9' -o dist.txt ex.h5
+refused dist.txt dist.txt tt-size -c 2x8x8 -P tiresias-gittins -p gittins_dist=dist.txt \
+    --target 'jct_mean<=1e9' -o dist.txt ex.h5
+refused cluster.tsv cluster.tsv tt-size -c 1x8x8 -c cluster.tsv -P yarn-cs \
+    --target 'jct_mean<=1e9' -o cluster.tsv ex.h5
+refused cluster.tsv cluster.tsv tt-size -c cluster.tsv --nodes 2,4 -P yarn-cs \
+    --target 'jct_mean<=1e9' -o cluster.tsv ex.h5
 cmp -s ex.h5 ex.orig && cmp -s models.tsv models.orig && cmp -s cluster.tsv cluster.orig &&
-    cmp -s configs.tsv configs.orig || fail "an input was changed"
+    cmp -s configs.tsv configs.orig && cmp -s dist.txt dist.orig || fail "an input was changed"
 if [ $have_plot = 1 ]; then
     cp sw.h5 sw.orig
     refused sw.h5 sw.h5 tt-plot pareto --script sw.h5 -o f.svg sw.h5

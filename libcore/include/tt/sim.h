@@ -148,6 +148,10 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
  * TT_ERANGE when the text does not fit (buf holds as much as fits). */
 int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
                              size_t size);
+/* The file a run under p reads besides the trace and the model table: its
+ * gittins_dist when that is a path (p's own string), else NULL. A tool
+ * checks its output against it (tt_outfile_check). */
+const char *tt_params_input(const tt_params *p);
 
 /* The named baselines (SPEC 11.9 and SPEC 6's): "yarn-cs" (the defaults),
  * "tiresias-dlas", "tiresias-gittins", "pollux-tiresias", "themis". Sets in
