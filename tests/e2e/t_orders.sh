@@ -64,6 +64,20 @@ expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=bad.csv ex.h5
 expect_err "bad.csv:4: expected an integer of GPU-seconds, got '12x'"
 expect_exit 1 tt-sweep -d cpu -c 2x8x8 -p order=gittins -g 'gittins_dist=dist.csv;nosuch.csv' ex.h5
 expect_err "configuration 1: gittins_dist 'nosuch.csv'"
+# the whole message, once (it was written into the buffer it read from)
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=nosuch.csv ex.h5
+[ "$(cat err.txt)" = "tt-sim: 'ex.h5': gittins_dist 'nosuch.csv': cannot open 'nosuch.csv': No such file or directory" ] ||
+    fail "gittins_dist missing: $(cat err.txt)"
+expect_exit 1 tt-sweep -d cpu -c 2x8x8 -p order=gittins -g 'gittins_dist=dist.csv;nosuch.csv' ex.h5
+[ "$(tail -1 err.txt)" = "tt-sweep: 'ex.h5': configuration 1: gittins_dist 'nosuch.csv': cannot open 'nosuch.csv': No such file or directory" ] ||
+    fail "gittins_dist missing in a sweep: $(cat err.txt)"
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=bad.csv ex.h5
+[ "$(cat err.txt)" = "tt-sim: 'ex.h5': gittins_dist 'bad.csv': bad.csv:4: expected an integer of GPU-seconds, got '12x'" ] ||
+    fail "gittins_dist bad: $(cat err.txt)"
+mkdir distdir
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=distdir ex.h5
+[ "$(cat err.txt)" = "tt-sim: 'ex.h5': gittins_dist 'distdir': distdir: read error: Is a directory" ] ||
+    fail "gittins_dist a folder: $(cat err.txt)"
 # under another order the distribution is never read
 expect_exit 0 tt-sim -c 2x8x8 -p gittins_dist=nosuch.csv ex.h5
 
