@@ -212,7 +212,8 @@ int main(int argc, char **argv)
     }
     const char *file = cli_input(path);
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace) ||
-        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs))
+        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs) ||
+        (out && cli_note_jobs(s.ctx, s.trace, &s.jobs)))
         return finish(&s, EXIT_FAIL);
     if (!(s.metrics = (tt_metrics *)calloc((size_t)npol * (size_t)nsizes, sizeof *s.metrics)))
         return finish(&s, EXIT_FAIL);

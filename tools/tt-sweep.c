@@ -252,6 +252,8 @@ int main(int argc, char **argv)
     int64_t total = tt_sweep_count(s.sweep), count = tt_sweep_shard_count(total, sk, sn);
     size_t nn = (size_t)(count > 0 ? count : 1);
     int rc = tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs);
+    if (!rc && out)
+        rc = cli_note_jobs(s.ctx, s.trace, &s.jobs);
     if (!rc && (!(s.idx = (int64_t *)malloc(nn * sizeof *s.idx)) ||
                 !(s.metrics = (tt_metrics *)calloc(nn, sizeof *s.metrics))))
         rc = tt_err(s.ctx, TT_ENOMEM, "out of memory for %lld configurations",

@@ -239,7 +239,8 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace) ||
-        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs))
+        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs) ||
+        (s.out && cli_note_jobs(s.ctx, s.trace, &s.jobs)))
         return finish(&s, EXIT_FAIL);
     char split[256];
     int rc = tt_tune_split(s.ctx, &s.jobs, s.hf, s.range, &s.train, &s.test, split, sizeof split);

@@ -22,9 +22,14 @@
 #define LIST_MISSING 8 /* missing shards named in the message */
 
 /* The string attributes that must be equal in every shard of one sweep
- * (configurations, an integer, too). */
+ * (configurations, an integer, too). trace_jobs_sha256, the jobs as
+ * simulated, tells apart traces whose source cannot (tt-gen's have none;
+ * one CSV read with two column maps has one); it is compared where both
+ * shards have it, a shard written before it being checked by
+ * trace_source_sha256 alone, as then. */
 static const char *const same_attrs[] = {"trace_source_sha256", "trace_format", "cluster",
-                                         "models_sha256", "configs_sha256"};
+                                         "models_sha256", "trace_jobs_sha256",
+                                         "configs_sha256"};
 
 typedef struct {
     const char *path; /* as named: in messages and merged_from */
@@ -346,6 +351,21 @@ static int other_input(tt_ctx *ctx, const shard *s, const shard *ref, const char
     return rc;
 }
 
+/* s simulated other jobs than ref: both shards and both traces named. */
+static int other_jobs(tt_ctx *ctx, const shard *s, const shard *ref, const char *a,
+                      const char *b)
+{
+    char *ta = tt_h5u_attr_read_str(s->g, "trace_file");
+    char *tb = tt_h5u_attr_read_str(ref->g, "trace_file");
+    int rc = tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld simulated other jobs than %s "
+                    "(trace_jobs_sha256 %.12s... vs %.12s...): traces '%s' and '%s' differ in "
+                    "their contents: not one sweep", s->path, (long long)s->k, (long long)s->n,
+                    ref->path, a, b, ta ? ta : "?", tb ? tb : "?");
+    free(ta);
+    free(tb);
+    return rc;
+}
+
 /* s belongs to the sweep of ref. */
 static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *ref)
 {
@@ -358,6 +378,8 @@ static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *
                         "%s: no configs_sha256: written by an older tt-sweep; cannot check it is "
                         "the same grid",
                         s->path);
+        else if (strcmp(name, "trace_jobs_sha256") == 0 && (!a || !b))
+            rc = 0; /* written before it: the source's sha256 alone */
         else if (!a)
             rc = need_attr(ctx, s, name, 0);
         else if (!b || strcmp(a, b) == 0)
@@ -366,6 +388,8 @@ static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *
             rc = other_input(ctx, s, ref, "trace", "trace_file", a, b);
         else if (strcmp(name, "models_sha256") == 0)
             rc = other_input(ctx, s, ref, "model table", "models_source", a, b);
+        else if (strcmp(name, "trace_jobs_sha256") == 0)
+            rc = other_jobs(ctx, s, ref, a, b);
         else if (strcmp(name, "configs_sha256") == 0)
             rc = other_grid(ctx, m, s, ref);
         else

@@ -248,6 +248,14 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
  * was. Same return codes. */
 int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *out);
 void tt_sim_jobs_free(tt_sim_jobs *j);
+/* The sha256 (64 hex digits) of j as the engine reads it: the job count,
+ * then each column present (submit, duration, gpus, cls, and the
+ * elasticity and workflow columns), named, its values little-endian. Two
+ * traces give one digest exactly when they simulate alike under one
+ * model table, whatever their source (tt-gen, or one CSV read with two
+ * column maps). Result files keep it as trace_jobs_sha256
+ * (tt_provenance.jobs_sha256), which tt-merge compares. */
+void tt_sim_jobs_sha256(const tt_sim_jobs *j, char hex[65]);
 
 /* The class job i of j runs as under p: cls[i], or the mix's pick for
  * hash(seed, i) when cls[i] = -1. */
