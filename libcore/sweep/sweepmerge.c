@@ -694,15 +694,12 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
     return tt_sweep_merge_named(ctx, out, paths, paths, n, info);
 }
 
-int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
-                         const char *const *paths, int n, tt_sweep_merge_info *info)
+/* The merge from the opening of the shards on; with rehearse set the
+ * merged file is built in memory and dropped (tt_h5u_build), so that a
+ * child makes the reads the merge makes (tt_h5u_rehearse). */
+static int merge_run(tt_ctx *ctx, const char *out, const char *const *files,
+                     const char *const *paths, int n, tt_sweep_merge_info *info, int rehearse)
 {
-    if (!out || !files || !paths || n < 1)
-        return tt_err(ctx, TT_EINVAL, "no shard files to merge");
-    tt_outfile o; /* the files read: a copy of standard input is never the output */
-    int rc = tt_outfile_check(ctx, &o, out, files, n);
-    if (rc)
-        return rc;
     tt_h5u_quiet();
     merge m;
     memset(&m, 0, sizeof m);
@@ -716,8 +713,10 @@ int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
         m.sh[i].f = m.sh[i].g = -1;
     }
     m.str_type = tt_h5u_vlen_utf8();
-    rc = check_all(ctx, &m);
-    if (!rc && (rc = tt_h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
+    int rc = check_all(ctx, &m);
+    if (!rc && rehearse)
+        rc = tt_h5u_build(write_merged, &m);
+    else if (!rc && (rc = tt_h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
         rc = tt_err(ctx, TT_EFORMAT, "%s", m.err);
     if (!rc && info) {
         info->shards = m.sh[0].n;
@@ -733,4 +732,71 @@ int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
     free(m.from);
     free(m.sh);
     return rc;
+}
+
+typedef struct {
+    const char *const *files, *const *paths;
+    int n;
+} rehearsal;
+
+static void rehearse_merge(void *arg)
+{
+    const rehearsal *r = (const rehearsal *)arg;
+    merge_run(tt_ctx_create(), NULL, r->files, r->paths, r->n, NULL, 1);
+}
+
+/* One shard's reads as the merge makes them, to name the damaged one. */
+static void rehearse_shard(void *arg)
+{
+    shard *s = (shard *)arg;
+    tt_ctx *c = tt_ctx_create();
+    h5u_names l = {0};
+    if (open_shard(c, s) || check_index(c, s) || list_cols(c, s, &l))
+        return;
+    for (int i = 0; i < l.n; i++) {
+        hid_t d = H5Dopen2(s->g, l.v[i], H5P_DEFAULT);
+        hid_t t = d >= 0 ? H5Dget_type(d) : -1, sp = d >= 0 ? H5Dget_space(d) : -1;
+        hid_t mt = t >= 0 ? H5Tget_native_type(t, H5T_DIR_ASCEND) : -1;
+        hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+        size_t size = mt >= 0 ? H5Tget_size(mt) : 0;
+        void *buf = np > 0 && size && np <= s->rows ? calloc((size_t)np, size) : NULL;
+        if (buf && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+            H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, buf);
+        free(buf);
+        close_ids(4, mt, sp, t, d);
+    }
+}
+
+int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
+                         const char *const *paths, int n, tt_sweep_merge_info *info)
+{
+    if (!out || !files || !paths || n < 1)
+        return tt_err(ctx, TT_EINVAL, "no shard files to merge");
+    tt_outfile o; /* the files read: a copy of standard input is never the output */
+    int rc = tt_outfile_check(ctx, &o, out, files, n);
+    if (rc)
+        return rc;
+    /* a shard without a seal that holds: the merge's reads rehearsed in a
+     * child first, so that a damaged one is an error, not a hang */
+    int i = 0;
+    while (i < n && tt_h5u_sealed(files[i]))
+        i++;
+    if (i < n) {
+        rehearsal r = {files, paths, n};
+        size_t size = 0;
+        for (int k = 0; k < n; k++)
+            size += tt_h5u_file_size(files[k]);
+        if ((rc = tt_h5u_rehearse(ctx, "the shards", size, rehearse_merge, &r))) {
+            /* which: each shard's own reads, alone */
+            for (int k = 0; k < n; k++) {
+                shard s = {.path = paths[k], .file = files[k], .arg = k, .f = -1, .g = -1};
+                if (!tt_h5u_sealed(files[k]) &&
+                    tt_h5u_rehearse(ctx, paths[k], tt_h5u_file_size(files[k]), rehearse_shard,
+                                    &s))
+                    return TT_EFORMAT;
+            }
+            return tt_h5u_rehearse(ctx, "the shards", size, rehearse_merge, &r);
+        }
+    }
+    return merge_run(ctx, out, files, paths, n, info, 0);
 }
