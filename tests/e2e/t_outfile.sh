@@ -155,6 +155,30 @@ if [ $have_plot = 1 ]; then
 fi
 no_tmp .
 
+# ---- a writer killed by SIGKILL (or a crash) leaves its temporary file:
+# the next write of the same output removes it, and only it: not one of
+# a process still running, nor another output's, nor another name ----
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+sleep 30 &
+alive=$!
+mkdir stale
+for f in ".r.h5.tmp-$dead" ".r.h5.tmp-$alive" ".q.h5.tmp-$dead" ".r.h5.tmp-${dead}x" \
+    ".r.h5.tmp-" "r.h5.tmp-$dead"; do
+    echo partial >"stale/$f"
+done
+expect_exit 0 tt-sim -c 2x8x8 -o stale/r.h5 ex.h5
+left=$(ls -A stale | sort | tr '\n' ' ')
+want=$(printf '%s\n' ".q.h5.tmp-$dead" ".r.h5.tmp-" ".r.h5.tmp-$alive" ".r.h5.tmp-${dead}x" r.h5 \
+    "r.h5.tmp-$dead" | sort | tr '\n' ' ')
+[ "$left" = "$want" ] || fail "after a write: $left, expected $want"
+kill $alive
+wait $alive 2>/dev/null || true
+expect_exit 0 tt-sim -c 2x8x8 -o stale/r.h5 ex.h5
+[ ! -e "stale/.r.h5.tmp-$alive" ] || fail "the temporary file of a process gone was kept"
+[ -e "stale/.q.h5.tmp-$dead" ] || fail "another output's temporary file was removed"
+
 # ---- an output that cannot be created: said before the input is read
 # (so before any simulation or drawing), nothing left ----
 nowhere() { # OUT CMD...
