@@ -706,12 +706,8 @@ static int merge_run(tt_ctx *ctx, const char *out, const char *const *files,
     if (!(m.sh = (shard *)calloc((size_t)n, sizeof *m.sh)))
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     m.n = n;
-    for (int i = 0; i < n; i++) {
-        m.sh[i].path = paths[i];
-        m.sh[i].file = files[i];
-        m.sh[i].arg = i;
-        m.sh[i].f = m.sh[i].g = -1;
-    }
+    for (int i = 0; i < n; i++)
+        m.sh[i] = (shard){.path = paths[i], .file = files[i], .arg = i, .f = -1, .g = -1};
     m.str_type = tt_h5u_vlen_utf8();
     int rc = check_all(ctx, &m);
     if (!rc && rehearse)
@@ -752,7 +748,7 @@ static void rehearse_shard(void *arg)
     tt_ctx *c = tt_ctx_create();
     h5u_names l = {0};
     if (open_shard(c, s) || check_index(c, s) || list_cols(c, s, &l))
-        return;
+        return; /* the child ends here; the parent's own reads then say why */
     for (int i = 0; i < l.n; i++) {
         hid_t d = H5Dopen2(s->g, l.v[i], H5P_DEFAULT);
         hid_t t = d >= 0 ? H5Dget_type(d) : -1, sp = d >= 0 ? H5Dget_space(d) : -1;
