@@ -401,3 +401,10 @@ void cli_progress_init(cli_progress *p, const char *what)
     p->every = tty ? -1.0 : progress_every();
     p->what = what;
 }
+
+int cli_note_jobs(tt_ctx *ctx, tt_trace *t, const tt_sim_jobs *j)
+{
+    char hex[65];
+    tt_sim_jobs_sha256(j, hex);
+    return tt_prov_set(&t->prov.jobs_sha256, hex) ? tt_err(ctx, TT_ENOMEM, "out of memory") : 0;
+}

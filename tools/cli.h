@@ -69,6 +69,10 @@ int cli_stop_requested(void *flag);
  * clears ctx's message so that it is not printed after it, and returns the
  * exit status, 128 + the signal. */
 int cli_stopped(tt_ctx *ctx);
+/* Notes the sha256 of the jobs j taken from t in t's provenance, which a
+ * result file then carries (trace_jobs_sha256, compared by tt-merge).
+ * 0, or TT_ENOMEM with the message in ctx. */
+int cli_note_jobs(tt_ctx *ctx, tt_trace *t, const tt_sim_jobs *j);
 /* Prints "prog (tracetune VERSION)" and the GPU situation to stdout. */
 int cli_version(void);
 /* Splits "NAME=VALUE" (the argument of option opt) into name and returns

@@ -224,7 +224,7 @@ static int draw(tt_ctx *ctx, args *a, int nin, const char *const *in)
         rc = load_table(ctx, a->surface, TT_TABLE_CONFIGS, &mem, &len, &base[1]);
     int64_t left = 0;
     tt_plot_opts o = a->o;
-    o.output = r.fig.tmp;
+    o.output = NULL; /* drawn to gnuplot's standard output, read by the library */
     o.left_out = &left;
     if (!rc && !(rc = tt_plot_render_target(ctx, &r, out)) &&
         !(rc = make_script(ctx, a, nt, tabs, tr, base, &o, &script)) &&

@@ -253,13 +253,16 @@ int main(int argc, char **argv)
             preset = val;
     }
     tt_outfile of;
-    if (out && tt_outfile_check(s.ctx, &of, out, inputs, 3))
+    const char *in[] = {cspec, mpath, path, tt_params_input(&par)};
+    if (out && tt_outfile_check(s.ctx, &of, out, in, 4))
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace))
         return finish(&s, EXIT_FAIL);
     /* messages of the jobs and the engine name the job, not the file */
     int rc = tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs);
+    if (!rc && out)
+        rc = cli_note_jobs(s.ctx, s.trace, &s.jobs);
     size_t n = (size_t)(s.jobs.n > 0 ? s.jobs.n : 1);
     /* per-job results only where they are shown or saved: 72 bytes a job */
     if (!rc && (want_jobs || out) && !(s.res = (tt_job_result *)calloc(n, sizeof *s.res)))

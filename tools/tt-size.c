@@ -192,11 +192,28 @@ int main(int argc, char **argv)
             }
     }
     tt_outfile of;
-    if (out && tt_outfile_check(s.ctx, &of, out, inputs, 2))
-        return finish(&s, EXIT_FAIL);
+    if (out) { /* the cluster files and the policies' distributions are inputs too */
+        const char **in = (const char **)malloc((size_t)(2 + nc + npol) * sizeof *in);
+        if (!in) {
+            tt_err(s.ctx, TT_ENOMEM, "out of memory");
+            return finish(&s, EXIT_FAIL);
+        }
+        int n = 0;
+        in[n++] = mpath;
+        in[n++] = path;
+        for (int i = 0; i < nc; i++)
+            in[n++] = s.cv[i];
+        for (int i = 0; i < npol; i++)
+            in[n++] = tt_params_input(&s.pol[i].p);
+        int rc = tt_outfile_check(s.ctx, &of, out, in, n);
+        free((void *)in);
+        if (rc)
+            return finish(&s, EXIT_FAIL);
+    }
     const char *file = cli_input(path);
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace) ||
-        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs))
+        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs) ||
+        (out && cli_note_jobs(s.ctx, s.trace, &s.jobs)))
         return finish(&s, EXIT_FAIL);
     if (!(s.metrics = (tt_metrics *)calloc((size_t)npol * (size_t)nsizes, sizeof *s.metrics)))
         return finish(&s, EXIT_FAIL);

@@ -259,14 +259,30 @@ int main(int argc, char **argv)
     if (cfile && tt_sweep_configs(s.ctx, s.sweep, cfile))
         return finish(&s, EXIT_USAGE);
     tt_outfile of;
-    if (out && tt_outfile_check(s.ctx, &of, out, inputs, 4))
-        return finish(&s, EXIT_FAIL);
+    if (out) { /* the distributions the configurations read are inputs too */
+        const char **dist = NULL, **in = NULL;
+        int nd = 0;
+        int rc = tt_sweep_inputs(s.ctx, s.sweep, &dist, &nd);
+        if (!rc && !(in = (const char **)malloc((size_t)(4 + nd) * sizeof *in)))
+            rc = tt_err(s.ctx, TT_ENOMEM, "out of memory");
+        if (!rc) {
+            memcpy((void *)in, inputs, sizeof inputs);
+            memcpy((void *)(in + 4), (const void *)dist, (size_t)nd * sizeof *in);
+            rc = tt_outfile_check(s.ctx, &of, out, in, 4 + nd);
+        }
+        free((void *)in);
+        free((void *)dist);
+        if (rc)
+            return finish(&s, EXIT_FAIL);
+    }
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace))
         return finish(&s, EXIT_FAIL);
     int64_t total = tt_sweep_count(s.sweep), count = tt_sweep_shard_count(total, sk, sn);
     size_t nn = (size_t)(count > 0 ? count : 1);
     int rc = tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs);
+    if (!rc && out)
+        rc = cli_note_jobs(s.ctx, s.trace, &s.jobs);
     if (!rc && (!(s.idx = (int64_t *)malloc(nn * sizeof *s.idx)) ||
                 !(s.metrics = (tt_metrics *)calloc(nn, sizeof *s.metrics))))
         rc = tt_err(s.ctx, TT_ENOMEM, "out of memory for %lld configurations",

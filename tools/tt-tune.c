@@ -240,13 +240,14 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     if (*tt_la_note(s.la) && strcmp(s.strat, "model") == 0)
         cli_err("surrogate's linear algebra on the CPU (GPU: %s)", tt_la_note(s.la));
-    const char *inputs[] = {path, s.mpath, s.cspec};
+    const char *inputs[] = {path, s.mpath, s.cspec, tt_params_input(&s.sp.base)};
     tt_outfile of;
-    if (s.out && tt_outfile_check(s.ctx, &of, s.out, inputs, 3))
+    if (s.out && tt_outfile_check(s.ctx, &of, s.out, inputs, 4))
         return finish(&s, EXIT_FAIL);
     const char *file = cli_input(path); /* "-": a copy of standard input */
     if (!file || tt_trace_load_cols(s.ctx, file, TT_COL_SIM, &s.trace) ||
-        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs))
+        tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs) ||
+        (s.out && cli_note_jobs(s.ctx, s.trace, &s.jobs)))
         return finish(&s, EXIT_FAIL);
     char split[256];
     int rc = tt_tune_split(s.ctx, &s.jobs, s.hf, s.range, &s.train, &s.test, split, sizeof split);

@@ -1,4 +1,5 @@
-/* HDF5 writing helpers shared by the file layouts (internal/h5util.h). */
+/* HDF5 writing helpers shared by the file layouts (internal/h5util.h);
+ * the seal and the check of a file before it is read are h5vet.c's. */
 #include "io/h5util.h"
 
 #include <stdlib.h>
@@ -344,7 +345,9 @@ static const unsigned char h5_sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '
 
 int tt_h5u_is_image(const void *data, size_t len)
 {
-    return len >= 8 && memcmp(data, h5_sig, 8) == 0;
+    return (len >= 8 && memcmp(data, h5_sig, 8) == 0) ||
+           (len >= H5U_USERBLOCK + 8 &&
+            memcmp((const char *)data + H5U_USERBLOCK, h5_sig, 8) == 0);
 }
 
 hid_t tt_h5u_open_image(const void *data, size_t len)
@@ -414,13 +417,16 @@ static void *build_image(int (*fill)(hid_t f, void *arg), void *arg, size_t *len
     void *image = NULL;
     H5FD_file_image_callbacks_t cb = {img_malloc,  img_memcpy,     img_realloc,   img_free,
                                       img_udata_copy, img_udata_free, &image};
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    hid_t f = fapl >= 0 && H5Pset_fapl_core(fapl, IMAGE_STEP, 0) >= 0 &&
-                      H5Pset_file_image_callbacks(fapl, &cb) >= 0
-                  ? H5Fcreate("tt-h5u-save", H5F_ACC_TRUNC, H5P_DEFAULT, fapl)
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS), fcpl = H5Pcreate(H5P_FILE_CREATE);
+    hid_t f = fapl >= 0 && fcpl >= 0 && H5Pset_fapl_core(fapl, IMAGE_STEP, 0) >= 0 &&
+                      H5Pset_file_image_callbacks(fapl, &cb) >= 0 &&
+                      H5Pset_userblock(fcpl, H5U_USERBLOCK) >= 0 /* room for the seal */
+                  ? H5Fcreate("tt-h5u-save", H5F_ACC_TRUNC, fcpl, fapl)
                   : -1;
     if (fapl >= 0)
         H5Pclose(fapl);
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
     if (f < 0)
         return NULL;
     /* the size of the image (its end of allocation) once flushed */
@@ -431,8 +437,20 @@ static void *build_image(int (*fill)(hid_t f, void *arg), void *arg, size_t *len
         free(image);
         image = NULL;
     }
-    *len = image ? (size_t)n : 0;
+    /* the size HDF5 gives counts from its base address, after the user
+     * block */
+    *len = image ? (size_t)n + H5U_USERBLOCK : 0;
     return image;
+}
+
+int tt_h5u_build(int (*fill)(hid_t f, void *arg), void *arg)
+{
+    tt_h5u_quiet();
+    size_t len;
+    void *image = build_image(fill, arg, &len);
+    int rc = image ? 0 : -1;
+    free(image);
+    return rc;
 }
 
 int tt_h5u_save(tt_ctx *ctx, const char *path, int (*fill)(hid_t f, void *arg), void *arg)
@@ -444,6 +462,8 @@ int tt_h5u_save(tt_ctx *ctx, const char *path, int (*fill)(hid_t f, void *arg), 
         return rc;
     size_t len;
     void *image = build_image(fill, arg, &len);
+    if (image)
+        tt_h5u_seal(image, len);
     rc = image ? tt_outfile_write(ctx, &o, image, len)
                : tt_err(ctx, TT_EIO, "cannot write '%s': the HDF5 library failed or memory ran "
                                      "out", path);

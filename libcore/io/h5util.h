@@ -66,8 +66,44 @@ int tt_h5u_scalar(hid_t grp, const char *name, hid_t filetype, hid_t memtype, co
 int tt_h5u_scalar_str(hid_t grp, const char *name, const char *value);
 hid_t tt_h5u_group(hid_t parent, const char *name);
 
-/* 1 when data starts with the HDF5 signature. */
+/* 1 when data starts with the HDF5 signature, or with a user block of
+ * H5U_USERBLOCK bytes (a seal) and then the signature. */
 int tt_h5u_is_image(const void *data, size_t len);
+
+/* ---- damaged files (h5vet.c) ---- */
+
+/* Every file tt_h5u_save writes starts with a user block of this many
+ * bytes, which HDF5 skips: the seal, "tracetune sha256 of bytes 512 to
+ * the end: HEX\n" and NULs. */
+#define H5U_USERBLOCK 512
+/* Writes the seal of the len bytes of an HDF5 image built with that user
+ * block into its first H5U_USERBLOCK bytes. */
+void tt_h5u_seal(void *image, size_t len);
+/* Runs fn(arg) in a child process (fork), with a time limit (5 s and
+ * 1 s a MiB of size; TT_H5_CHECK_S sets the 5): 0 when the child ended by
+ * itself, whatever fn found; else TT_EFORMAT "WHAT: damaged HDF5 file
+ * (HDF5 crashed reading it: signal 11)" or "(HDF5 did not finish reading
+ * it in 5 s)", what naming the file as the caller's messages do. fn
+ * must make the HDF5 calls the caller makes next, on the same bytes: HDF5
+ * then does in the caller what it did in the child, so it cannot crash or
+ * hang there. Not for a process holding HDF5 ids open in other threads. */
+int tt_h5u_rehearse(tt_ctx *ctx, const char *what, size_t size, void (*fn)(void *arg),
+                    void *arg);
+/* 1 when the file carries a seal that holds, else 0. */
+int tt_h5u_sealed(const char *path);
+/* The file's size in bytes, 0 when it cannot be told. */
+size_t tt_h5u_file_size(const char *path);
+/* Builds the file fill(f, arg) fills in memory, as tt_h5u_save does, and
+ * drops it (a rehearsal of a writer's reads). 0 or -1. */
+int tt_h5u_build(int (*fill)(hid_t f, void *arg), void *arg);
+/* Before a reader's first HDF5 call on a file (path) or an image: 0 when
+ * it carries a seal that holds (nothing else is done), else
+ * tt_h5u_rehearse. A file that cannot be opened gives 0: the reader says
+ * why. */
+int tt_h5u_check_file(tt_ctx *ctx, const char *what, const char *path, void (*fn)(void *arg),
+                      void *arg);
+int tt_h5u_check_image(tt_ctx *ctx, const char *what, const void *image, size_t len,
+                       void (*fn)(void *arg), void *arg);
 /* Opens len bytes of HDF5 in memory read-only (no copy kept beyond the
  * call: readers of a file from standard input, tests, fuzzing); close with
  * H5Fclose. A negative id when it is not one. */

@@ -3,9 +3,12 @@
  * the bytes written beside it and the rename over it. */
 #include "tt/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -182,6 +185,40 @@ int tt_outfile_write(tt_ctx *ctx, const tt_outfile *o, const void *data, size_t 
     return tt_outfile_commit(ctx, o);
 }
 
+/* The temporary files of o's target that writers killed by a signal no
+ * handler sees (SIGKILL, a crash, a power cut) left: ".BASE.tmp-PID" in its
+ * folder, PID digits only, not this process, a regular file of this user,
+ * and no process PID on this machine (a PID in use again keeps its file:
+ * the next write after it ends removes it). Nothing else is touched, and
+ * a failure is no error: the new file is in place. */
+static void remove_stale(const tt_outfile *o)
+{
+    const char *slash = strrchr(o->target, '/');
+    char dir[4096], prefix[4200], path[8400];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - o->target + 1) : 1,
+             slash ? o->target : ".");
+    int np = snprintf(prefix, sizeof prefix, ".%s.tmp-", slash ? slash + 1 : o->target);
+    DIR *d = opendir(dir);
+    if (!d || np < 0 || (size_t)np >= sizeof prefix) {
+        if (d)
+            closedir(d);
+        return;
+    }
+    for (struct dirent *e; (e = readdir(d));) {
+        const char *pid = e->d_name + np;
+        if (strncmp(e->d_name, prefix, (size_t)np) != 0 || !*pid || strlen(pid) > 9 ||
+            strspn(pid, "0123456789") != strlen(pid))
+            continue;
+        long p = strtol(pid, NULL, 10);
+        struct stat st;
+        snprintf(path, sizeof path, "%s%s%s", dir, slash ? "" : "/", e->d_name);
+        if (p > 0 && p != (long)getpid() && kill((pid_t)p, 0) != 0 && errno == ESRCH &&
+            lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            unlink(path);
+    }
+    closedir(d);
+}
+
 int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o)
 {
     if ((o->mode >= 0 && chmod(o->tmp, (mode_t)o->mode) != 0) ||
@@ -192,6 +229,7 @@ int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o)
         return tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
                       strerror(e));
     }
+    remove_stale(o);
     return 0;
 }
 

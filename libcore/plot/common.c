@@ -173,8 +173,11 @@ void tt_pg_preamble(pg_buf *b, const tt_plot_opts *o, int w, int h)
         tt_pg_add(b, "set terminal pdfcairo size %.2fin,%.2fin noenhanced font 'Sans,10' "
                   "linewidth 1.5\n",
                w / 100.0, h / 100.0);
-    tt_pg_add(b, "set output ");
-    tt_pg_quoted(b, o->output);
+    tt_pg_add(b, "set output");
+    if (o->output) { /* else standard output */
+        tt_pg_add(b, " ");
+        tt_pg_quoted(b, o->output);
+    }
     tt_pg_add(b, "\nset encoding utf8\nset datafile separator \"\\t\"\n"
               "set grid front lc rgb '#c0c0c0' lw 0.5\n"
               "set border lw 1\n"

@@ -1,6 +1,7 @@
 /* Running gnuplot on a script tt/plot.h wrote (tt-plot's figures): found
  * on PATH or by $GNUPLOT, run from a private folder, its messages kept in
- * a file there and handed back as text, the figure renamed into place. */
+ * a file there and handed back as text, the figure read from its standard
+ * output and written whole beside its name, then renamed into place. */
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -62,6 +63,78 @@ int tt_plot_run(tt_ctx *ctx, const char *gnuplot, const char *script, const char
 }
 
 /* ---- drawing a figure ---- */
+
+/* Runs gnuplot on script as tt_plot_run does, but with its standard
+ * output a pipe read to its end into *fig (*len bytes, malloc'ed, the
+ * caller's; NULL when empty): the figure, which the script writes there
+ * (tt_plot_opts.output NULL). gnuplot checks none of its writes, so a
+ * figure it writes to a file on a full disk is cut short and it still
+ * exits 0; the bytes read here are written and checked by the caller. */
+static int run_to_pipe(tt_ctx *ctx, tt_plot_render *r, int *status, char **fig, size_t *len)
+{
+    *fig = NULL;
+    *len = 0;
+    int p[2];
+    if (pipe(p) != 0)
+        return tt_err(ctx, TT_EIO, "cannot run '%s': %s", r->gnuplot, strerror(errno));
+    fcntl(p[0], F_SETFD, FD_CLOEXEC); /* the write end is gnuplot's alone */
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, p[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, r->log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    char *argv[] = {r->gnuplot, r->script, NULL};
+    pid_t child;
+    int rc = posix_spawn(&child, r->gnuplot, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(p[1]);
+    if (rc != 0) {
+        close(p[0]);
+        return tt_err(ctx, TT_EIO, "cannot run '%s': %s", r->gnuplot, strerror(rc));
+    }
+    r->pid = child;
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int e = 0;
+    for (;;) {
+        if (cap - n < 65536) {
+            char *nb = (char *)realloc(buf, cap = cap ? 2 * cap : 1 << 20);
+            if (!nb) {
+                e = ENOMEM;
+                break;
+            }
+            buf = nb;
+        }
+        ssize_t got = read(p[0], buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            e = got < 0 ? errno : 0;
+            break;
+        }
+        n += (size_t)got;
+    }
+    close(p[0]); /* a gnuplot still writing gets SIGPIPE */
+    while (waitpid(child, status, 0) < 0)
+        if (errno != EINTR) {
+            r->pid = 0;
+            free(buf);
+            return tt_err(ctx, TT_EIO, "cannot wait for '%s': %s", r->gnuplot, strerror(errno));
+        }
+    r->pid = 0;
+    if (e) {
+        free(buf);
+        return tt_err(ctx, TT_EIO, "cannot read what '%s' drew: %s", r->gnuplot, strerror(e));
+    }
+    if (n == 0) {
+        free(buf);
+        buf = NULL;
+    }
+    *fig = buf;
+    *len = n;
+    return 0;
+}
 
 /* len bytes to path; 0, or -1 with errno. */
 static int write_bytes(const char *path, const void *data, size_t len)
@@ -189,17 +262,22 @@ int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const
     *messages = NULL;
     if (write_bytes(r->script, script, strlen(script)))
         return tt_err(ctx, TT_EIO, "cannot write '%s': %s", r->script, strerror(errno));
-    int ws, rc = tt_plot_run(ctx, r->gnuplot, r->script, r->log, &r->pid, &ws);
+    int ws;
+    char *fig;
+    size_t len;
+    int rc = run_to_pipe(ctx, r, &ws, &fig, &len);
     if (rc)
         return rc;
-    struct stat st;
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || stat(r->fig.tmp, &st) || st.st_size == 0) {
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0 || len == 0) {
+        free(fig);
         *messages = clean_messages(read_text(r->log), r->script, 0);
         return tt_err(ctx, TT_EIO, "gnuplot failed (%s %d) drawing '%s':",
                       WIFEXITED(ws) ? "exit status" : "signal",
                       WIFEXITED(ws) ? WEXITSTATUS(ws) : WTERMSIG(ws), output);
     }
-    rc = tt_outfile_commit(ctx, &r->fig);
+    /* beside the output, each write checked, then renamed over it */
+    rc = tt_outfile_write(ctx, &r->fig, fig, len);
+    free(fig);
     r->fig.tmp[0] = '\0'; /* renamed, or removed */
     if (rc)
         return rc;

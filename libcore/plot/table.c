@@ -397,8 +397,8 @@ int tt_table_load(tt_ctx *ctx, const char *path, tt_table_part part, tt_table **
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return tt_err(ctx, TT_EIO, "cannot read '%s': %s", path, strerror(errno));
-    unsigned char sig[8];
-    size_t got = fread(sig, 1, 8, fp);
+    unsigned char sig[520]; /* the signature, or a seal's user block and then it */
+    size_t got = fread(sig, 1, sizeof sig, fp);
     if (tt_tab_is_h5(sig, got)) {
         fclose(fp);
         tt_table *t = tt_tab_new(path);

@@ -332,9 +332,36 @@ static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, t
 
 int tt_tab_is_h5(const void *data, size_t len) { return tt_h5u_is_image(data, len); }
 
+/* The reads of tt_tab_h5_load and tt_tab_h5_read_mem, rehearsed in a
+ * child (tt_h5u_check_file): the same calls into a table of its own. */
+typedef struct {
+    const char *name;
+    const void *data;
+    size_t len;
+    tt_table_part part;
+} rehearsal;
+
+static void rehearse_read(void *arg)
+{
+    const rehearsal *r = (const rehearsal *)arg;
+    tt_ctx *c = tt_ctx_create();
+    tt_table *t = tt_tab_new(r->name);
+    hid_t f = r->data ? tt_h5u_open_image(r->data, r->len)
+                      : H5Fopen(r->name, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f >= 0 && t) {
+        read_h5(c, r->name, f, r->part, t);
+        H5Fclose(f);
+    }
+}
+
 int tt_tab_h5_load(tt_ctx *ctx, const char *path, tt_table_part part, tt_table *t)
 {
     tt_h5u_quiet();
+    char what[4200];
+    snprintf(what, sizeof what, "'%s'", path);
+    rehearsal r = {path, NULL, 0, part};
+    if (tt_h5u_check_file(ctx, what, path, rehearse_read, &r))
+        return TT_EFORMAT;
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     int rc = f < 0 ? tt_err(ctx, TT_EFORMAT, "cannot open '%s' as HDF5", path)
                    : read_h5(ctx, path, f, part, t);
@@ -347,6 +374,11 @@ int tt_tab_h5_read_mem(tt_ctx *ctx, const char *name, const void *data, size_t l
                        tt_table_part part, tt_table *t)
 {
     tt_h5u_quiet();
+    char what[4200];
+    snprintf(what, sizeof what, "'%s'", name);
+    rehearsal r = {name, data, len, part};
+    if (tt_h5u_check_image(ctx, what, data, len, rehearse_read, &r))
+        return TT_EFORMAT;
     hid_t f = tt_h5u_open_image(data, len);
     int rc = f < 0 ? tt_err(ctx, TT_EFORMAT, "'%s': cannot open as HDF5", name)
                    : read_h5(ctx, name, f, part, t);

@@ -69,6 +69,16 @@ int tt_gittins_from_trace(tt_ctx *ctx, const tts_trace *tr, const tts_config *cf
     return rc;
 }
 
+/* ctx's message behind "gittins_dist 'path': ", the parameter and its
+ * file named: copied first, as tt_err writes into the buffer it would
+ * read. Returns rc. */
+static int dist_err(tt_ctx *ctx, int rc, const char *path)
+{
+    char why[1024];
+    snprintf(why, sizeof why, "%s", tt_errmsg(ctx));
+    return tt_err(ctx, rc, "gittins_dist '%s': %s", path, why);
+}
+
 /* One integer a line (blank lines skipped); a first line that is not a
  * number is a header ("duration" in Tiresias's files). */
 int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g)
@@ -76,7 +86,7 @@ int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g)
     tt_src *src = NULL;
     int rc = tt_src_open(ctx, path, &src);
     if (rc)
-        return tt_err(ctx, rc, "gittins_dist '%s': %s", path, tt_errmsg(ctx));
+        return dist_err(ctx, rc, path);
     int64_t n = 0, cap = 1024, *v = (int64_t *)malloc((size_t)cap * sizeof *v);
     char *line;
     rc = v ? 0 : tt_err(ctx, TT_ENOMEM, "out of memory");
@@ -106,10 +116,10 @@ int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g)
             v[n++] = x;
         }
     }
-    if (rc < 0 && !strstr(tt_errmsg(ctx), path))
-        rc = tt_err(ctx, rc, "gittins_dist '%s': %s", path, tt_errmsg(ctx));
     if (!rc && n == 0)
         rc = tt_err(ctx, TT_EPARSE, "%s: no samples", path);
+    if (rc < 0)
+        rc = dist_err(ctx, rc, path);
     if (!rc)
         rc = sort_fill(ctx, g, v, n);
     free(v);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sha256.h"
 #include "tt/sim.h"
 #include "tt/trace.h"
 
@@ -253,4 +254,54 @@ void tt_timeline_free(tt_timeline *tl)
         return;
     free(tl->rows);
     memset(tl, 0, sizeof *tl);
+}
+
+/* ---- the digest of the jobs ---- */
+
+/* Column name and its n values of size bytes each (4 or 8, or 1), little
+ * endian whatever the host, into h; nothing for an absent column. */
+static void hash_col(tt_sha256 *h, const char *name, const void *v, int64_t n, int size)
+{
+    if (!v)
+        return;
+    tt_sha256_update(h, name, strlen(name) + 1);
+    uint8_t buf[4096];
+    size_t k = 0;
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t x = size == 8   ? (uint64_t)((const int64_t *)v)[i]
+                     : size == 4 ? (uint64_t)(uint32_t)((const int32_t *)v)[i]
+                                 : (uint64_t)(uint8_t)((const int8_t *)v)[i];
+        for (int b = 0; b < size; b++)
+            buf[k++] = (uint8_t)(x >> (8 * b));
+        if (k > sizeof buf - 8) {
+            tt_sha256_update(h, buf, k);
+            k = 0;
+        }
+    }
+    tt_sha256_update(h, buf, k);
+}
+
+void tt_sim_jobs_sha256(const tt_sim_jobs *j, char hex[65])
+{
+    tt_sha256 h;
+    tt_sha256_init(&h);
+    int64_t n = j->n;
+    tt_sha256_update(&h, "tracetune jobs/1", 17);
+    hash_col(&h, "n", &n, 1, 8);
+    hash_col(&h, "submit", j->submit, n, 8);
+    hash_col(&h, "duration", j->duration, n, 8);
+    hash_col(&h, "gpus", j->gpus, n, 4);
+    hash_col(&h, "cls", j->cls, n, 4);
+    hash_col(&h, "elastic", j->elastic, n, 1);
+    hash_col(&h, "gpus_min", j->gpus_min, n, 4);
+    hash_col(&h, "gpus_max", j->gpus_max, n, 4);
+    hash_col(&h, "wf", j->wf, n, 8);
+    if (j->dep_off) {
+        hash_col(&h, "dep_off", j->dep_off, n + 1, 8);
+        hash_col(&h, "deps", j->deps, j->dep_off[n], 4);
+    }
+    hash_col(&h, "mid", j->mid, n, 4);
+    hash_col(&h, "mem_mb", j->mem_mb, n, 4);
+    hash_col(&h, "out_mb", j->out_mb, n, 4);
+    tt_sha256_hex(&h, hex);
 }

@@ -36,38 +36,95 @@ static const char *const order_names[TT_NORDERS] = {"fifo", "sjf",     "srtf", "
                                                     "dlas", "gittins", "ftf"};
 
 /* The int64 parameters: where they live, their range, whether "inf"
- * (TT_INF) is allowed, and the words of the message. */
+ * (TT_INF) is allowed, and the words of the message ("expected WANT, got
+ * 'x'"; OVER where a value above max has words of its own, else WANT).
+ * tt_params_set reads them in range, and tt_params_check_ranges holds a
+ * parameter set built in code to the same rows.
+ *
+ * Why each range keeps the engine's int64 arithmetic (kernels/sim_step*.h)
+ * exact. The premise: every time a run holds (a submit', a start, an end,
+ * an event) lies below T = 2^62 s. submit' itself is below 2^52 (|submit|
+ * <= 2^40 s, TT_SUBMIT_MAX, stretched at most 1000 times by load >= 1),
+ * and a segment adds at most 2^30 s of work (docs/model.md 10.22's work
+ * bound) and 2^34 s of overhead (restart, load, transfer: below); a clock
+ * past T needs more than 10^11 years of jobs, and the engine's totals
+ * (GPU-seconds used) would pass 2^63 first. Under it, what a parameter
+ * adds to a time or multiplies is:
+ *  - w0, w1 and the class timers (any value >= 0): compared with a wait
+ *    (t - submit' < w0, then wait - w0 < w1 with wait >= w0 >= 0), and
+ *    added to submit' for a timer crossing by tts_sat_add, where a sum
+ *    past 2^63 - 1 counts as never. A crossing is an event only while
+ *    its job waits, and a job waits only while some job runs (with none
+ *    running, a pass starts every waiting job that fits the cluster) or
+ *    within w_warm of its arrival or eviction: so before an end, below T
+ *    + 2^31, whatever the timer.
+ *  - theta (any value >= 0): compared with a class's raw slow_l2 only.
+ *  - min_run (any value >= 0): compared with t - t0; its anniversary
+ *    t0 + min_run (tts_sat_add) is an event only for a running job still
+ *    aging, so before that job's end.
+ *  - promote (0 .. 10^6): 1000 P >= promote E by tts_sat_mul (a product
+ *    past 2^63 - 1 is never), then pp + ceil(need / 1000) < 2^62 + 2^53.
+ */
 typedef struct {
     size_t off;
     int64_t min, max;
     int inf;
-    const char *want;
+    const char *want, *over;
 } num_param;
 
-#define NUM(f, lo, hi, inf, want) {offsetof(tt_params, f), lo, hi, inf, want}
+#define NUM(f, lo, hi, inf, want, over) {offsetof(tt_params, f), lo, hi, inf, want, over}
 static const num_param nums[TT_NPARAMS_ALL] = {
-    [P_W0] = NUM(w0, 0, INT64_MAX, 1, "seconds >= 0 or inf"),
-    [P_W1] = NUM(w1, 0, INT64_MAX, 1, "seconds >= 0 or inf"),
-    [P_THETA] = NUM(theta, 0, INT64_MAX, 1, "permille >= 0 or inf"),
-    [P_RESTART] = NUM(restart, 0, INT64_C(4294967296), 0, "seconds 0 .. 4294967296"),
-    [P_CONGESTION] = NUM(congestion, 0, 999, 0, "permille 0 .. 999"),
-    [P_MIN_RUN] = NUM(min_run, 0, INT64_MAX, 0, "seconds >= 0"),
-    [P_MAX_PREEMPT] = NUM(max_preempt, 0, INT64_MAX, 0, "a count >= 0"),
-    [P_LOAD] = NUM(load, 1, 1000000, 0, "permille 1 .. 1000000"),
-    [P_PROMOTE] = NUM(promote, 0, 1000000, 0, "permille 0 .. 1000000 (0: off)"),
+    [P_W0] = NUM(w0, 0, INT64_MAX, 1, "seconds >= 0 or inf", NULL),
+    [P_W1] = NUM(w1, 0, INT64_MAX, 1, "seconds >= 0 or inf", NULL),
+    [P_THETA] = NUM(theta, 0, INT64_MAX, 1, "permille >= 0 or inf", NULL),
+    /* t + r + work at a start or resize, r <= restart + load + transfer
+     * <= 2^32 + 2 (2^31 - 1) < 2^34; with elastic jobs the restart part
+     * is kept in int32 (el_rk): 2^31 - 1 then (tt_params_check_ranges) */
+    [P_RESTART] = NUM(restart, 0, INT64_C(4294967296), 0, "seconds 0 .. 4294967296", NULL),
+    /* tts_slow_eff: (s - 1000) 1000 / (1000 - c) < 2^30, a divisor >= 1 */
+    [P_CONGESTION] = NUM(congestion, 0, 999, 0, "permille 0 .. 999", NULL),
+    [P_MIN_RUN] = NUM(min_run, 0, INT64_MAX, 0, "seconds >= 0", NULL),
+    /* a job's evictions are an int32 (tts_state.evict), counted only while
+     * below max_preempt: at most 2^31 - 1 */
+    [P_MAX_PREEMPT] = NUM(max_preempt, 0, INT32_MAX, 0, "a count >= 0",
+                          "a count 0 .. 2147483647 (a job's evictions are counted in 32 bits)"),
+    /* submit' = s0 + (submit - s0) 1000 / load: (submit - s0) 1000 < 2^51
+     * and the divisor >= 1 */
+    [P_LOAD] = NUM(load, 1, 1000000, 0, "permille 1 .. 1000000", NULL),
+    [P_PROMOTE] = NUM(promote, 0, 1000000, 0, "permille 0 .. 1000000 (0: off)", NULL),
+    /* the Gittins index c / s: s <= 1024 D <= 2^50, c <= 1024, and the
+     * order compares c1 s2 with c2 s1 <= 2^60 (sim_step_order.h) */
     [P_GITTINS_DELTA] = NUM(gittins_delta, 1, INT64_C(1099511627776), 0,
-                            "GPU-seconds 1 .. 1099511627776"),
-    [P_EL_UP] = NUM(el_up, 0, 6, 0, "doublings 0 .. 6"),
-    [P_EL_DOWN] = NUM(el_down, 0, 6, 0, "halvings 0 .. 6"),
-    [P_EL_FRAC] = NUM(el_frac, 0, 1000, 0, "permille 0 .. 1000"),
-    [P_RESIZE_COST] = NUM(resize_cost, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
-    [P_RESIZE_GAP] = NUM(resize_gap, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
-    [P_GPU_MEM] = NUM(gpu_mem, 0, INT32_MAX, 0, "MiB 0 .. 2147483647 (0: no model cache)"),
-    [P_CACHE_SLOTS] = NUM(cache_slots, 1, 8, 0, "models 1 .. 8"),
-    [P_LOAD_BW] = NUM(load_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647"),
-    [P_XFER_BW] = NUM(xfer_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647"),
-    [P_W_WARM] = NUM(w_warm, 0, INT32_MAX, 0, "seconds 0 .. 2147483647"),
+                            "GPU-seconds 1 .. 1099511627776", NULL),
+    /* the size k0 << el_up is kept only up to the cluster's 2^16 GPUs, in
+     * a 20-bit field; the doublings and halvings in 3-bit ones */
+    [P_EL_UP] = NUM(el_up, 0, 6, 0, "doublings 0 .. 6", NULL),
+    [P_EL_DOWN] = NUM(el_down, 0, 6, 0, "halvings 0 .. 6", NULL),
+    [P_EL_FRAC] = NUM(el_frac, 0, 1000, 0, "permille 0 .. 1000", NULL),
+    /* a resize's end: t + C + u + L + work, C <= 2^31 - 1, u (the
+     * overhead still unpaid) < 2^34, L <= 2^31 - 1 */
+    [P_RESIZE_COST] = NUM(resize_cost, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
+    /* compared with t - the last resize; its end last + gap (tts_sat_add)
+     * is an event only for a running job */
+    [P_RESIZE_GAP] = NUM(resize_gap, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
+    /* a GPU's cached MiB plus a model's, both at most gpu_mem (a job whose
+     * model is larger is rejected), are summed in int32 (tts_c_take) */
+    [P_GPU_MEM] = NUM(gpu_mem, 0, INT32_MAX / 2, 0, "MiB 0 .. 1073741823 (0: no model cache)",
+                      NULL),
+    [P_CACHE_SLOTS] = NUM(cache_slots, 1, 8, 0, "models 1 .. 8", NULL),
+    /* divisors: ceil(MiB / bw) <= a model's or the parents' outputs' MiB
+     * < 2^31, kept in int32 (ov_l, ov_x) */
+    [P_LOAD_BW] = NUM(load_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647", NULL),
+    [P_XFER_BW] = NUM(xfer_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647", NULL),
+    /* compared with t - submit' or t - an eviction; its end (tts_sat_add)
+     * is at most 2^31 - 1 s after an arrival or an eviction */
+    [P_W_WARM] = NUM(w_warm, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
 };
+
+/* mlfq thresholds: a running job's next demotion is t + ceil((theta -
+ * a_q) / k) <= t + 2^50 (a_q >= 0, k >= 1), the bound of a Gittins
+ * sample too (gittins.c) */
+#define MLFQ_MAX INT64_C(1125899906842624)
 
 /* SPEC 11.5's defaults: Tiresias's queue_limit and gittins_delta */
 static const int64_t default_mlfq[] = {3250, 7200};
@@ -197,8 +254,8 @@ static int set_mix(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *va
  * ',' or '/' (the second needs no quoting in a sweep's ';' list). */
 static int set_mlfq(tt_ctx *ctx, tt_params *p, const char *value)
 {
-    static const char want[] = "1 to 7 ascending GPU-second thresholds >= 1 separated by ','"
-                               " or '/'";
+    static const char want[] = "1 to 7 ascending GPU-second thresholds 1 .. 1125899906842624 "
+                               "separated by ',' or '/'";
     int64_t v[TT_MAX_MLFQ];
     int n = 0;
     const char *item = value;
@@ -209,7 +266,8 @@ static int set_mlfq(tt_ctx *ctx, tt_params *p, const char *value)
             return bad_value(ctx, "mlfq", want, value);
         memcpy(num, item, len);
         num[len] = '\0';
-        if (tt_parse_i64(num, &v[n]) || v[n] < 1 || (n > 0 && v[n] <= v[n - 1]))
+        if (tt_parse_i64(num, &v[n]) || v[n] < 1 || v[n] > MLFQ_MAX ||
+            (n > 0 && v[n] <= v[n - 1]))
             return bad_value(ctx, "mlfq", want, value);
         n++;
         if (!item[len])
@@ -229,6 +287,48 @@ static int set_gittins_dist(tt_ctx *ctx, tt_params *p, const char *value)
                          value);
     snprintf(p->gittins_dist, sizeof p->gittins_dist, "%s", value);
     return 0;
+}
+
+int tt_params_check_ranges(tt_ctx *ctx, const tt_params *p)
+{
+    char buf[64];
+    for (int i = 0; i < TT_NPARAMS_ALL; i++) {
+        const num_param *q = &nums[i];
+        if (!q->want)
+            continue;
+        int64_t v = *(const int64_t *)((const char *)p + q->off);
+        if ((v < q->min || v > q->max) && !(q->inf && v == TT_INF))
+            return tt_err(ctx, TT_EINVAL, "parameter '%s': %lld out of range (expected %s)",
+                          tt_param_names[i], (long long)v, q->over ? q->over : q->want);
+    }
+    if (p->nmlfq < 1 || p->nmlfq > TT_MAX_MLFQ)
+        return tt_err(ctx, TT_EINVAL, "parameter 'mlfq': %d thresholds (expected 1 to 7)",
+                      (int)p->nmlfq);
+    for (int q = 0; q < p->nmlfq; q++)
+        if (p->mlfq[q] < 1 || p->mlfq[q] > MLFQ_MAX || (q > 0 && p->mlfq[q] <= p->mlfq[q - 1]))
+            return tt_err(ctx, TT_EINVAL, "parameter 'mlfq': threshold %lld out of range "
+                          "(expected ascending thresholds 1 .. %lld)", (long long)p->mlfq[q],
+                          (long long)MLFQ_MAX);
+    for (int c = 0; c < TT_MAX_CLASSES; c++) {
+        const int64_t w[2] = {p->class_w0[c], p->class_w1[c]};
+        for (int k = 0; k < 2; k++)
+            if (w[k] < 0 && w[k] != TT_TIMER_GLOBAL) {
+                snprintf(buf, sizeof buf, "w%d of class %d", k, c);
+                return tt_err(ctx, TT_EINVAL, "parameter '%s': %lld out of range (expected "
+                              "seconds >= 0, inf or the global timer)", buf, (long long)w[k]);
+            }
+    }
+    /* a start's restart part is kept in int32 with elastic jobs (el_rk) */
+    if ((p->el_up > 0 || p->el_down > 0) && p->restart > INT32_MAX)
+        return tt_err(ctx, TT_EINVAL, "parameter 'restart': %lld out of range with elastic jobs "
+                      "(expected seconds 0 .. 2147483647 when el_up or el_down > 0)",
+                      (long long)p->restart);
+    return 0;
+}
+
+const char *tt_params_input(const tt_params *p)
+{
+    return strcmp(p->gittins_dist, "trace") != 0 ? p->gittins_dist : NULL;
 }
 
 /* ---- per-class timers ---- */
@@ -427,8 +527,10 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
         int64_t v;
         if (q->inf && strcmp(value, "inf") == 0)
             v = TT_INF;
-        else if (tt_parse_i64(value, &v) || v < q->min || v > q->max)
+        else if (tt_parse_i64(value, &v) || v < q->min)
             return bad_value(ctx, name, q->want, value);
+        else if (v > q->max)
+            return bad_value(ctx, name, q->over ? q->over : q->want, value);
         *(int64_t *)((char *)p + q->off) = v;
         return 0;
     }

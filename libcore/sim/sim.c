@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/radix.h"
+#include "sim/simconf.h"
 #include "sim/simlog.h"
 #include "sim/simrun.h"
 #include "tt/sim.h"
@@ -29,63 +30,22 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
 {
     if (p->order < TT_ORDER_FIFO || p->order > TT_ORDER_FTF)
         return bad_param(ctx, "order", p->order, "fifo sjf srtf las dlas gittins ftf");
-    if (p->w0 < 0)
-        return bad_param(ctx, "w0", p->w0, ">= 0 or inf");
-    if (p->w1 < 0)
-        return bad_param(ctx, "w1", p->w1, ">= 0 or inf");
-    if (p->theta < 0)
-        return bad_param(ctx, "theta", p->theta, ">= 0 or inf");
-    if (p->restart < 0 || p->restart > MAX_DUR)
-        return bad_param(ctx, "restart", p->restart, "0 .. 2^32");
-    if (p->congestion < 0 || p->congestion >= 1000)
-        return bad_param(ctx, "congestion", p->congestion, "0 .. 999");
-    if (p->min_run < 0)
-        return bad_param(ctx, "min_run", p->min_run, ">= 0");
-    if (p->max_preempt < 0)
-        return bad_param(ctx, "max_preempt", p->max_preempt, ">= 0");
     if (p->backfill != 0 && p->backfill != 1)
         return bad_param(ctx, "backfill", p->backfill, "0 or 1");
-    if (p->load < 1 || p->load > 1000000)
-        return bad_param(ctx, "load", p->load, "1 .. 1000000");
-    if (p->nmlfq < 1 || p->nmlfq > TT_MAX_MLFQ)
-        return bad_param(ctx, "mlfq", p->nmlfq, "1 .. 7 thresholds");
-    for (int q = 0; q < p->nmlfq; q++)
-        if (p->mlfq[q] < 1 || (q > 0 && p->mlfq[q] <= p->mlfq[q - 1]))
-            return bad_param(ctx, "mlfq", p->mlfq[q], "ascending thresholds >= 1");
-    if (p->promote < 0 || p->promote > 1000000)
-        return bad_param(ctx, "promote", p->promote, "0 .. 1000000");
     if (p->prio_preempt != 0 && p->prio_preempt != 1)
         return bad_param(ctx, "prio_preempt", p->prio_preempt, "0 or 1");
-    if (p->gittins_delta < 1 || p->gittins_delta > INT64_C(1099511627776))
-        return bad_param(ctx, "gittins_delta", p->gittins_delta, "1 .. 2^40");
     if (!memchr(p->gittins_dist, '\0', sizeof p->gittins_dist) || !p->gittins_dist[0])
         return tt_err(ctx, TT_EINVAL, "parameter 'gittins_dist': empty or not terminated");
-    if (p->el_up < 0 || p->el_up > 6)
-        return bad_param(ctx, "el_up", p->el_up, "0 .. 6");
-    if (p->el_down < 0 || p->el_down > 6)
-        return bad_param(ctx, "el_down", p->el_down, "0 .. 6");
-    if (p->el_frac < 0 || p->el_frac > 1000)
-        return bad_param(ctx, "el_frac", p->el_frac, "0 .. 1000");
     if (p->resize != TT_RESIZE_SIDECAR && p->resize != TT_RESIZE_TERM)
         return bad_param(ctx, "resize", p->resize, "sidecar term");
-    if (p->resize_cost < 0 || p->resize_cost > INT32_MAX)
-        return bad_param(ctx, "resize_cost", p->resize_cost, "0 .. 2^31-1");
-    if (p->resize_gap < 0 || p->resize_gap > INT32_MAX)
-        return bad_param(ctx, "resize_gap", p->resize_gap, "0 .. 2^31-1");
-    if (p->gpu_mem < 0 || p->gpu_mem > INT32_MAX)
-        return bad_param(ctx, "gpu_mem", p->gpu_mem, "0 .. 2^31-1");
-    if (p->cache_slots < 1 || p->cache_slots > 8)
-        return bad_param(ctx, "cache_slots", p->cache_slots, "1 .. 8");
-    if (p->load_bw < 1 || p->load_bw > INT32_MAX)
-        return bad_param(ctx, "load_bw", p->load_bw, "1 .. 2^31-1");
-    if (p->xfer_bw < 1 || p->xfer_bw > INT32_MAX)
-        return bad_param(ctx, "xfer_bw", p->xfer_bw, "1 .. 2^31-1");
-    if (p->w_warm < 0 || p->w_warm > INT32_MAX)
-        return bad_param(ctx, "w_warm", p->w_warm, "0 .. 2^31-1");
     if (p->evict != TT_EVICT_LRU && p->evict != TT_EVICT_DEMAND)
         return bad_param(ctx, "evict", p->evict, "lru demand");
     if (p->cache_place != TT_CACHE_PLACE_OFF && p->cache_place != TT_CACHE_PLACE_AFFINITY)
         return bad_param(ctx, "cache_place", p->cache_place, "off affinity");
+    /* the numbers: params.c's table, with the arithmetic each range keeps
+     * exact */
+    if (tt_params_check_ranges(ctx, p))
+        return TT_EINVAL;
     if (p->mix_set) {
         uint64_t total = 0;
         for (int c = 0; c < nclasses; c++)

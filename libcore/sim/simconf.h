@@ -56,5 +56,10 @@ int tt_conftab_int(tt_conftab *t, const char *field, const char *text, int64_t m
 
 /* 1 when some class of p has a timer of its own (params.c). */
 int tt_params_class_timers(const tt_params *p);
+/* p's numbers within the ranges tt_params_set reads them in (params.c
+ * says why each keeps the engine's int64 arithmetic exact), and restart
+ * within 2^31 - 1 s with elastic jobs. 0, or TT_EINVAL with "parameter
+ * 'mlfq': ... out of range (expected ...)". */
+int tt_params_check_ranges(tt_ctx *ctx, const tt_params *p);
 
 #endif

@@ -179,6 +179,8 @@ int tt_sd_write_origin(hid_t g, const char *layout, const char *trace_path, cons
            tt_h5u_attr_str(g, "trace_file", trace_path ? trace_path : "") ||
            tt_h5u_attr_str(g, "trace_format", p ? p->format : "") ||
            tt_h5u_attr_str(g, "trace_source_sha256", p ? p->source_sha256 : "") ||
+           (p && p->jobs_sha256 && *p->jobs_sha256 &&
+            tt_h5u_attr_str(g, "trace_jobs_sha256", p->jobs_sha256)) ||
            tt_h5u_attr_str(g, "cluster", cluster) ||
            tt_h5u_attr_str(g, "models_source", tt_models_source(models)) ||
            tt_h5u_attr_str(g, "models_sha256", tt_models_sha256(models));

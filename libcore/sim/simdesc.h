@@ -50,7 +50,8 @@ int tt_sd_write_param_cols(hid_t gp, const tt_models *models, tt_sd_params_fn at
                            int64_t n, void *buf);
 /* The attributes every result file (simulation, sweep, tune) opens with:
  * tracetune_layout, trace_file, trace_format, trace_source_sha256 (p may
- * be NULL), cluster, models_source and models_sha256. 0 or -1. */
+ * be NULL), trace_jobs_sha256 (where p has one), cluster, models_source
+ * and models_sha256. 0 or -1. */
 int tt_sd_write_origin(hid_t g, const char *layout, const char *trace_path, const tt_provenance *p,
                     const tt_cluster *c, const tt_models *models);
 /* One 1-D column per metric into gm, row r from *m[r]; an integer column

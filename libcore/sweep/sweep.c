@@ -187,6 +187,53 @@ static int64_t total_of(const tt_sweep *s, const axis *extra)
 
 int64_t tt_sweep_count(const tt_sweep *s) { return total_of(s, NULL); }
 
+/* Appends x to v (n of them, cap room) unless it is "trace" or there. 0 or
+ * -1 (out of memory). */
+static int add_input(const char ***v, int *n, int *cap, const char *x)
+{
+    if (strcmp(x, "trace") == 0)
+        return 0;
+    for (int i = 0; i < *n; i++)
+        if (strcmp((*v)[i], x) == 0)
+            return 0;
+    if (*n == *cap) {
+        int c = *cap ? 2 * *cap : 8;
+        const char **w = (const char **)realloc((void *)*v, (size_t)c * sizeof *w);
+        if (!w)
+            return -1;
+        *v = w;
+        *cap = c;
+    }
+    (*v)[(*n)++] = x;
+    return 0;
+}
+
+int tt_sweep_inputs(tt_ctx *ctx, const tt_sweep *s, const char ***out, int *n)
+{
+    const char **v = NULL;
+    int cap = 0, bad = 0;
+    *n = 0;
+    if (s->fixed[DIST_SLOT])
+        bad = add_input(&v, n, &cap, s->fixed[DIST_SLOT]);
+    const axis *ax[NSLOTS + 1];
+    int na = 0;
+    ax[na++] = &s->file;
+    for (int g = 0; g < s->ngrids; g++)
+        ax[na++] = &s->grid[g];
+    for (int k = 0; !bad && k < na; k++)
+        for (int c = 0; !bad && !ax[k]->is_range && c < ax[k]->nnames; c++)
+            for (int64_t r = 0; !bad && ax[k]->names[c] == DIST_SLOT && r < ax[k]->nvals; r++)
+                bad = add_input(&v, n, &cap, ax[k]->vals[r * ax[k]->nnames + c]);
+    if (bad) {
+        free((void *)v);
+        *n = 0;
+        *out = NULL;
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    }
+    *out = v;
+    return 0;
+}
+
 /* Whether value is one tt_params_set takes for parameter i; the reason in
  * why (its message, less the "parameter 'NAME': " it starts with). */
 static int value_ok(const tt_sweep *s, int i, const char *value, char *why, size_t size)

@@ -22,9 +22,14 @@
 #define LIST_MISSING 8 /* missing shards named in the message */
 
 /* The string attributes that must be equal in every shard of one sweep
- * (configurations, an integer, too). */
+ * (configurations, an integer, too). trace_jobs_sha256, the jobs as
+ * simulated, tells apart traces whose source cannot (tt-gen's have none;
+ * one CSV read with two column maps has one); it is compared where both
+ * shards have it, a shard written before it being checked by
+ * trace_source_sha256 alone, as then. */
 static const char *const same_attrs[] = {"trace_source_sha256", "trace_format", "cluster",
-                                         "models_sha256", "configs_sha256"};
+                                         "models_sha256", "trace_jobs_sha256",
+                                         "configs_sha256"};
 
 typedef struct {
     const char *path; /* as named: in messages and merged_from */
@@ -346,6 +351,21 @@ static int other_input(tt_ctx *ctx, const shard *s, const shard *ref, const char
     return rc;
 }
 
+/* s simulated other jobs than ref: both shards and both traces named. */
+static int other_jobs(tt_ctx *ctx, const shard *s, const shard *ref, const char *a,
+                      const char *b)
+{
+    char *ta = tt_h5u_attr_read_str(s->g, "trace_file");
+    char *tb = tt_h5u_attr_read_str(ref->g, "trace_file");
+    int rc = tt_err(ctx, TT_EFORMAT, "%s: shard %lld/%lld simulated other jobs than %s "
+                    "(trace_jobs_sha256 %.12s... vs %.12s...): traces '%s' and '%s' differ in "
+                    "their contents: not one sweep", s->path, (long long)s->k, (long long)s->n,
+                    ref->path, a, b, ta ? ta : "?", tb ? tb : "?");
+    free(ta);
+    free(tb);
+    return rc;
+}
+
 /* s belongs to the sweep of ref. */
 static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *ref)
 {
@@ -358,6 +378,8 @@ static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *
                         "%s: no configs_sha256: written by an older tt-sweep; cannot check it is "
                         "the same grid",
                         s->path);
+        else if (strcmp(name, "trace_jobs_sha256") == 0 && (!a || !b))
+            rc = 0; /* written before it: the source's sha256 alone */
         else if (!a)
             rc = need_attr(ctx, s, name, 0);
         else if (!b || strcmp(a, b) == 0)
@@ -366,6 +388,8 @@ static int check_same(tt_ctx *ctx, const merge *m, const shard *s, const shard *
             rc = other_input(ctx, s, ref, "trace", "trace_file", a, b);
         else if (strcmp(name, "models_sha256") == 0)
             rc = other_input(ctx, s, ref, "model table", "models_source", a, b);
+        else if (strcmp(name, "trace_jobs_sha256") == 0)
+            rc = other_jobs(ctx, s, ref, a, b);
         else if (strcmp(name, "configs_sha256") == 0)
             rc = other_grid(ctx, m, s, ref);
         else
@@ -670,30 +694,25 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
     return tt_sweep_merge_named(ctx, out, paths, paths, n, info);
 }
 
-int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
-                         const char *const *paths, int n, tt_sweep_merge_info *info)
+/* The merge from the opening of the shards on; with rehearse set the
+ * merged file is built in memory and dropped (tt_h5u_build), so that a
+ * child makes the reads the merge makes (tt_h5u_rehearse). */
+static int merge_run(tt_ctx *ctx, const char *out, const char *const *files,
+                     const char *const *paths, int n, tt_sweep_merge_info *info, int rehearse)
 {
-    if (!out || !files || !paths || n < 1)
-        return tt_err(ctx, TT_EINVAL, "no shard files to merge");
-    tt_outfile o; /* the files read: a copy of standard input is never the output */
-    int rc = tt_outfile_check(ctx, &o, out, files, n);
-    if (rc)
-        return rc;
     tt_h5u_quiet();
     merge m;
     memset(&m, 0, sizeof m);
     if (!(m.sh = (shard *)calloc((size_t)n, sizeof *m.sh)))
         return tt_err(ctx, TT_ENOMEM, "out of memory");
     m.n = n;
-    for (int i = 0; i < n; i++) {
-        m.sh[i].path = paths[i];
-        m.sh[i].file = files[i];
-        m.sh[i].arg = i;
-        m.sh[i].f = m.sh[i].g = -1;
-    }
+    for (int i = 0; i < n; i++)
+        m.sh[i] = (shard){.path = paths[i], .file = files[i], .arg = i, .f = -1, .g = -1};
     m.str_type = tt_h5u_vlen_utf8();
-    rc = check_all(ctx, &m);
-    if (!rc && (rc = tt_h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
+    int rc = check_all(ctx, &m);
+    if (!rc && rehearse)
+        rc = tt_h5u_build(write_merged, &m);
+    else if (!rc && (rc = tt_h5u_save(ctx, out, write_merged, &m)) != 0 && m.err[0])
         rc = tt_err(ctx, TT_EFORMAT, "%s", m.err);
     if (!rc && info) {
         info->shards = m.sh[0].n;
@@ -709,4 +728,71 @@ int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
     free(m.from);
     free(m.sh);
     return rc;
+}
+
+typedef struct {
+    const char *const *files, *const *paths;
+    int n;
+} rehearsal;
+
+static void rehearse_merge(void *arg)
+{
+    const rehearsal *r = (const rehearsal *)arg;
+    merge_run(tt_ctx_create(), NULL, r->files, r->paths, r->n, NULL, 1);
+}
+
+/* One shard's reads as the merge makes them, to name the damaged one. */
+static void rehearse_shard(void *arg)
+{
+    shard *s = (shard *)arg;
+    tt_ctx *c = tt_ctx_create();
+    h5u_names l = {0};
+    if (open_shard(c, s) || check_index(c, s) || list_cols(c, s, &l))
+        return; /* the child ends here; the parent's own reads then say why */
+    for (int i = 0; i < l.n; i++) {
+        hid_t d = H5Dopen2(s->g, l.v[i], H5P_DEFAULT);
+        hid_t t = d >= 0 ? H5Dget_type(d) : -1, sp = d >= 0 ? H5Dget_space(d) : -1;
+        hid_t mt = t >= 0 ? H5Tget_native_type(t, H5T_DIR_ASCEND) : -1;
+        hssize_t np = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+        size_t size = mt >= 0 ? H5Tget_size(mt) : 0;
+        void *buf = np > 0 && size && np <= s->rows ? calloc((size_t)np, size) : NULL;
+        if (buf && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0)
+            H5Dvlen_reclaim(mt, sp, H5P_DEFAULT, buf);
+        free(buf);
+        close_ids(4, mt, sp, t, d);
+    }
+}
+
+int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
+                         const char *const *paths, int n, tt_sweep_merge_info *info)
+{
+    if (!out || !files || !paths || n < 1)
+        return tt_err(ctx, TT_EINVAL, "no shard files to merge");
+    tt_outfile o; /* the files read: a copy of standard input is never the output */
+    int rc = tt_outfile_check(ctx, &o, out, files, n);
+    if (rc)
+        return rc;
+    /* a shard without a seal that holds: the merge's reads rehearsed in a
+     * child first, so that a damaged one is an error, not a hang */
+    int i = 0;
+    while (i < n && tt_h5u_sealed(files[i]))
+        i++;
+    if (i < n) {
+        rehearsal r = {files, paths, n};
+        size_t size = 0;
+        for (int k = 0; k < n; k++)
+            size += tt_h5u_file_size(files[k]);
+        if ((rc = tt_h5u_rehearse(ctx, "the shards", size, rehearse_merge, &r))) {
+            /* which: each shard's own reads, alone */
+            for (int k = 0; k < n; k++) {
+                shard s = {.path = paths[k], .file = files[k], .arg = k, .f = -1, .g = -1};
+                if (!tt_h5u_sealed(files[k]) &&
+                    tt_h5u_rehearse(ctx, paths[k], tt_h5u_file_size(files[k]), rehearse_shard,
+                                    &s))
+                    return TT_EFORMAT;
+            }
+            return tt_h5u_rehearse(ctx, "the shards", size, rehearse_merge, &r);
+        }
+    }
+    return merge_run(ctx, out, files, paths, n, info, 0);
 }

@@ -74,12 +74,12 @@ int tt_prov_add_line(char **field, const char *line)
 }
 
 /* The provenance string fields, for create and free. */
-#define PROV_NSTR 8
+#define PROV_NSTR 9
 static char **prov_str(tt_provenance *p, int i)
 {
     char **f[PROV_NSTR] = {&p->format,   &p->source_files,  &p->source_sha256,
                            &p->time_base, &p->timezone,     &p->duration_unit,
-                           &p->tool_version, &p->notes};
+                           &p->tool_version, &p->notes,     &p->jobs_sha256};
     return f[i];
 }
 

@@ -400,6 +400,26 @@ static int load_file(tt_ctx *ctx, const char *name, hid_t f, unsigned cols_wante
     return 0;
 }
 
+/* The reads of tt_trace_load_cols and tt_trace_load_mem, rehearsed in a
+ * child (tt_h5u_check_file): the same calls, whatever they find. */
+typedef struct {
+    const char *name;
+    const void *data;
+    size_t len;
+    unsigned cols;
+} rehearsal;
+
+static void rehearse_load(void *arg)
+{
+    const rehearsal *r = (const rehearsal *)arg;
+    tt_ctx *c = tt_ctx_create();
+    tt_trace *t = NULL;
+    hid_t f = r->data ? tt_h5u_open_image(r->data, r->len)
+                      : H5Fopen(r->name, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f >= 0)
+        load_file(c, r->name, f, r->cols, &t);
+}
+
 int tt_trace_load(tt_ctx *ctx, const char *path, tt_trace **out)
 {
     return tt_trace_load_cols(ctx, path, TT_COL_ALL, out);
@@ -413,6 +433,11 @@ int tt_trace_load_cols(tt_ctx *ctx, const char *path, unsigned cols_wanted, tt_t
         return tt_err(ctx, TT_EIO, "cannot read '%s': %s", path, strerror(errno));
     if (H5Fis_hdf5(path) <= 0)
         return tt_err(ctx, TT_EFORMAT, "cannot read '%s': not an HDF5 file", path);
+    char what[4200];
+    snprintf(what, sizeof what, "'%s'", path);
+    rehearsal r = {path, NULL, 0, cols_wanted};
+    if (tt_h5u_check_file(ctx, what, path, rehearse_load, &r))
+        return TT_EFORMAT;
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     if (f < 0)
         return tt_err(ctx, TT_EFORMAT, DAMAGED, path);
@@ -426,6 +451,11 @@ int tt_trace_load_mem(tt_ctx *ctx, const void *data, size_t len, const char *nam
     tt_h5u_quiet();
     if (!tt_h5u_is_image(data, len))
         return tt_err(ctx, TT_EFORMAT, "cannot read '%s': not an HDF5 file", name);
+    char what[4200];
+    snprintf(what, sizeof what, "'%s'", name);
+    rehearsal r = {name, data, len, TT_COL_ALL};
+    if (tt_h5u_check_image(ctx, what, data, len, rehearse_load, &r))
+        return TT_EFORMAT;
     hid_t f = tt_h5u_open_image(data, len);
     if (f < 0)
         return tt_err(ctx, TT_EFORMAT, DAMAGED, name);

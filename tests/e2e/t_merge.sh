@@ -127,6 +127,45 @@ s0.h5 s1.h5 ex.h5|ex.h5: not a sweep file (no /sweep group)
 s0.h5 s1.h5 text.h5|text.h5: not an HDF5 file
 s0.h5 s1.h5 nosuch.h5|nosuch.h5: cannot read: No such file or directory
 EOF
+# ---- shards of traces whose contents differ, which their source's sha256
+# cannot tell: two tt-gen traces (no source file, so none) and one CSV
+# ingested with two column maps; trace_jobs_sha256, the sha256 of the jobs
+# as simulated, tells them ----
+expect_exit 0 tt-gen -n 300 -s 1 -o gen1.h5
+expect_exit 0 tt-gen -n 300 -s 2 -o gen2.h5
+expect_exit 0 tt-sweep -d cpu -c 2x4x8 -g theta=1500,inf --shard 0/2 -o gs0.h5 gen1.h5
+expect_exit 0 tt-sweep -d cpu -c 2x4x8 -g theta=1500,inf --shard 1/2 -o gs1.h5 gen2.h5
+[ "$(attr trace_source_sha256 gs0.h5)" = "$(attr trace_source_sha256 gs1.h5)" ] ||
+    fail "tt-gen traces with a source sha256"
+jobs_a=$(attr trace_jobs_sha256 gs0.h5 | tr -d '"') jobs_b=$(attr trace_jobs_sha256 gs1.h5 | tr -d '"')
+[ ${#jobs_a} = 64 ] && [ ${#jobs_b} = 64 ] && [ "$jobs_a" != "$jobs_b" ] ||
+    fail "trace_jobs_sha256: '$jobs_a' '$jobs_b'"
+expect_exit 1 tt-merge -o bad.h5 gs0.h5 gs1.h5
+[ "$(cat err.txt)" = "tt-merge: gs1.h5: shard 1/2 simulated other jobs than gs0.h5 (trace_jobs_sha256 ${jobs_b:0:12}... vs ${jobs_a:0:12}...): traces 'gen2.h5' and 'gen1.h5' differ in their contents: not one sweep" ] ||
+    fail "two tt-gen traces: $(cat err.txt)"
+no_output bad.h5
+printf 'submit\tsecs\tsecs2\tn\n0\t100\t200\t1\n10\t50\t60\t2\n' >two.tsv
+expect_exit 0 tt-ingest -q -m submit=submit,duration=secs,gpus=n -o map1.h5 two.tsv
+expect_exit 0 tt-ingest -q -m submit=submit,duration=secs2,gpus=n -o map2.h5 two.tsv
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=0,60 --shard 0/2 -o ms0.h5 map1.h5
+expect_exit 0 tt-sweep -d cpu -c 1x1x4 -g w0=0,60 --shard 1/2 -o ms1.h5 map2.h5
+expect_exit 1 tt-merge -o bad.h5 ms0.h5 ms1.h5
+expect_err "tt-merge: ms1.h5: shard 1/2 simulated other jobs than ms0.h5 (trace_jobs_sha256 "
+expect_err "traces 'map2.h5' and 'map1.h5' differ in their contents: not one sweep"
+no_output bad.h5
+# the same trace under another name is one trace; a shard written before
+# trace_jobs_sha256 is checked by trace_source_sha256 alone, as then
+cp gen1.h5 gen1copy.h5
+expect_exit 0 tt-sweep -d cpu -c 2x4x8 -g theta=1500,inf --shard 1/2 -o gs1same.h5 gen1copy.h5
+expect_exit 0 tt-merge -o good.h5 gs0.h5 gs1same.h5
+if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import h5py" 2>/dev/null; then
+    cp gs1.h5 gs1old.h5
+    /usr/bin/python3 -c "import h5py; del h5py.File('gs1old.h5', 'r+')['sweep'].attrs['trace_jobs_sha256']"
+    expect_exit 0 tt-merge -o old.h5 gs0.h5 gs1old.h5
+else
+    echo "SKIP (part): no h5py for a shard without trace_jobs_sha256"
+fi
+
 # an error keeps an existing output as it was; an input is never the output
 echo old >keep.h5
 expect_exit 1 tt-merge -o keep.h5 s0.h5 s2.h5

@@ -48,9 +48,33 @@ cp out.txt mlfq.tsv
 expect_exit 0 tt-sweep -d cpu -c 2x8x8 -p order=dlas -g 'mlfq=3250/7200;57600' ex.h5
 cmp -s out.txt mlfq.tsv || fail "mlfq with '/': $(diff out.txt mlfq.tsv)"
 expect_exit 2 tt-sim -c 2x8x8 -p mlfq=7200,3250 ex.h5
-expect_err "tt-sim: parameter 'mlfq': expected 1 to 7 ascending GPU-second thresholds >= 1 separated by ',' or '/', got '7200,3250'"
+expect_err "tt-sim: parameter 'mlfq': expected 1 to 7 ascending GPU-second thresholds 1 .. 1125899906842624 separated by ',' or '/', got '7200,3250'"
 expect_exit 2 tt-sweep -c 2x8x8 -g mlfq=0:10:3 ex.h5
 expect_err "tt-sweep: grid 'mlfq=0:10:3': value 1 ('0:10:3')"
+
+# ranges the engine's int64 arithmetic holds (libcore/sim/params.c): a
+# threshold near 2^63 put the next demotion past it (makespan 1,823,890,
+# util -3.95e10); at the bound no job is ever demoted, so dlas runs as fifo
+expect_exit 2 tt-sim -c 2x8x8 -p order=dlas -p mlfq=9223372036854775806 ex.h5
+[ "$(cat err.txt)" = "tt-sim: parameter 'mlfq': expected 1 to 7 ascending GPU-second thresholds 1 .. 1125899906842624 separated by ',' or '/', got '9223372036854775806'" ] ||
+    fail "mlfq near 2^63: $(cat err.txt)"
+expect_exit 2 tt-sweep -c 2x8x8 -p order=dlas -g 'mlfq=3250;1125899906842625' ex.h5
+expect_err "tt-sweep: grid 'mlfq=3250;1125899906842625': value 2 ('1125899906842625'): expected 1 to 7 ascending GPU-second thresholds 1 .. 1125899906842624"
+expect_exit 0 tt-sim -c 2x8x8 -p order=dlas -p mlfq=1125899906842624 ex.h5
+[ "$(sed -n 2p out.txt | cut -f32-36,46,53)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174${T}0" ] ||
+    fail "dlas at the largest threshold: $(sed -n 2p out.txt | cut -f32-36,46,53)"
+expect_exit 0 tt-sim -c 2x8x8 ex.h5
+[ "$(sed -n 2p out.txt | cut -f32-36,46)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174" ] ||
+    fail "fifo: $(sed -n 2p out.txt | cut -f32-36,46)"
+expect_exit 2 tt-sim -c 2x8x8 -p max_preempt=2147483648 ex.h5
+expect_err "tt-sim: parameter 'max_preempt': expected a count 0 .. 2147483647 (a job's evictions are counted in 32 bits), got '2147483648'"
+expect_exit 0 tt-sim -c 2x8x8 -p max_preempt=2147483647 ex.h5
+expect_exit 2 tt-sim -c 2x8x8 -p gpu_mem=1073741824 ex.h5
+expect_err "tt-sim: parameter 'gpu_mem': expected MiB 0 .. 1073741823 (0: no model cache), got '1073741824'"
+expect_exit 0 tt-sim -c 2x8x8 -p gpu_mem=1073741823 ex.h5
+expect_exit 1 tt-sim -c 2x8x8 -p restart=2147483648 -p el_up=1 ex.h5
+expect_err "parameter 'restart': 2147483648 out of range with elastic jobs (expected seconds 0 .. 2147483647 when el_up or el_down > 0)"
+expect_exit 0 tt-sim -c 2x8x8 -p restart=2147483647 -p el_up=1 ex.h5
 
 # a Gittins distribution from a file, Tiresias's layout (a header line)
 printf 'duration\n121\n2214\n\n53294624\n' >dist.csv
@@ -64,6 +88,20 @@ expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=bad.csv ex.h5
 expect_err "bad.csv:4: expected an integer of GPU-seconds, got '12x'"
 expect_exit 1 tt-sweep -d cpu -c 2x8x8 -p order=gittins -g 'gittins_dist=dist.csv;nosuch.csv' ex.h5
 expect_err "configuration 1: gittins_dist 'nosuch.csv'"
+# the whole message, once (it was written into the buffer it read from)
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=nosuch.csv ex.h5
+[ "$(cat err.txt)" = "tt-sim: 'ex.h5': gittins_dist 'nosuch.csv': cannot open 'nosuch.csv': No such file or directory" ] ||
+    fail "gittins_dist missing: $(cat err.txt)"
+expect_exit 1 tt-sweep -d cpu -c 2x8x8 -p order=gittins -g 'gittins_dist=dist.csv;nosuch.csv' ex.h5
+[ "$(tail -1 err.txt)" = "tt-sweep: 'ex.h5': configuration 1: gittins_dist 'nosuch.csv': cannot open 'nosuch.csv': No such file or directory" ] ||
+    fail "gittins_dist missing in a sweep: $(cat err.txt)"
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=bad.csv ex.h5
+[ "$(cat err.txt)" = "tt-sim: 'ex.h5': gittins_dist 'bad.csv': bad.csv:4: expected an integer of GPU-seconds, got '12x'" ] ||
+    fail "gittins_dist bad: $(cat err.txt)"
+mkdir distdir
+expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=distdir ex.h5
+[ "$(cat err.txt)" = "tt-sim: 'ex.h5': gittins_dist 'distdir': distdir: read error: Is a directory" ] ||
+    fail "gittins_dist a folder: $(cat err.txt)"
 # under another order the distribution is never read
 expect_exit 0 tt-sim -c 2x8x8 -p gittins_dist=nosuch.csv ex.h5
 

@@ -118,8 +118,30 @@ refused cluster.tsv cluster.tsv tt-sweep -c cluster.tsv -g w0=0,600 -o cluster.t
 refused cluster.tsv cluster.tsv tt-sim -c cluster.tsv -o cluster.tsv ex.h5
 refused configs.tsv configs.tsv tt-sweep -c 2x8x8 --configs configs.tsv -o configs.tsv ex.h5
 refused exlink.h5 ex.h5 tt-merge -o exlink.h5 ex.h5
+# a parameter's file (gittins_dist) and tt-size's cluster files are inputs too
+printf 'duration\n3250\n7200\n' >dist.txt
+cp dist.txt dist.orig
+ln -s dist.txt distlink.txt
+printf 'w0\tgittins_dist\n0\tdist.txt\n' >dconfigs.tsv
+refused dist.txt dist.txt tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=dist.txt -o dist.txt ex.h5
+refused distlink.txt dist.txt tt-sim -c 2x8x8 -p gittins_dist=dist.txt -o distlink.txt ex.h5
+refused dist.txt dist.txt tt-sweep -c 2x8x8 -p order=gittins -p gittins_dist=dist.txt \
+    -g w0=0,600 -o dist.txt ex.h5
+refused dist.txt dist.txt tt-sweep -c 2x8x8 -p order=gittins -g 'gittins_dist=trace;dist.txt' \
+    -o dist.txt ex.h5
+refused dist.txt dist.txt tt-sweep -c 2x8x8 -p order=gittins --configs dconfigs.tsv -o dist.txt ex.h5
+refused dist.txt dist.txt tt-tune -c 2x8x8 -p order=gittins -p gittins_dist=dist.txt \
+    -s w0=0:600:4 --objective jct_mean -o dist.txt ex.h5
+refused dist.txt dist.txt tt-size -c 2x8x8 -P 'g: -p order=gittins -p gittins_dist=dist.txt' \
+    --target 'jct_mean<=1e9' -o dist.txt ex.h5
+refused dist.txt dist.txt tt-size -c 2x8x8 -P tiresias-gittins -p gittins_dist=dist.txt \
+    --target 'jct_mean<=1e9' -o dist.txt ex.h5
+refused cluster.tsv cluster.tsv tt-size -c 1x8x8 -c cluster.tsv -P yarn-cs \
+    --target 'jct_mean<=1e9' -o cluster.tsv ex.h5
+refused cluster.tsv cluster.tsv tt-size -c cluster.tsv --nodes 2,4 -P yarn-cs \
+    --target 'jct_mean<=1e9' -o cluster.tsv ex.h5
 cmp -s ex.h5 ex.orig && cmp -s models.tsv models.orig && cmp -s cluster.tsv cluster.orig &&
-    cmp -s configs.tsv configs.orig || fail "an input was changed"
+    cmp -s configs.tsv configs.orig && cmp -s dist.txt dist.orig || fail "an input was changed"
 if [ $have_plot = 1 ]; then
     cp sw.h5 sw.orig
     refused sw.h5 sw.h5 tt-plot pareto --script sw.h5 -o f.svg sw.h5
@@ -132,6 +154,30 @@ if [ $have_plot = 1 ]; then
     cmp -s sw.h5 sw.orig && cmp -s base.tsv "$FIX/plot/plot_sweep.tsv" || fail "tt-plot changed an input"
 fi
 no_tmp .
+
+# ---- a writer killed by SIGKILL (or a crash) leaves its temporary file:
+# the next write of the same output removes it, and only it: not one of
+# a process still running, nor another output's, nor another name ----
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+sleep 30 &
+alive=$!
+mkdir stale
+for f in ".r.h5.tmp-$dead" ".r.h5.tmp-$alive" ".q.h5.tmp-$dead" ".r.h5.tmp-${dead}x" \
+    ".r.h5.tmp-" "r.h5.tmp-$dead"; do
+    echo partial >"stale/$f"
+done
+expect_exit 0 tt-sim -c 2x8x8 -o stale/r.h5 ex.h5
+left=$(ls -A stale | sort | tr '\n' ' ')
+want=$(printf '%s\n' ".q.h5.tmp-$dead" ".r.h5.tmp-" ".r.h5.tmp-$alive" ".r.h5.tmp-${dead}x" r.h5 \
+    "r.h5.tmp-$dead" | sort | tr '\n' ' ')
+[ "$left" = "$want" ] || fail "after a write: $left, expected $want"
+kill $alive
+wait $alive 2>/dev/null || true
+expect_exit 0 tt-sim -c 2x8x8 -o stale/r.h5 ex.h5
+[ ! -e "stale/.r.h5.tmp-$alive" ] || fail "the temporary file of a process gone was kept"
+[ -e "stale/.q.h5.tmp-$dead" ] || fail "another output's temporary file was removed"
 
 # ---- an output that cannot be created: said before the input is read
 # (so before any simulation or drawing), nothing left ----
@@ -170,6 +216,7 @@ else
     for w in $hdf5; do
         echo old >"full/o$w"
     done
+    for e in png svg pdf; do echo old >"full/fig.$e"; done
     cat /dev/zero >full/filler 2>/dev/null || true
     truncate -s -16K full/filler
     for w in $hdf5; do
@@ -178,6 +225,19 @@ else
         [ "$(cat "full/o$w")" = old ] || fail "$w: the old output was changed"
     done
     no_tmp full
+    # figures, 4 KiB left: gnuplot exits 0 on a disk it could not write,
+    # leaving what fitted; tt-plot writes what it read from gnuplot
+    if [ $have_plot = 1 ]; then
+        cat /dev/zero >>full/filler 2>/dev/null || true
+        truncate -s -4K full/filler
+        for e in png svg pdf; do
+            expect_exit 1 tt-plot pareto -o "full/fig.$e" sw.h5
+            expect_err "cannot write 'full/fig.$e': No space left on device"
+            [ "$(cat "full/fig.$e")" = old ] ||
+                fail "figure .$e: the old figure was replaced ($(wc -c <"full/fig.$e") bytes)"
+        done
+        no_tmp full
+    fi
     # the brief's own case: a trace larger than the whole disk
     rm full/filler
     expect_exit 1 tt-gen -n 1000000 -o full/ogen # about 5 MB, compressed

@@ -1,14 +1,15 @@
 # tt-plot on a signal while gnuplot draws: gnuplot is stopped and nothing
-# is left, neither the figure, nor the figure being drawn beside it, nor
-# the temporary folder. The gnuplot is a fake (GNUPLOT may name any
-# program) that starts the figure, says so, then sleeps, so the signal
-# always comes while it runs; real gnuplot is not needed.
+# is left, neither the figure, nor a temporary file beside it, nor the
+# temporary folder. The gnuplot is a fake (GNUPLOT may name any program)
+# that starts the figure on its standard output (where tt-plot reads it),
+# says so, then sleeps, so the signal always comes while it runs; real
+# gnuplot is not needed.
 mkdir tmp
 export TMPDIR=$PWD/tmp
 cat >slowplot <<'SH'
 #!/bin/sh
 for a; do s=$a; done
-sed -n "s/^set output .\(.*\).$/\1/p" "$s" | head -1 | xargs -I{} sh -c "echo partial > {}"
+grep -qx "set output" "$s" && echo partial
 echo $$ >started.tmp && mv started.tmp started
 exec sleep 60
 SH
@@ -25,7 +26,7 @@ for sig in TERM INT; do
     pid=$!
     for _ in $(seq 200); do [ -s started ] && break; sleep 0.05; done
     [ -s started ] || fail "SIG$sig: the fake gnuplot did not start: $(cat err.txt)"
-    ls -a | grep -q '^\.f\.png\.tmp-' || fail "SIG$sig: no figure being drawn: $(ls -a)"
+    ! ls -a | grep -q 'tmp-' || fail "SIG$sig: a file beside the figure while drawing: $(ls -a)"
     [ -n "$(ls -A tmp)" ] || fail "SIG$sig: no temporary folder while drawing"
     kill -"$sig" $pid
     got=0

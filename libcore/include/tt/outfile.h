@@ -14,6 +14,10 @@
  *    0666 less the umask); its owner is the writer.
  * Tools call tt_outfile_check before any long work: it also refuses an
  * output that is one of the inputs and one that cannot be created.
+ * A writer killed where no handler runs (SIGKILL, a crash) leaves its
+ * temporary file; the next write of the same output removes every
+ * ".BASE.tmp-PID" beside it whose PID no process on this machine has,
+ * of this user, and nothing else.
  *
  * Not thread-safe where two threads write one output; otherwise reentrant.
  */
@@ -60,8 +64,9 @@ int tt_outfile_check(tt_ctx *ctx, tt_outfile *o, const char *path, const char *c
 int tt_outfile_write(tt_ctx *ctx, const tt_outfile *o, const void *data, size_t len);
 
 /* Gives o->tmp, written by the caller (or a program it ran), o->mode and
- * renames it over o->target. 0, or TT_EIO ("cannot write 'path':
- * reason"), o->tmp then removed. */
+ * renames it over o->target, then removes the temporary files of
+ * o->target that dead writers left (above). 0, or TT_EIO ("cannot write
+ * 'path': reason"), o->tmp then removed. */
 int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o);
 
 /* 1 when a and b name the same existing file (device and inode, so

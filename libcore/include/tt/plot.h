@@ -43,7 +43,7 @@ int tt_plot_term_of(const char *path);
 
 typedef struct {
     tt_plot_term term;
-    const char *output;    /* the file the script writes (required) */
+    const char *output;    /* the file the script writes; NULL: standard output */
     const char *title;     /* NULL: a title made from the data */
     int width, height;     /* pixels (pdf: 100 a inch); 0: 1000 x 700 */
     const char *x, *y, *z; /* column names; NULL: the kind's defaults */
@@ -161,8 +161,9 @@ int tt_plot_run(tt_ctx *ctx, const char *gnuplot, const char *script, const char
 /* ---- drawing a figure: a script to a file, whole or not at all ---- */
 
 /* One drawing: the gnuplot to run, a private folder for its script and
- * messages, and the figure as gnuplot writes it, beside the output so
- * that a rename puts it in place. Plain names and a pid, so that a
+ * messages, and the figure's temporary name beside the output, where the
+ * figure gnuplot drew is written so that a rename puts it in place.
+ * Plain names and a pid, so that a
  * caller's signal handler can remove the files (unlink, then rmdir the
  * folder) and stop gnuplot (kill) without calling the library; a name is
  * "" until it is set. */
@@ -170,8 +171,8 @@ typedef struct {
     char gnuplot[4096]; /* the program run (tt_plot_find_gnuplot) */
     char dir[2048];     /* the private folder, mode 0700 */
     char script[4096];  /* dir/plot.gp: the script as run */
-    char log[4096];     /* dir/gnuplot.err: gnuplot's output and messages */
-    tt_outfile fig;     /* the figure: its output, and fig.tmp while drawn */
+    char log[4096];     /* dir/gnuplot.err: gnuplot's messages */
+    tt_outfile fig;     /* the figure: its output, and fig.tmp while written */
     volatile pid_t pid; /* gnuplot while it runs, else 0 */
 } tt_plot_render;
 
@@ -182,23 +183,27 @@ typedef struct {
 int tt_plot_render_open(tt_ctx *ctx, tt_plot_render *r);
 
 /* Names r->fig for output (tt_outfile_open): r->fig.tmp, beside it, is
- * the figure as drawn, which the script must write (tt_plot_opts.output).
+ * where tt_plot_render_run writes the figure before the rename.
  * 0, or TT_EINVAL (the name is too long; r->fig's names are then ""). */
 int tt_plot_render_target(tt_ctx *ctx, tt_plot_render *r, const char *output);
 
-/* Writes script to r->script, runs gnuplot on it (tt_plot_run, r->pid
- * holding its process id), and when it exits 0 having drawn r->fig.tmp,
- * not empty, renames it over output (tt_outfile_commit). *messages gets gnuplot's output
- * (malloc'ed, the caller's; NULL when none is left or it cannot be read)
- * on success (its warnings) and when gnuplot failed; otherwise NULL. The
- * private script's name is taken out ("line 4: ..."), with gnuplot's echo
- * of the line and its caret; on success so are its notes on a range it
- * widened and on a data block with no point. 0, or
+/* Writes script to r->script and runs gnuplot on it as tt_plot_run does
+ * (r->pid holding its process id), but reads its standard output, where
+ * the script draws the figure (tt_plot_opts.output NULL): gnuplot checks
+ * none of its own writes, so a figure it wrote to a full disk would be cut
+ * short under exit status 0. When it exits 0 having drawn something, the
+ * figure is written to r->fig.tmp, every write checked, and renamed over
+ * output (tt_outfile_write). *messages gets gnuplot's messages (its
+ * standard error; malloc'ed, the caller's; NULL when none is left or it
+ * cannot be read) on success (its warnings) and when gnuplot failed;
+ * otherwise NULL. The private script's name is taken out ("line 4: ..."),
+ * with gnuplot's echo of the line and its caret; on success so are its
+ * notes on a range it widened and on a data block with no point. 0, or
  * TT_EIO: the script cannot be written, gnuplot cannot be run, it failed
  * ("gnuplot failed (exit status 1) drawing 'output':", the colon before
- * its messages), or the rename failed (r->fig.tmp then removed). On
- * failure output is untouched and r->fig.tmp may remain, for
- * tt_plot_render_close. */
+ * its messages), or the figure cannot be written ("cannot write 'output':
+ * No space left on device"; r->fig.tmp then removed). On failure output
+ * is untouched and r->fig.tmp may remain, for tt_plot_render_close. */
 int tt_plot_render_run(tt_ctx *ctx, tt_plot_render *r, const char *script, const char *output,
                        char **messages);
 

@@ -148,6 +148,10 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
  * TT_ERANGE when the text does not fit (buf holds as much as fits). */
 int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
                              size_t size);
+/* The file a run under p reads besides the trace and the model table: its
+ * gittins_dist when that is a path (p's own string), else NULL. A tool
+ * checks its output against it (tt_outfile_check). */
+const char *tt_params_input(const tt_params *p);
 
 /* The named baselines (SPEC 11.9 and SPEC 6's): "yarn-cs" (the defaults),
  * "tiresias-dlas", "tiresias-gittins", "pollux-tiresias", "themis". Sets in
@@ -244,6 +248,14 @@ int tt_sim_jobs_from_trace(tt_ctx *ctx, const tt_trace *t, const tt_models *m,
  * was. Same return codes. */
 int tt_sim_jobs_take(tt_ctx *ctx, tt_trace *t, const tt_models *m, tt_sim_jobs *out);
 void tt_sim_jobs_free(tt_sim_jobs *j);
+/* The sha256 (64 hex digits) of j as the engine reads it: the job count,
+ * then each column present (submit, duration, gpus, cls, and the
+ * elasticity and workflow columns), named, its values little-endian. Two
+ * traces give one digest exactly when they simulate alike under one
+ * model table, whatever their source (tt-gen, or one CSV read with two
+ * column maps). Result files keep it as trace_jobs_sha256
+ * (tt_provenance.jobs_sha256), which tt-merge compares. */
+void tt_sim_jobs_sha256(const tt_sim_jobs *j, char hex[65]);
 
 /* The class job i of j runs as under p: cls[i], or the mix's pick for
  * hash(seed, i) when cls[i] = -1. */

@@ -76,6 +76,14 @@ int tt_sweep_grid(tt_ctx *ctx, tt_sweep *s, const char *name, const char *spec);
  * value, no row). */
 int tt_sweep_configs(tt_ctx *ctx, tt_sweep *s, const char *path);
 
+/* The files the configurations read besides the trace and the model
+ * table: each gittins_dist that is a path (fixed, in a grid or in the
+ * configurations file), once, in the order first given, into *out
+ * (malloc'ed, the caller's; the strings are s's, valid while it lives);
+ * *n gets their count. A tool checks its output against them
+ * (tt_outfile_check). 0 or TT_ENOMEM. */
+int tt_sweep_inputs(tt_ctx *ctx, const tt_sweep *s, const char ***out, int *n);
+
 /* The number of configurations (>= 1). */
 int64_t tt_sweep_count(const tt_sweep *s);
 /* The parameters of configuration k (0 <= k < count). 0, or TT_EINVAL for

@@ -66,6 +66,10 @@ typedef struct tt_provenance {
      * column is kept); like the drop reasons added since trace/1 (see
      * tt_drop_shown), written and listed only when non-zero */
     int64_t duration_mismatches;
+    /* the sha256 of the jobs as simulated (tt_sim_jobs_sha256), set by a
+     * tool that writes a result file; "" otherwise. Not written to a
+     * trace file: a result file's trace_jobs_sha256 */
+    char *jobs_sha256;
 } tt_provenance;
 
 /* 1 when dropped[reason] is written to a trace file and listed by tt-cat:

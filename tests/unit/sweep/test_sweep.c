@@ -553,3 +553,37 @@ Test(sweep, digest)
     tt_models_free(m);
     tt_ctx_free(ctx);
 }
+
+/* The files a sweep's configurations read besides the trace: each path of
+ * gittins_dist once, in the order given (the fixed value, the
+ * configurations file, then the grids), never "trace". */
+Test(sweep, inputs)
+{
+    tt_models *m = two_models();
+    tt_ctx *ctx = tt_ctx_create();
+    tt_sweep *s;
+    const char **v = NULL;
+    int n = -1;
+    cr_assert_eq(tt_sweep_create(ctx, m, &s), 0);
+    cr_assert_eq(tt_sweep_inputs(ctx, s, &v, &n), 0);
+    cr_expect_eq(n, 0);
+    free((void *)v);
+    cr_assert_eq(tt_sweep_grid(ctx, s, "gittins_dist", "trace;b.csv;a,1.csv;b.csv"), 0, "%s",
+                 tt_errmsg(ctx));
+    cr_assert_eq(tt_sweep_grid(ctx, s, "w0", "0,600"), 0);
+    cr_assert_eq(tt_sweep_inputs(ctx, s, &v, &n), 0);
+    cr_assert_eq(n, 2);
+    cr_expect_str_eq(v[0], "b.csv");
+    cr_expect_str_eq(v[1], "a,1.csv");
+    free((void *)v);
+    tt_sweep_free(s);
+    cr_assert_eq(tt_sweep_create(ctx, m, &s), 0);
+    cr_assert_eq(tt_sweep_fix(ctx, s, "gittins_dist", "d.txt"), 0);
+    cr_assert_eq(tt_sweep_inputs(ctx, s, &v, &n), 0);
+    cr_assert_eq(n, 1);
+    cr_expect_str_eq(v[0], "d.txt");
+    free((void *)v);
+    tt_sweep_free(s);
+    tt_ctx_free(ctx);
+    tt_models_free(m);
+}
