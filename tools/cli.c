@@ -408,3 +408,62 @@ int cli_note_jobs(tt_ctx *ctx, tt_trace *t, const tt_sim_jobs *j)
     tt_sim_jobs_sha256(j, hex);
     return tt_prov_set(&t->prov.jobs_sha256, hex) ? tt_err(ctx, TT_ENOMEM, "out of memory") : 0;
 }
+
+/* ---- parameters given the way people write them ---- */
+
+int cli_param_as_option(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            break;
+        if (strncmp(a, "--", 2) != 0)
+            continue;
+        char name[64];
+        size_t len = strcspn(a + 2, "=");
+        if (len == 0 || len >= sizeof name)
+            continue;
+        memcpy(name, a + 2, len);
+        name[len] = '\0';
+        int known = strcmp(name, "preset") == 0;
+        for (int j = 0; j < TT_NPARAMS && !known; j++)
+            known = strcmp(name, tt_param_names[j]) == 0;
+        if (!known)
+            continue;
+        const char *val = a[2 + len] == '=' ? a + 3 + len : i + 1 < argc ? argv[i + 1] : "VALUE";
+        cli_err("--%s is not an option: parameters are set with -p, as in -p %s=%s", name, name,
+                val);
+        return 1;
+    }
+    return 0;
+}
+
+/* A value that parses but is implausible for its unit: a load is in
+ * permille of the trace's own, so load=2 is 0.2 % of it (a century of
+ * makespan on Philly) where twice the load was meant. */
+static void warn_one(const tt_models *m, const char *name, const char *value)
+{
+    tt_params p;
+    tt_params_default(&p);
+    if (strcmp(name, "load") != 0 || tt_params_set(NULL, &p, m, name, value) || p.load >= 50)
+        return;
+    cli_err("warning: load=%s is in permille of the trace's load: %.1f %% of it (twice the load "
+            "is load=2000 or load=2x)",
+            value, (double)p.load / 10);
+}
+
+void cli_warn_value(const tt_models *m, const char *name, const char *value)
+{
+    if (strchr(value, ':')) /* a range: its ends are numbers of the unit already */
+        return;
+    char item[64];
+    for (const char *s = value; *s;) {
+        size_t len = strcspn(s, ",;");
+        if (len < sizeof item) {
+            memcpy(item, s, len);
+            item[len] = '\0';
+            warn_one(m, name, item);
+        }
+        s += len + (s[len] ? 1 : 0);
+    }
+}

@@ -113,5 +113,11 @@ int cli_threads(int64_t asked, int64_t count);
  * its range), and why a job is rejected; nothing when none was. */
 void cli_note_rejected(const tt_metrics *m, int64_t n);
 void cli_warn_empty_metrics(const tt_metrics *m, int64_t n);
+/* A parameter written as an option (--load 2000): says how to write it
+ * (-p load=2000) and returns 1, for a usage error; else 0. */
+int cli_param_as_option(int argc, char **argv);
+/* Warns on stderr of a value that parses but is implausible for its unit
+ * (load=2: permille), for each item of a -p value or a -g list. */
+void cli_warn_value(const tt_models *m, const char *name, const char *value);
 
 #endif

@@ -72,6 +72,8 @@ static void help(void)
         "                        pollux-tiresias, themis, k8s-fixed, elastic-term,\n"
         "                        elastic-sidecar, start-smaller, wf-deps, cache-lru,\n"
         "                        heft-like, compass-like\n"
+        "    Times take a unit (90s, 10m, 1.5h, 2d, 1w; plain: seconds), permille\n"
+        "    values a factor or a percentage (load=2x and load=200%% are load=2000)\n"
         "  --models FILE  the model table (TSV: name slow_l1 slow_l2 [source], slowdowns\n"
         "                 in permille 1000 .. 1000000); default: the built-in copy of\n"
         "                 data/models.tsv\n"
@@ -88,7 +90,7 @@ static void help(void)
         "                 parameter and metric names, and preset (the -p preset= given,\n"
         "                 - when none), separated by commas (-m jct_mean,makespan)\n"
         "  --human        print the row as name, value lines, with times in days, hours\n"
-        "                 or minutes, GPU-seconds in GPU-hours and fractions in %; without\n"
+        "                 or minutes, GPU-seconds in GPU-hours and fractions in %%; without\n"
         "                 -m: the parameters not at their defaults and the metrics\n"
         "  -h, --help     this help;  --version  version and GPU support\n"
         "\n"
@@ -200,6 +202,10 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
+    if (cli_param_as_option(argc, argv)) {
+        release(&s);
+        return cli_usage_error(usage);
+    }
     while ((c = getopt_long(argc, argv, "c:p:o:m:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
@@ -249,6 +255,7 @@ int main(int argc, char **argv)
         const char *val = cli_split_arg("-p", "VALUE", s.pv[i], name, sizeof name);
         if (!val || tt_params_set(s.ctx, &par, s.models, name, val))
             return finish(&s, EXIT_USAGE);
+        cli_warn_value(s.models, name, val);
         if (strcmp(name, "preset") == 0)
             preset = val;
     }

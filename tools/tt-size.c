@@ -127,6 +127,10 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
+    if (cli_param_as_option(argc, argv)) {
+        release(&s);
+        return cli_usage_error(usage);
+    }
     while ((c = getopt_long(argc, argv, "c:P:p:j:o:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': s.cv[nc++] = optarg; break;

@@ -74,7 +74,7 @@ static void help(void)
         "                  - when none), separated by commas (-m preset,jct_mean)\n"
         "  --human         print each row as name, value lines, with times in days,\n"
         "                  hours or minutes, GPU-seconds in GPU-hours and fractions in\n"
-        "                  %; without -m: its preset, the parameters not at their\n"
+        "                  %%; without -m: its preset, the parameters not at their\n"
         "                  defaults and the metrics\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
@@ -190,6 +190,10 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
+    if (cli_param_as_option(argc, argv)) {
+        release(&s);
+        return cli_usage_error(usage);
+    }
     while ((c = getopt_long(argc, argv, "c:g:p:d:j:o:m:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
@@ -252,6 +256,7 @@ int main(int argc, char **argv)
                                         name, sizeof name);
         if (!val)
             return finish(&s, EXIT_USAGE);
+        cli_warn_value(s.models, name, val);
         if (grid ? tt_sweep_grid(s.ctx, s.sweep, name, val)
                  : tt_sweep_fix(s.ctx, s.sweep, name, val))
             return finish(&s, EXIT_USAGE);

@@ -153,7 +153,7 @@ static int parse_args(int argc, char **argv, state *s)
         cli_err("out of memory");
         return finish(s, EXIT_FAIL);
     }
-    int bad = 0, c;
+    int bad = cli_param_as_option(argc, argv), c;
     while (!bad && (c = getopt_long(argc, argv, "c:s:p:d:j:o:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': s->cspec = optarg; break;
@@ -228,7 +228,8 @@ int main(int argc, char **argv)
         const char *val = cli_split_arg(dim ? "-s" : "-p", dim ? "RANGE" : "VALUE",
                                         dim ? s.sv[i - s.np] : s.pv[i], name, sizeof name);
         if (!val || (dim ? tt_tune_space_search(s.ctx, &s.sp, name, val)
-                         : tt_tune_space_fix(s.ctx, &s.sp, name, val)))
+                         : (cli_warn_value(s.models, name, val),
+                            tt_tune_space_fix(s.ctx, &s.sp, name, val))))
             return finish(&s, EXIT_USAGE);
     }
     if (tt_objective_parse(s.ctx, s.objtext, &s.obj) ||

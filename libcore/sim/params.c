@@ -5,11 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/simconf.h"
 #include "tt/parse.h"
 #include "tt/sim.h"
+#include "tt/simfile.h"
 
 /* ---- parameters ---- */
 
@@ -359,6 +361,42 @@ static void class_list(const tt_models *m, char *buf, size_t size)
         k += (size_t)snprintf(buf + k, size - k, "%s%s", i ? " " : "", tt_models_name(m, i));
 }
 
+/* A value in the units people think in (docs/model.md's parameter
+ * table): for a parameter in seconds, a number with s, m or min, h, d or
+ * w (10m, 1.5h, 2d); for one in permille, a factor with x or a percentage
+ * (2x, 200%). The result must be a whole number of the parameter's unit.
+ * 1 when text has such a suffix and it parsed (into *out), 0 when it has
+ * none (the caller parses a plain integer), -1 when it is malformed. */
+static int parse_unit(const char *text, const char *want, int64_t *out)
+{
+    static const struct {
+        const char *suffix;
+        int64_t mult; /* of the parameter's unit */
+        int permille; /* 1: for permille parameters, 0: for seconds */
+    } units[] = {{"s", 1, 0},   {"min", 60, 0}, {"m", 60, 0},    {"h", 3600, 0},
+                 {"d", 86400, 0}, {"w", 604800, 0}, {"x", 1000, 1}, {"%", 10, 1}};
+    int secs = strncmp(want, "seconds", 7) == 0, pm = strncmp(want, "permille", 8) == 0;
+    size_t len = strlen(text);
+    if ((!secs && !pm) || len == 0 || len > 40)
+        return 0;
+    for (size_t u = 0; u < sizeof units / sizeof units[0]; u++) {
+        size_t ls = strlen(units[u].suffix);
+        if (units[u].permille != pm || len <= ls || strcmp(text + len - ls, units[u].suffix) != 0)
+            continue;
+        char num[48], *end;
+        memcpy(num, text, len - ls);
+        num[len - ls] = '\0';
+        if (!(num[0] >= '0' && num[0] <= '9') && num[0] != '.')
+            return -1;
+        double x = strtod(num, &end) * (double)units[u].mult;
+        if (*end || !(x >= 0) || x > 9.2e18 || x != (double)(int64_t)x)
+            return -1; /* not a whole number of the unit, or past int64 */
+        *out = (int64_t)x;
+        return 1;
+    }
+    return 0;
+}
+
 /* One class timer: seconds >= 0, inf, or "-" (the global one). */
 static int parse_timer(const char *text, size_t len, int64_t *out)
 {
@@ -375,6 +413,9 @@ static int parse_timer(const char *text, size_t len, int64_t *out)
         *out = TT_INF;
         return 0;
     }
+    int u = parse_unit(buf, "seconds", out);
+    if (u)
+        return u < 0 ? -1 : 0;
     return tt_parse_i64(buf, out) || *out < 0 ? -1 : 0;
 }
 
@@ -471,14 +512,21 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
         int rc = set_class_timer(ctx, p, models, name, value);
         if (rc <= 0)
             return rc;
-        char buf[64], known[320] = "";
+        char buf[64], known[320] = "", near[64] = "";
+        const char *all[TT_NPARAMS_ALL + 1];
         size_t k = 0;
-        for (int j = 0; j < TT_NPARAMS_ALL; j++)
+        for (int j = 0; j < TT_NPARAMS_ALL; j++) {
             k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", j ? " " : "",
                                   tt_param_names[j]);
+            all[j] = tt_param_names[j];
+        }
+        all[TT_NPARAMS_ALL] = "preset";
+        const char *sug = tt_view_suggest(name, all, TT_NPARAMS_ALL + 1);
+        if (sug)
+            snprintf(near, sizeof near, ", did you mean '%s'?", sug);
         return tt_err(ctx, TT_EINVAL,
-                      "unknown parameter '%s' (known: %s w0.CLASS w1.CLASS preset)",
-                      shown(name, buf, sizeof buf), known);
+                      "unknown parameter '%s'%s (known: %s w0.CLASS w1.CLASS preset)",
+                      shown(name, buf, sizeof buf), near, known);
     }
     switch (i) {
     case P_ORDER:
@@ -525,9 +573,10 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
     default: {
         const num_param *q = &nums[i];
         int64_t v;
+        int u = parse_unit(value, q->want, &v);
         if (q->inf && strcmp(value, "inf") == 0)
             v = TT_INF;
-        else if (tt_parse_i64(value, &v) || v < q->min)
+        else if (u < 0 || (!u && tt_parse_i64(value, &v)) || v < q->min)
             return bad_value(ctx, name, q->want, value);
         else if (v > q->max)
             return bad_value(ctx, name, q->over ? q->over : q->want, value);

@@ -171,7 +171,7 @@ Test(params, bad_values)
                      "resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict "
                      "cache_place w_warm w0.CLASS w1.CLASS preset)");
     expect_set_error(m, "W0", "1",
-                     "unknown parameter 'W0' (known: order w0 w1 theta restart congestion "
+                     "unknown parameter 'W0', did you mean 'w0'? (known: order w0 w1 theta restart congestion "
                      "min_run max_preempt backfill load seed mix timers mlfq promote "
                      "prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
                      "resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict "
