@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "tt/simfile.h"
 #include "tt/tracefile.h"
 
 static const char usage[] = "usage: tt-cat [-c COLS] [-H] [--info] TRACE.h5\n";
@@ -192,6 +193,12 @@ int main(int argc, char **argv)
             int k = 0;
             while (k < NALL && strcmp(all_cols[k], tok) != 0)
                 k++;
+            const char *near = k == NALL ? tt_view_suggest(tok, all_cols, NALL) : NULL;
+            if (near) {
+                cli_err("unknown column '%s', did you mean '%s'? (see tt-cat -h)", tok, near);
+                free(copy);
+                return EXIT_USAGE;
+            }
             if (k == NALL || nsel == 64) {
                 cli_err("unknown column '%s' (see tt-cat -h)", tok);
                 free(copy);

@@ -38,3 +38,5 @@ expect_exit 2 tt-sim -c 3x4x4 --load 2000 ex.h5
 expect_err "tt-sim: --load is not an option: parameters are set with -p, as in -p load=2000"
 expect_exit 2 tt-tune -c 3x4x4 --w0=600 -s theta=1000,2000 --objective jct_mean ex.h5
 expect_err "tt-tune: --w0 is not an option: parameters are set with -p, as in -p w0=600"
+expect_exit 2 tt-cat -c submit,gpu ex.h5
+expect_err "tt-cat: unknown column 'gpu', did you mean 'gpus'? (see tt-cat -h)"
