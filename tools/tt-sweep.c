@@ -272,7 +272,8 @@ int main(int argc, char **argv)
             rc = tt_err(s.ctx, TT_ENOMEM, "out of memory");
         if (!rc) {
             memcpy((void *)in, inputs, sizeof inputs);
-            memcpy((void *)(in + 4), (const void *)dist, (size_t)nd * sizeof *in);
+            for (int k = 0; k < nd; k++)
+                in[4 + k] = dist[k];
             rc = tt_outfile_check(s.ctx, &of, out, in, 4 + nd);
         }
         free((void *)in);

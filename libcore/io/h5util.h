@@ -81,9 +81,9 @@ int tt_h5u_is_image(const void *data, size_t len);
 void tt_h5u_seal(void *image, size_t len);
 /* Runs fn(arg) in a child process (fork), with a time limit (5 s and
  * 1 s a MiB of size; TT_H5_CHECK_S sets the 5): 0 when the child ended by
- * itself, whatever fn found; else TT_EFORMAT "WHAT: damaged HDF5 file
- * (HDF5 crashed reading it: signal 11)" or "(HDF5 did not finish reading
- * it in 5 s)", what naming the file as the caller's messages do. fn
+ * itself (fn returned), whatever fn found; else TT_EFORMAT "WHAT: damaged
+ * HDF5 file (HDF5 crashed reading it)" (a signal, or a sanitizer's exit)
+ * or "(HDF5 did not finish reading it in 5 s)", what naming the file as the caller's messages do. fn
  * must make the HDF5 calls the caller makes next, on the same bytes: HDF5
  * then does in the caller what it did in the child, so it cannot crash or
  * hang there. Not for a process holding HDF5 ids open in other threads. */

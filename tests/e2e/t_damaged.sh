@@ -29,25 +29,32 @@ in_time() {
 flip "$F" hang.h5 3169 5
 flip "$F" crash.h5 1430 6
 flip "$F" abort.h5 3025 5
+# (built with a sanitizer, HDF5's overrun before the loop is caught: a
+# crash, said as one)
+hung() { # TOOL FILE SECONDS: stderr is the message of a hang, or of that
+    local h="$1: '$2': damaged HDF5 file (HDF5 did not finish reading it in $3 s)"
+    local c="$1: '$2': damaged HDF5 file (HDF5 crashed reading it)"
+    [ "$(tail -1 err.txt)" = "$h" ] || [ "$(tail -1 err.txt)" = "$c" ] ||
+        fail "$1 $2: $(cat err.txt)"
+}
 in_time 20 expect_exit 1 tt-cat hang.h5
-[ "$(cat err.txt)" = "tt-cat: 'hang.h5': damaged HDF5 file (HDF5 did not finish reading it in 5 s)" ] ||
-    fail "tt-cat, hang: $(cat err.txt)"
+hung tt-cat hang.h5 5
 [ ! -s out.txt ] || fail "tt-cat printed rows of a damaged file"
 export TT_H5_CHECK_S=2 # the base of the time limit, for the rest
 for tool in tt-stats "tt-sim -c 2x8x8" "tt-sweep -d cpu -c 2x8x8 -g w0=0,600"; do
     # shellcheck disable=SC2086
     in_time 15 expect_exit 1 $tool hang.h5
-    expect_err "'hang.h5': damaged HDF5 file (HDF5 did not finish reading it in 2 s)"
+    hung "${tool%% *}" hang.h5 2
 done
 in_time 15 expect_exit 1 tt-cat crash.h5
-[ "$(cat err.txt)" = "tt-cat: 'crash.h5': damaged HDF5 file (HDF5 crashed reading it: signal 11)" ] ||
+[ "$(cat err.txt)" = "tt-cat: 'crash.h5': damaged HDF5 file (HDF5 crashed reading it)" ] ||
     fail "tt-cat, crash: $(cat err.txt)"
 in_time 15 expect_exit 1 tt-sim -c 2x8x8 abort.h5
-[ "$(cat err.txt)" = "tt-sim: 'abort.h5': damaged HDF5 file (HDF5 crashed reading it: signal 6)" ] ||
+[ "$(cat err.txt)" = "tt-sim: 'abort.h5': damaged HDF5 file (HDF5 crashed reading it)" ] ||
     fail "tt-sim, abort: $(cat err.txt)"
 # standard input is read from a copy, checked the same way
 in_time 15 expect_exit 1 tt-stats - <hang.h5
-expect_err "damaged HDF5 file (HDF5 did not finish reading it in 2 s)"
+expect_err "tt-stats: '<stdin>': damaged HDF5 file (HDF5 "
 # the intact fixture still reads, the same rows
 expect_exit 0 tt-cat "$F"
 cmp -s out.txt "$FIX/trace/gen20_vlen.tsv" || fail "the intact file: $(diff out.txt "$FIX/trace/gen20_vlen.tsv" | head)"
@@ -89,7 +96,7 @@ if command -v gnuplot >/dev/null; then
     [ -n "$at" ] || fail "no link info message found in tune.h5"
     flip tune.h5 tunebad.h5 $((at + 18)) 2
     in_time 15 expect_exit 1 tt-plot search -o s.svg tunebad.h5
-    [ "$(cat err.txt)" = "tt-plot: 'tunebad.h5': damaged HDF5 file (HDF5 crashed reading it: signal 11)" ] ||
+    [ "$(cat err.txt)" = "tt-plot: 'tunebad.h5': damaged HDF5 file (HDF5 crashed reading it)" ] ||
         fail "tt-plot search: $(cat err.txt)"
     [ ! -e s.svg ] || fail "a figure of a damaged tune file"
 fi
