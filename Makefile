@@ -99,7 +99,8 @@ LIBCORE   := $(BUILD)/libtracetune.a
 CLI_OBJ   := $(BUILD)/tools/cli.o
 TOOL_SRCS := $(wildcard tools/tt-*.c)
 TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
-UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
+# tests/unit/main.c: Criterion's main with a timeout on every test
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c) tests/unit/main.c
 # the fuzzers' entry points, which the unit tests replay saved inputs through
 FUZZ_SRCS := $(filter-out tests/fuzz/main.c,$(wildcard tests/fuzz/*.c))
 # the reference simulator: test code, built apart from libcore on purpose
