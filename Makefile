@@ -7,6 +7,7 @@
 #   make check           fuzz + sanitize + slurm + test: what CI runs (ends on the test summary)
 #   make slurm           the docs' Slurm recipe on a one-node Slurm (skipped without Slurm)
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
+#   make mutants         the mutation pass: mutants of the code the tests must fail (outside CI)
 #   make fuzz            short libFuzzer runs of every parser of user input (FUZZ_SECONDS=30 in all)
 #   make fuzz-long       the same, FUZZ_LONG_SECONDS each (outside CI)
 #   make bench           benchmarks, TSV on stdout
@@ -105,7 +106,8 @@ LIBCORE   := $(BUILD)/libtracetune.a
 CLI_OBJ   := $(BUILD)/tools/cli.o
 TOOL_SRCS := $(wildcard tools/tt-*.c)
 TOOLS     := $(TOOL_SRCS:tools/%.c=$(BIN)/%)
-UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
+# tests/unit/main.c: Criterion's main with a timeout on every test
+UNIT_SRCS := $(wildcard tests/unit/*/test_*.c) tests/unit/main.c
 # the fuzzers' entry points, which the unit tests replay saved inputs through
 FUZZ_SRCS := $(filter-out tests/fuzz/main.c,$(wildcard tests/fuzz/*.c))
 # the reference simulator: test code, built apart from libcore on purpose
@@ -124,7 +126,7 @@ COMPLETION := $(BUILD)/completion/tracetune.bash
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all test check unit e2e api slurm sanitize fuzz fuzz-long bench bench-engine bench-workflows bench-data figures figures-elastic figures-workflows clean install \
+.PHONY: all test check unit e2e api slurm sanitize mutants fuzz fuzz-long bench bench-engine bench-workflows bench-data figures figures-elastic figures-workflows clean install \
         uninstall installcheck doccheck man completion shared example notebooks study traces FORCE
 # keep object files that pattern chains build (tool objects), so a second make does nothing
 .SECONDARY:
@@ -224,6 +226,13 @@ slurm: $(TOOLS)
 # what CI runs: a short fuzz run, the tests under sanitizers, the Slurm
 # recipe, then the tests (last, so the run closes on their summary)
 check: fuzz sanitize slurm test
+
+# the mutation pass (tests/mutants/run.sh): each mutant of
+# tests/mutants/mutants.txt built and tested in a scratch copy, a TSV table
+# of what the tests caught; about an hour, not in CI. MUTANTS="canon-*"
+# picks some
+mutants:
+	tests/mutants/run.sh $(MUTANTS)
 
 sanitize:
 	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 unit e2e api

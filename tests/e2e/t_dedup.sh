@@ -122,6 +122,29 @@ for t in ex named gen; do
     done
 done
 
+# ---- the rules at their edges (docs/model.md 8.1, 13 item 14) ----
+# the example trace on 2x2x4 (a rack of 8, a cluster of 16), no job above
+# a rack; w0 = inf: congestion counts only for a job of more than a rack
+# that fits the cluster, so with a job of exactly 16 GPUs every 50th row
+# congestion 0 and 1 (the same slowdowns) are one simulation of 3 per
+# backfill, and with jobs of at most exactly a rack all four are one
+awk -F'\t' -v OFS='\t' 'NR > 1 && $3 > 8 { $3 = 8 } NR > 1 && NR % 50 == 0 { $3 = 16 } 1' \
+    "$FIX/../../data/example.tsv" >c16.tsv
+awk -F'\t' -v OFS='\t' 'NR > 1 && $3 > 8 { $3 = 8 } 1' "$FIX/../../data/example.tsv" >c8.tsv
+for t in c16 c8; do
+    expect_exit 0 tt-ingest -q -o $t.h5 $t.tsv
+    same_as_all -c 2x2x4 -p w0=inf -g congestion=0,1,100,500 -g backfill=0,1 $t.h5
+    [ "$forms" = "$([ $t = c16 ] && echo 6 || echo 2)" ] || fail "$t: $forms distinct simulations"
+done
+# a tt-gen trace of workflows with models and outputs (some in workflow
+# 0): the cache's parameters, each over two values. Without the cache
+# load_bw, cache_slots and evict merge, so 2 x 2 (cache_place: a task
+# may read an output; w_warm always counts) + 32 with gpu_mem = 500
+expect_exit 0 tt-gen -n 400 -s 3 --wf-frac 0.5 --models 6 -o wf.h5
+same_as_all -c 2x2x4 -p xfer_bw=10 -g gpu_mem=0,500 -g load_bw=10,1000 -g cache_slots=1,4 \
+    -g evict=lru,demand -g cache_place=off,affinity -g w_warm=0,5 wf.h5
+[ "$forms" = 36 ] || fail "workflows: 36 distinct simulations expected, got $forms"
+
 # ---- Philly: every rule on the real trace (no job there is larger than a
 # rack of 4x32x8, every model unknown) ----
 if [ -r "$TRACES/philly/pollux_philly.csv" ]; then

@@ -310,6 +310,58 @@ Test(elcache, shrink_leaves_warm_gpus)
     cr_expect_eq(m.loads, 12);
 }
 
+/* ---- the same counts on other GPUs: a resize (10.3 with 12.2) ---- */
+
+/* 1x1x8, el_up 1. J0 (elastic, 1 GPU, 1000 s, A), J1 (elastic, 2 GPUs,
+ * 400 s, B), J2 (2 GPUs, 2000 s, B) at 0; J3 (2 GPUs, 50 s, A) at 100.
+ * - 0: J0 takes GPU 0, J1 GPUs 1, 2, J2 GPUs 3, 4. The grow phase grows J0
+ *   first (score 500 x 1000 / 1 against 200 x 1000 / 2) onto GPU 5, then
+ *   J1 onto 6, 7. Starts that grow: J0 pays L = 5, s = 500, end 505; J1
+ *   L = 4, s = 500, end 204; J2 end 2004.
+ * - 100: J3 finds no free GPU; free + loaned 3 >= 2. J0 halves first and
+ *   frees GPU 5 (A); one GPU is not enough, so J1 halves and frees 6, 7.
+ *   J3 takes 5 (it holds A) and 6 (the lowest other; A loads beside B,
+ *   L = 5): end 155. GPU 7 is free. In the grow phase J0 (w = 1,000,000 -
+ *   95 x 10^6 / 500 = 810,000, gain 405, already paid) grows onto GPU 7,
+ *   loading A; J1 needs 2. J0 then holds 2 GPUs on node 0, as before t,
+ *   but GPUs 0 and 7 in place of 0 and 5: a resize, r = C + u + L = 10 +
+ *   0 + 5, end 100 + 15 + 405 = 520 (with no resize it would keep 505).
+ *   J1's shrink: w = 400,000 - 96 x 10^6 / 500 = 208,000, r = 10, s =
+ *   1000, end 318.
+ * - 155: J3 ends; J1 grows onto 6 (B there) and 5 (loads B, L = 4): w =
+ *   208,000 - 45,000 = 163,000, gain 81 - 10; end 155 + 14 + 82 = 251.
+ * resizes 3 (grows 1, shrinks 1); loads 8 at 0, 2 at 100, 1 at 155;
+ * load_gpu_s 2 x 5 + 4 x 4 + 2 x 4 (starts) + 2 x 5 (J3) + 2 x 5 (J0's
+ * resize) + 4 x 4 (J1's grow) = 70; resize_gpu_s 2 x 10 + 2 x 10 + 4 x
+ * 10. */
+Test(elcache, same_counts_other_gpus_resize)
+{
+    xcase k;
+    xcase_init(&k, 1, 1, 8);
+    k.p.el_up = 1;
+    xjob(&k, 0, 1000, 1, 1, 0);
+    xjob(&k, 0, 400, 2, 1, 1);
+    xjob(&k, 0, 2000, 2, 0, 1);
+    xjob(&k, 100, 50, 2, 0, 0);
+    tt_job_result o[4];
+    tt_metrics m;
+    cr_assert_eq(xrun(&k, o, &m), 0);
+    cr_expect_eq(o[3].start, 100);
+    cr_expect_eq(o[3].end, 155);
+    cr_expect_eq(o[0].end, 520);
+    cr_expect_eq(o[1].end, 251);
+    cr_expect_eq(o[2].end, 2004);
+    cr_expect_eq(m.resizes, 3);
+    cr_expect_eq(m.grows, 1);
+    cr_expect_eq(m.shrinks, 1);
+    cr_expect_eq(m.loads, 11);
+    cr_expect_eq(m.model_evicts, 0);
+    cr_expect_eq(m.load_gpu_s, 70);
+    cr_expect_eq(m.resize_gpu_s, 80);
+    cr_expect_eq(m.cache_hit, 0);
+    cr_expect_eq(xstep(&k, -1, NULL), 0);
+}
+
 /* ---- a start that grows at once ---- */
 
 /* 1x1x4, el_up 1: J0 (2 GPUs, 10 s, A) loads A on GPUs 0, 1 and ends at
