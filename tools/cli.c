@@ -177,6 +177,15 @@ const char *cli_input(const char *arg)
     return rc ? NULL : spool.path;
 }
 
+int cli_output_h5(const char *out)
+{
+    if (!out || strcmp(out, "-") != 0 || !isatty(STDOUT_FILENO))
+        return 0;
+    cli_err("-o -: standard output is a terminal: an HDF5 file is binary; redirect it "
+            "(>FILE.h5) or pipe it to a tool that reads '-'");
+    return -1;
+}
+
 static atomic_int *stop_flag;
 static volatile sig_atomic_t stop_sig;
 

@@ -57,6 +57,10 @@ int cli_stdin_once(const char *const *args, int n);
  * SIGINT, SIGTERM, SIGHUP or SIGPIPE. NULL after saying why (the copy
  * cannot be made, or "-" comes a second time). */
 const char *cli_input(const char *arg);
+/* An HDF5 output: "-" writes it to standard output (tt/outfile.h), which
+ * must then not be a terminal. -1 after saying so when out is "-" and
+ * standard output is a terminal; else 0. */
+int cli_output_h5(const char *out);
 /* Sets *flag to 1 on SIGINT, SIGTERM or SIGHUP instead of dying, so a
  * long run can stop between configurations and leave no output; a second
  * signal kills at once (cleaning up as cli_cleanup_set). NULL restores

@@ -76,7 +76,8 @@ static void help(void)
         "                 in permille 1000 .. 1000000); default: the built-in copy of\n"
         "                 data/models.tsv\n"
         "  -o RESULT.h5   also write the result file (HDF5: /sim/summary, /sim/jobs,\n"
-        "                 /sim/models, /sim/timeline), whole or not at all\n"
+        "                 /sim/models, /sim/timeline), whole or not at all; - for\n"
+        "                 stdout (not a terminal), the TSV then not printed\n"
         "  --jobs         print per-job results instead of the metrics: job submit duration\n"
         "                 gpus model start end jct queue level slow preemptions starts_l0\n"
         "                 starts_l1 starts_l2 gpu_s rho (times s, slow and rho permille; a\n"
@@ -210,11 +211,17 @@ int main(int argc, char **argv)
                       : optind >= argc      ? "no trace file"
                       : optind + 1 < argc   ? "one trace file only"
                       : want_jobs && want_tl ? "--jobs and --timeline exclude each other"
-                                             : NULL;
+                      : (want_jobs || want_tl) && out && strcmp(out, "-") == 0
+                          ? "-o - and --jobs or --timeline both write to standard output"
+                          : NULL;
     if (why) {
         cli_err("%s", why);
         release(&s);
         return cli_usage_error(usage);
+    }
+    if (cli_output_h5(out)) {
+        release(&s);
+        return EXIT_USAGE;
     }
     const char *path = argv[optind];
     const char *inputs[] = {cspec, mpath, path};
@@ -271,6 +278,8 @@ int main(int argc, char **argv)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
     cli_warn_empty_metrics(&m, 1);
+    if (out && strcmp(out, "-") == 0) /* standard output has the file */
+        return finish(&s, EXIT_OK);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     if (want_jobs)

@@ -39,7 +39,8 @@ static void help(void)
         "  -j THREADS      CPU threads (default: one per usable CPU, as tt-sweep)\n"
         "  --models FILE   the model table (default: the built-in data/models.tsv)\n"
         "  -o SIZE.h5      also write the study (HDF5: /size/rows, /size/result),\n"
-        "                  whole or not at all\n"
+        "                  whole or not at all; - for stdout (not a terminal), the\n"
+        "                  TSV then not printed\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Sizes run in order of their GPUs (ties as given), the policies of one size\n"
@@ -191,6 +192,8 @@ int main(int argc, char **argv)
                 return finish(&s, EXIT_USAGE);
             }
     }
+    if (cli_output_h5(out))
+        return finish(&s, EXIT_USAGE);
     tt_outfile of;
     if (out && tt_outfile_check(s.ctx, &of, out, inputs, 2))
         return finish(&s, EXIT_FAIL);
@@ -233,6 +236,7 @@ int main(int argc, char **argv)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
     cli_warn_empty_metrics(s.metrics, (int64_t)npol * nsizes);
-    tt_size_tsv(stdout, &st);
+    if (!out || strcmp(out, "-") != 0) /* "-": standard output has the file */
+        tt_size_tsv(stdout, &st);
     return finish(&s, EXIT_OK);
 }

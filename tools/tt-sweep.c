@@ -68,7 +68,8 @@ static void help(void)
         "                  for checking that and for timing\n"
         "  -o SWEEP.h5     also write the sweep file (HDF5: /sweep/index,\n"
         "                  /sweep/params/<name>, /sweep/metrics/<name>), whole or not\n"
-        "                  at all\n"
+        "                  at all; - for stdout (not a terminal), the TSV then not\n"
+        "                  printed\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Rows come in configuration order, the same on every device and thread count.\n"
@@ -201,6 +202,10 @@ int main(int argc, char **argv)
         release(&s);
         return cli_usage_error(usage);
     }
+    if (cli_output_h5(out)) {
+        release(&s);
+        return EXIT_USAGE;
+    }
     const char *path = argv[optind];
     const char *inputs[] = {cspec, mpath, cfile, path};
     if (cli_stdin_once(inputs, 4)) {
@@ -300,6 +305,8 @@ int main(int argc, char **argv)
         cli_err("%lld job%s no model class of the table: drawn from the mix",
                 (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
     cli_warn_empty_metrics(s.metrics, count);
+    if (out && strcmp(out, "-") == 0) /* standard output has the file */
+        return finish(&s, EXIT_OK);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     print_rows(&s, count);
