@@ -32,6 +32,12 @@ CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels 
 # each object's header dependencies, written by the compiler (-MMD) and read
 # back at the end of this file; -MP keeps a deleted header from breaking make
 DEPFLAGS = -MMD -MP
+# libcore and the kernels are compiled once, position-independent, and both
+# libtracetune.a (linked by the tools) and libtracetune.so are made of those
+# objects, so make install after make compiles nothing (nvcc included); no
+# semantic interposition: calls within the library stay direct and may be
+# inlined, as in a program
+PIC := -fPIC -fno-semantic-interposition
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(SAN),1)
@@ -88,6 +94,15 @@ endif
 
 LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
 
+# the flags every object is compiled with, kept in $(BUILD)/flags: objects
+# depend on it, so objects built with other flags (OPT=, SAN=, a compiler,
+# the position-independent ones) are built again rather than mixed
+FLAGS_NOW := $(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(PIC) $(WARN) | $(NVCC) $(NVCCFLAGS)
+FLAGS_STAMP := $(BUILD)/flags
+ifneq ($(FLAGS_NOW),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_STAMP))
+endif
+
 # ---- sources ----
 # libcore is one folder per part (docs/architecture.md); every .c in them is
 # built but the X_none.c stand-ins, which only bench/gpu-check links (in
@@ -124,23 +139,23 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 .SECONDARY:
 all: $(TOOLS)
 
-$(BUILD)/libcore/%.o: libcore/%.c
+$(BUILD)/libcore/%.o: libcore/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(PIC) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/kernels/%_none.o: kernels/%_none.c
+$(BUILD)/kernels/%_none.o: kernels/%_none.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(PIC) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/kernels/%.o: kernels/%.cu
+$(BUILD)/kernels/%.o: kernels/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Ikernels -MD -MP -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Ikernels -MD -MP -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJS) $(KERNEL_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tools/%.o: tools/%.c
+$(BUILD)/tools/%.o: tools/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Itools $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
@@ -149,15 +164,15 @@ $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # ---- tests ----
-$(BUILD)/tests/%.o: tests/unit/%.c
+$(BUILD)/tests/%.o: tests/unit/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) $(DEPFLAGS) -Wno-missing-prototypes -c $< -o $@
 
-$(BUILD)/fuzz/%.o: tests/fuzz/%.c
+$(BUILD)/fuzz/%.o: tests/fuzz/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/tests/refsim/%.o: tests/refsim/%.c
+$(BUILD)/tests/refsim/%.o: tests/refsim/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
@@ -368,24 +383,14 @@ figures-workflows: $(BIN)/tt-gen $(BIN)/tt-size $(BIN)/tt-plot
 	workflows, tasks of median 10 s" -o docs/figures/wf-servers.png $(BUILD)/figures/wf-size.tsv
 
 # ---- the library as a library: shared, pkg-config, install ----
-# libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from objects
-# built apart with -fPIC, so the tools and benchmarks keep linking the
-# static library built as before
-PIC_OBJS := $(CORE_OBJS:$(BUILD)/%=$(BUILD)/pic/%) $(KERNEL_OBJS:$(BUILD)/%=$(BUILD)/pic/%)
+# libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from the objects
+# of libtracetune.a (position-independent: PIC above)
+PIC_OBJS := $(CORE_OBJS) $(KERNEL_OBJS)
 # what a program that links the library needs besides it: the modules
 # pkg-config knows, and the rest as flags
 PC_REQUIRES := hdf5 openblas $(shell $(PKG_CONFIG) --exists zlib liblzma 2>/dev/null && echo zlib liblzma)
 PC_LIBS := $(if $(filter zlib,$(PC_REQUIRES)),,-lz -llzma) $(CUDA_LIBS) -lm -pthread
 
-$(BUILD)/pic/libcore/%.o: libcore/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC $(WARN) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/pic/kernels/%_none.o: kernels/%_none.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC $(WARN) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/pic/kernels/%.o: kernels/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Ikernels -MD -MP -c $< -o $@
 $(LIBSO): $(PIC_OBJS) libcore/libtracetune.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libcore/libtracetune.map $(LDFLAGS) \
 	    $(PIC_OBJS) $(LIBS) -o $@
