@@ -89,6 +89,10 @@ grep -q "^set title 'small.h5 on 1x1x8: jct_mean against makespan, both minimise
     fail "pareto title: $(grep -m1 title hp.gp)"
 # HDF5 on stdin: the figure of the file, byte for byte, of its 12 rows
 expect_exit 0 tt-plot pareto -o hp.svg sw.h5
+# a metric it lacks: every metric of a sweep file named, whole (the list was cut at 512 bytes)
+expect_exit 2 tt-plot pareto -x jct_men -o hp.png sw.h5
+expect_err "tt-plot: metric 'jct_men' is not in 'sw.h5' (its metrics: makespan jct_mean"
+expect_err " ftf_unfair wf_jct_mean wf_jct_p99 wf_rejected cache_hit loads model_evicts load_gpu_s xfer_gpu_s)"
 svg_text hp.svg >hp.txt
 grep -qxF 'configurations (12)' hp.txt || fail "pareto of sw.h5: $(tr '\n' '|' <hp.txt)"
 tt-plot pareto -o hp_stdin.svg <sw.h5 || fail "HDF5 on stdin"
