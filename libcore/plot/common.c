@@ -385,6 +385,9 @@ void tt_pg_run_params(const tt_table *t, char *buf, size_t size)
 void tt_pg_about(const tt_table *t, char *buf, size_t size)
 {
     const char *tr = tt_table_attr(t, "trace_file"), *cl = tt_table_attr(t, "cluster");
+    /* the file's name, not where it was: a title is read elsewhere */
+    const char *slash = tr ? strrchr(tr, '/') : NULL;
+    tr = slash && slash[1] ? slash + 1 : tr;
     tr = tr && *tr ? tr : NULL;
     cl = cl && *cl ? cl : NULL;
     snprintf(buf, size, "%s%s%s", tr ? tr : "", cl ? (tr ? " on " : "cluster ") : "",
