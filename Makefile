@@ -200,10 +200,12 @@ installcheck: $(TOOLS) $(LIBCORE) $(LIBSO) $(MAN_PAGES) $(COMPLETION)
 	MAKE="$(MAKE)" BUILD=$(BUILD) BIN=$(BIN) tests/install/run.sh
 
 # the man pages against the tools' --help and output, rendered without
-# warnings; the bash completion written from them, in an interactive bash
+# warnings; the bash completion written from them, in an interactive bash;
+# the figure of the docs that is cheap to draw, not stale
 doccheck: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
 	TT_BIN=$(abspath $(BIN)) tests/docs/completion.sh $(COMPLETION)
+	MAKE="$(MAKE)" tests/docs/figures.sh
 
 # the study's notebooks: stored clean, and run headless with QUICK=1 (a
 # subset of jobs, coarse grids) into build/notebooks; skipped, saying why,
@@ -371,16 +373,22 @@ figures-elastic: $(BIN)/tt-ingest $(BIN)/tt-sweep $(BIN)/tt-plot
 # how many servers (nodes of 4 GPUs) each baseline needs for wf_jct_p99 <=
 # 150 s on a synthetic workload of short workflow tasks (tt-gen: 4,000
 # one-GPU tasks of median 10 s, 854 workflows, 20 models, 56 GPUs of
-# offered load); 52 simulations, under a second
-WF_TRACE := $(BUILD)/figures/wf-short.h5
+# offered load); 52 simulations, under a second. Its gnuplot script is kept
+# beside it (wf-servers.gp): make doccheck draws the figure again into a
+# scratch FIGURES and fails when the script differs (tests/docs/figures.sh),
+# so a change to what tt-size or tt-plot draws asks for the figure again
+FIGURES ?= docs/figures
+WF_DIR ?= $(BUILD)/figures
+WF_TRACE = $(WF_DIR)/wf-short.h5
 figures-workflows: $(BIN)/tt-gen $(BIN)/tt-size $(BIN)/tt-plot
-	@mkdir -p $(BUILD)/figures
+	@mkdir -p $(WF_DIR) $(FIGURES)
 	$(BIN)/tt-gen -n 4000 -s 1 --wf-frac 1 --wf-shape chain:3,fan:4,mr:4:2 --models 20 -g 1:1 \
 	    -d 1:10:0.8 -a 0.25 --day-ratio 1 --weekend 1 -o $(WF_TRACE)
 	$(BIN)/tt-size -c 1x1x4 --nodes 12:24:13 -P wf-deps -P cache-lru -P heft-like \
-	    -P compass-like --target 'wf_jct_p99<=150' $(WF_TRACE) > $(BUILD)/figures/wf-size.tsv
+	    -P compass-like --target 'wf_jct_p99<=150' $(WF_TRACE) > $(WF_DIR)/wf-size.tsv
 	$(BIN)/tt-plot size --title "Servers (4 GPUs each) for wf_jct_p99 <= 150 s: 854 synthetic \
-	workflows, tasks of median 10 s" -o docs/figures/wf-servers.png $(BUILD)/figures/wf-size.tsv
+	workflows, tasks of median 10 s" --script $(FIGURES)/wf-servers.gp \
+	    -o $(FIGURES)/wf-servers.png $(WF_DIR)/wf-size.tsv
 
 # ---- the library as a library: shared, pkg-config, install ----
 # libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from the objects
