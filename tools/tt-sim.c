@@ -14,7 +14,7 @@
 
 static const char usage[] = "usage: tt-sim -c CLUSTER [-p NAME=VALUE]... [--models FILE] "
                             "[-o RESULT.h5]\n"
-                            "              [--jobs | --timeline] TRACE.h5\n";
+                            "              [--jobs | --timeline] [-q] TRACE.h5\n";
 
 static void help(void)
 {
@@ -85,6 +85,8 @@ static void help(void)
         "                 empty, as is rho for a job of duration 0)\n"
         "  --timeline     print the state after every event time instead: t waiting\n"
         "                 running busy_gpus running_l0 running_l1 running_l2\n"
+        "  -q             no notes on stderr (jobs rejected, classes drawn from the mix,\n"
+        "                 metrics left empty): errors only\n"
         "  -h, --help     this help;  --version  version and GPU support\n"
         "\n"
         "Default output: one header line and one row: the 31 parameters (as above), then\n"
@@ -194,11 +196,12 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
-    while ((c = getopt_long(argc, argv, "c:p:o:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:p:o:qh", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
         case 'p': s.pv[np++] = optarg; break;
         case 'o': out = optarg; break;
+        case 'q': cli_set_quiet(1); break;
         case OPT_MODELS: mpath = optarg; break;
         case OPT_JOBS: want_jobs = 1; break;
         case OPT_TIMELINE: want_tl = 1; break;
@@ -274,9 +277,7 @@ int main(int argc, char **argv)
             return finish(&s, EXIT_FAIL);
     }
     cli_note_rejected(&m, 1);
-    if (s.jobs.unknown_models)
-        cli_err("%lld job%s no model class of the table: drawn from the mix",
-                (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
+    cli_note_unknown_models(&s.jobs);
     cli_warn_empty_metrics(&m, 1);
     if (out && strcmp(out, "-") == 0) /* standard output has the file */
         return finish(&s, EXIT_OK);
