@@ -4,7 +4,7 @@
 #   make                 build bin/tt-* (CUDA when nvcc is found)
 #   make HAVE_CUDA=0     build without CUDA; HAVE_CUDA=1 fails if nvcc is missing
 #   make test            unit tests (Criterion) and end-to-end tests of the tools
-#   make check           fuzz + sanitize + slurm + test: what CI runs (ends on the test summary)
+#   make check           fuzz + sanitize + slurm + test: what CI runs (ends on "N passed, M failed")
 #   make slurm           the docs' Slurm recipe on a one-node Slurm (skipped without Slurm)
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
 #   make fuzz            short libFuzzer runs of every parser of user input (FUZZ_SECONDS=30 in all)
@@ -231,8 +231,11 @@ slurm: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) tests/slurm/run.sh
 
 # what CI runs: a short fuzz run, the tests under sanitizers, the Slurm
-# recipe, then the tests (last, so the run closes on their summary)
-check: fuzz sanitize slurm test
+# recipe, then the tests, each suite whole even when one before failed, and
+# last one line "N passed, M failed" over all of them (tests/check.sh; the
+# suites' output also in build/check/SUITE.log)
+check:
+	@MAKE="$(MAKE)" tests/check.sh
 
 sanitize:
 	$(MAKE) BUILD=build-san BIN=build-san/bin SAN=1 OPT=-O1 HAVE_CUDA=0 unit e2e api
@@ -256,8 +259,6 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
 FUZZ_OBJS := $(CORE_SRCS:libcore/%.c=build-fuzz/libcore/%.o) \
              $(patsubst kernels/%.c,build-fuzz/kernels/%.o,$(wildcard kernels/*_none.c)) \
              build-fuzz/tests/fuzz/fuzz.o
-# the inputs the fuzzers need most room for: HDF5 files
-FUZZ_MAX_LEN = $(if $(filter h5,$(1)),65536,4096)
 
 build-fuzz/libcore/%.o build-fuzz/kernels/%.o build-fuzz/tests/fuzz/%.o: FUZZ_COV := -fsanitize=fuzzer-no-link
 build-fuzz/libcore/%.o: libcore/%.c
@@ -278,31 +279,29 @@ build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o tests/fuzz/main.c build-fuzz/l
 	    tests/fuzz/main.c $< build-fuzz/libfuzz.a $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) \
 	    -lm -pthread -o $@
 
-# HDF5 asks for what a corrupt file claims and copes with a NULL, as the
-# library does: malloc may fail here as it does outside ASan
-FUZZ_ENV := ASAN_OPTIONS=allocator_may_return_null=1 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp
-# fuzz_run NAME SECONDS FLAGS DIR: one fuzzer, new inputs in DIR
-define fuzz_run
-	@mkdir -p $(4) tests/fuzz/crashers/$(1)
-	$(FUZZ_ENV) build-fuzz/fuzz_$(1) -max_total_time=$(2) -max_len=$(call FUZZ_MAX_LEN,$(1)) \
-	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(3) \
-	    $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) \
-	    -artifact_prefix=tests/fuzz/crashers/$(1)/ $(4) tests/fuzz/corpus/$(1)
-
-endef
-FUZZ_EACH = $(shell n=$$(( $(FUZZ_SECONDS) / $(words $(FUZZERS)) )); echo $$(( n > 0 ? n : 1 )))
 # A short run stops at its first finding. It starts from the seeds alone
 # with a fixed seed, so CI and every machine try the same inputs in the
 # same order (as many as their speed allows): a failure reproduces.
 # A long run goes on past its findings (each lands in crashers/ all the
 # same) and keeps what it learns in tests/fuzz/findings/NAME.
+# tests/fuzz/run.sh runs one fuzzer: libFuzzer's output goes to
+# build-fuzz/log/NAME.log, one line to the terminal; every fuzzer runs even
+# when one before found something, then the run fails. Inputs of 4096 bytes
+# at most, 65536 for h5 (HDF5 files need the room).
 FUZZ_LONG_FLAGS := -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
+FUZZ_EACH = $(shell n=$$(( $(FUZZ_SECONDS) / $(words $(FUZZERS)) )); echo $$(( n > 0 ? n : 1 )))
 
 fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@rm -rf build-fuzz/work
-	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_EACH),-seed=1,build-fuzz/work/$(f)))
+	@bad=0; for f in $(FUZZERS); do \
+	    tests/fuzz/run.sh $$f $(FUZZ_EACH) $$( [ $$f = h5 ] && echo 65536 || echo 4096 ) \
+	        build-fuzz/work/$$f -seed=1 || bad=1; \
+	done; exit $$bad
 fuzz-long: $(FUZZERS:%=build-fuzz/fuzz_%)
-	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_LONG_SECONDS),$(FUZZ_LONG_FLAGS),tests/fuzz/findings/$(f)))
+	@bad=0; for f in $(FUZZERS); do \
+	    tests/fuzz/run.sh $$f $(FUZZ_LONG_SECONDS) $$( [ $$f = h5 ] && echo 65536 || echo 4096 ) \
+	        tests/fuzz/findings/$$f $(FUZZ_LONG_FLAGS) || bad=1; \
+	done; exit $$bad
 
 # ---- benchmarks ----
 # bench/sim times the reference simulator too, as its baseline
