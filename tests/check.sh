@@ -57,6 +57,7 @@ count fuzz $st "$(lines '^fuzz: [a-z0-9_]+: ok' "$logs/fuzz.log")" \
 run sanitize sanitize
 read -r up uf < <(criterion "$logs/sanitize.log"; echo)
 read -r ep ef es < <(e2e "$logs/sanitize.log"; echo)
+[ "${es:-0}" = 0 ] && es=""
 ap=$(lines "$API_OK" "$logs/sanitize.log")
 count sanitize $st $((${up:-0} + ${ep:-0} + ap)) $((${uf:-0} + ${ef:-0})) \
     "unit ${up:-0}/$((${up:-0} + ${uf:-0})), e2e ${ep:-0}/$((${ep:-0} + ${ef:-0}))${es:+, $es skipped}, api $ap/3"
@@ -74,6 +75,7 @@ count unit $st "${up:-0}" "${uf:-0}" ""
 
 run e2e e2e
 read -r ep ef es < <(e2e "$logs/e2e.log"; echo)
+[ "${es:-0}" = 0 ] && es=""
 count e2e $st "${ep:-0}" "${ef:-0}" "${es:+$es skipped}"
 
 run api api
