@@ -4,7 +4,7 @@
 #   make                 build bin/tt-* (CUDA when nvcc is found)
 #   make HAVE_CUDA=0     build without CUDA; HAVE_CUDA=1 fails if nvcc is missing
 #   make test            unit tests (Criterion) and end-to-end tests of the tools
-#   make check           fuzz + sanitize + slurm + test: what CI runs (ends on the test summary)
+#   make check           fuzz + sanitize + slurm + test: what CI runs (ends on "N passed, M failed")
 #   make slurm           the docs' Slurm recipe on a one-node Slurm (skipped without Slurm)
 #   make sanitize        the same tests under AddressSanitizer + UBSan (in build-san/)
 #   make mutants         the mutation pass: mutants of the code the tests must fail (outside CI)
@@ -35,6 +35,12 @@ CPPFLAGS_ALL = -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Ilibcore -Ikernels 
 # each object's header dependencies, written by the compiler (-MMD) and read
 # back at the end of this file; -MP keeps a deleted header from breaking make
 DEPFLAGS = -MMD -MP
+# libcore and the kernels are compiled once, position-independent, and both
+# libtracetune.a (linked by the tools) and libtracetune.so are made of those
+# objects, so make install after make compiles nothing (nvcc included); no
+# semantic interposition: calls within the library stay direct and may be
+# inlined, as in a program
+PIC := -fPIC -fno-semantic-interposition
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(SAN),1)
@@ -95,6 +101,15 @@ endif
 
 LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
 
+# the flags every object is compiled with, kept in $(BUILD)/flags: objects
+# depend on it, so objects built with other flags (OPT=, SAN=, a compiler,
+# the position-independent ones) are built again rather than mixed
+FLAGS_NOW := $(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(PIC) $(WARN) | $(NVCC) $(NVCCFLAGS)
+FLAGS_STAMP := $(BUILD)/flags
+ifneq ($(FLAGS_NOW),$(shell cat $(FLAGS_STAMP) 2>/dev/null))
+$(shell mkdir -p $(BUILD) && printf '%s\n' '$(FLAGS_NOW)' >$(FLAGS_STAMP))
+endif
+
 # ---- sources ----
 # libcore is one folder per part (docs/architecture.md); every .c in them is
 # built but the X_none.c stand-ins, which only bench/gpu-check links (in
@@ -132,23 +147,23 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 .SECONDARY:
 all: $(TOOLS)
 
-$(BUILD)/libcore/%.o: libcore/%.c
+$(BUILD)/libcore/%.o: libcore/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(PIC) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/kernels/%_none.o: kernels/%_none.c
+$(BUILD)/kernels/%_none.o: kernels/%_none.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(PIC) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/kernels/%.o: kernels/%.cu
+$(BUILD)/kernels/%.o: kernels/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Ikernels -MD -MP -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Ikernels -MD -MP -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJS) $(KERNEL_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/tools/%.o: tools/%.c
+$(BUILD)/tools/%.o: tools/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -D_DEFAULT_SOURCE -Ilibcore/include -Itools $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
@@ -157,15 +172,15 @@ $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
 
 # ---- tests ----
-$(BUILD)/tests/%.o: tests/unit/%.c
+$(BUILD)/tests/%.o: tests/unit/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) -Itests/unit $(CFLAGS) $(WARN) $(DEPFLAGS) -Wno-missing-prototypes -c $< -o $@
 
-$(BUILD)/fuzz/%.o: tests/fuzz/%.c
+$(BUILD)/fuzz/%.o: tests/fuzz/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
-$(BUILD)/tests/refsim/%.o: tests/refsim/%.c
+$(BUILD)/tests/refsim/%.o: tests/refsim/%.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) $(WARN) $(DEPFLAGS) -c $< -o $@
 
@@ -193,7 +208,8 @@ installcheck: $(TOOLS) $(LIBCORE) $(LIBSO) $(MAN_PAGES) $(COMPLETION)
 	MAKE="$(MAKE)" BUILD=$(BUILD) BIN=$(BIN) tests/install/run.sh
 
 # the man pages against the tools' --help and output, rendered without
-# warnings; the bash completion written from them, in an interactive bash
+# warnings; the bash completion written from them, in an interactive bash;
+# the figure of the docs that is cheap to draw, not stale
 doccheck: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	TT_BIN=$(abspath $(BIN)) tests/docs/man.sh $(BUILD)/man
 	TT_BIN=$(abspath $(BIN)) tests/docs/completion.sh $(COMPLETION)
@@ -224,8 +240,11 @@ slurm: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) tests/slurm/run.sh
 
 # what CI runs: a short fuzz run, the tests under sanitizers, the Slurm
-# recipe, then the tests (last, so the run closes on their summary)
-check: fuzz sanitize slurm test
+# recipe, then the tests, each suite whole even when one before failed, and
+# last one line "N passed, M failed" over all of them (tests/check.sh; the
+# suites' output also in build/check/SUITE.log)
+check:
+	@MAKE="$(MAKE)" tests/check.sh
 
 # the mutation pass (tests/mutants/run.sh): each mutant of
 # tests/mutants/mutants.txt built and tested in a scratch copy, a TSV table
@@ -256,8 +275,6 @@ FUZZ_CFLAGS := -g -O1 -fno-omit-frame-pointer $(FUZZ_SAN)
 FUZZ_OBJS := $(CORE_SRCS:libcore/%.c=build-fuzz/libcore/%.o) \
              $(patsubst kernels/%.c,build-fuzz/kernels/%.o,$(wildcard kernels/*_none.c)) \
              build-fuzz/tests/fuzz/fuzz.o
-# the inputs the fuzzers need most room for: HDF5 files
-FUZZ_MAX_LEN = $(if $(filter h5,$(1)),65536,4096)
 
 build-fuzz/libcore/%.o build-fuzz/kernels/%.o build-fuzz/tests/fuzz/%.o: FUZZ_COV := -fsanitize=fuzzer-no-link
 build-fuzz/libcore/%.o: libcore/%.c
@@ -278,31 +295,29 @@ build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o tests/fuzz/main.c build-fuzz/l
 	    tests/fuzz/main.c $< build-fuzz/libfuzz.a $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) \
 	    -lm -pthread -o $@
 
-# HDF5 asks for what a corrupt file claims and copes with a NULL, as the
-# library does: malloc may fail here as it does outside ASan
-FUZZ_ENV := ASAN_OPTIONS=allocator_may_return_null=1 LSAN_OPTIONS=suppressions=tests/fuzz/lsan.supp
-# fuzz_run NAME SECONDS FLAGS DIR: one fuzzer, new inputs in DIR
-define fuzz_run
-	@mkdir -p $(4) tests/fuzz/crashers/$(1)
-	$(FUZZ_ENV) build-fuzz/fuzz_$(1) -max_total_time=$(2) -max_len=$(call FUZZ_MAX_LEN,$(1)) \
-	    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(3) \
-	    $(if $(wildcard tests/fuzz/$(1).dict),-dict=tests/fuzz/$(1).dict) \
-	    -artifact_prefix=tests/fuzz/crashers/$(1)/ $(4) tests/fuzz/corpus/$(1)
-
-endef
-FUZZ_EACH = $(shell n=$$(( $(FUZZ_SECONDS) / $(words $(FUZZERS)) )); echo $$(( n > 0 ? n : 1 )))
 # A short run stops at its first finding. It starts from the seeds alone
 # with a fixed seed, so CI and every machine try the same inputs in the
 # same order (as many as their speed allows): a failure reproduces.
 # A long run goes on past its findings (each lands in crashers/ all the
 # same) and keeps what it learns in tests/fuzz/findings/NAME.
+# tests/fuzz/run.sh runs one fuzzer: libFuzzer's output goes to
+# build-fuzz/log/NAME.log, one line to the terminal; every fuzzer runs even
+# when one before found something, then the run fails. Inputs of 4096 bytes
+# at most, 65536 for h5 (HDF5 files need the room).
 FUZZ_LONG_FLAGS := -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1
+FUZZ_EACH = $(shell n=$$(( $(FUZZ_SECONDS) / $(words $(FUZZERS)) )); echo $$(( n > 0 ? n : 1 )))
 
 fuzz: $(FUZZERS:%=build-fuzz/fuzz_%)
 	@rm -rf build-fuzz/work
-	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_EACH),-seed=1,build-fuzz/work/$(f)))
+	@bad=0; for f in $(FUZZERS); do \
+	    tests/fuzz/run.sh $$f $(FUZZ_EACH) $$( [ $$f = h5 ] && echo 65536 || echo 4096 ) \
+	        build-fuzz/work/$$f -seed=1 || bad=1; \
+	done; exit $$bad
 fuzz-long: $(FUZZERS:%=build-fuzz/fuzz_%)
-	$(foreach f,$(FUZZERS),$(call fuzz_run,$(f),$(FUZZ_LONG_SECONDS),$(FUZZ_LONG_FLAGS),tests/fuzz/findings/$(f)))
+	@bad=0; for f in $(FUZZERS); do \
+	    tests/fuzz/run.sh $$f $(FUZZ_LONG_SECONDS) $$( [ $$f = h5 ] && echo 65536 || echo 4096 ) \
+	        tests/fuzz/findings/$$f $(FUZZ_LONG_FLAGS) || bad=1; \
+	done; exit $$bad
 
 # ---- the public traces ----
 # The tests, benchmarks, notebooks and README read public traces in
@@ -376,24 +391,14 @@ figures-workflows: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) docs/figures/figures.sh docs/figures wf-servers
 
 # ---- the library as a library: shared, pkg-config, install ----
-# libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from objects
-# built apart with -fPIC, so the tools and benchmarks keep linking the
-# static library built as before
-PIC_OBJS := $(CORE_OBJS:$(BUILD)/%=$(BUILD)/pic/%) $(KERNEL_OBJS:$(BUILD)/%=$(BUILD)/pic/%)
+# libtracetune.so.VERSION (soname libtracetune.so.MAJOR) from the objects
+# of libtracetune.a (position-independent: PIC above)
+PIC_OBJS := $(CORE_OBJS) $(KERNEL_OBJS)
 # what a program that links the library needs besides it: the modules
 # pkg-config knows, and the rest as flags
 PC_REQUIRES := hdf5 openblas $(shell $(PKG_CONFIG) --exists zlib liblzma 2>/dev/null && echo zlib liblzma)
 PC_LIBS := $(if $(filter zlib,$(PC_REQUIRES)),,-lz -llzma) $(CUDA_LIBS) -lm -pthread
 
-$(BUILD)/pic/libcore/%.o: libcore/%.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC $(WARN) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/pic/kernels/%_none.o: kernels/%_none.c
-	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS_ALL) $(CFLAGS) -fPIC $(WARN) $(DEPFLAGS) -c $< -o $@
-$(BUILD)/pic/kernels/%.o: kernels/%.cu
-	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Ikernels -MD -MP -c $< -o $@
 $(LIBSO): $(PIC_OBJS) libcore/libtracetune.map
 	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=libcore/libtracetune.map $(LDFLAGS) \
 	    $(PIC_OBJS) $(LIBS) -o $@

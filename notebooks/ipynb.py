@@ -2,8 +2,10 @@
 """Writes each notebook NAME.ipynb (nbformat 4, no outputs) from its source
 NAME.py in the percent format: cells open with '# %%' (code) or
 '# %% [markdown]' (text, each line's '# ' removed). The .py files are what is
-edited and reviewed; they also run as plain scripts. With --check, writes
-nothing and fails if a stored notebook is not its source's or holds outputs.
+edited and reviewed; they also run as plain scripts, so every line of a text
+cell is a comment. With --check, writes nothing and fails if a source does
+not compile as Python or has a text line that is not a comment, or a stored
+notebook is not its source's or holds outputs.
 
     notebooks/ipynb.py [--check] [NAME.py...]   (default: every notebooks/*.py source)
 """
@@ -49,6 +51,22 @@ def dumps(nb):
     return json.dumps(nb, indent=1, ensure_ascii=False) + "\n"
 
 
+def script_errors(text, name):
+    """Why a source does not run as a script: a text cell's line that is not
+    a comment, a syntax error; [] when it does."""
+    out, kind = [], None
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith("# %%"):
+            kind = "markdown" if "[markdown]" in line else "code"
+        elif kind == "markdown" and line.strip() and not line.startswith("#"):
+            out.append(f"{name}:{n}: a text cell's line without '# ': {line[:60]!r}")
+    try:
+        compile(text, name, "exec")
+    except SyntaxError as e:
+        out.append(f"{name}:{e.lineno}: does not run as a script: {e.msg}")
+    return out
+
+
 def clean(path):
     """Why a stored notebook is not clean, or None."""
     nb = json.load(open(path))
@@ -64,7 +82,11 @@ def main(argv):
     bad = 0
     for src in srcs:
         dst = src[:-3] + ".ipynb"
-        want = dumps(notebook(open(src).read()))
+        text = open(src).read()
+        want = dumps(notebook(text))
+        for why in script_errors(text, os.path.relpath(src)):
+            print(f"ipynb: {why}", file=sys.stderr)
+            bad = 1
         if not check:
             with open(dst + ".tmp", "w") as f:
                 f.write(want)

@@ -104,7 +104,7 @@ pd.DataFrame({n: df["duration"].describe(percentiles=[.5, .9, .99]) for n, df in
 # GPUs asked for by the jobs submitted in each hour of the day (local time of the trace where the
 # file gives clock times: Philly in America/Los_Angeles, Helios in Asia/Shanghai; openb and PAI
 # submit times are offsets, so their "hour" is relative to the first job). Only the traces with
-at least 1,000 jobs: a day of a handful of example jobs says nothing.
+# at least 1,000 jobs: a day of a handful of example jobs says nothing.
 
 # %%
 fig, ax = plt.subplots(figsize=(8, 3.5))

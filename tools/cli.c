@@ -28,18 +28,18 @@ void cli_init(const char *p)
 
 const char *cli_prog(void) { return prog; }
 
-void cli_err(const char *fmt, ...)
+static int quiet; /* -q: notes off (cli_note) */
+
+/* "prog: message" on stderr, the copy of standard input named "<stdin>". */
+static void vmsg(const char *fmt, va_list ap)
 {
     char small[1024], *msg = small;
-    va_list ap;
-    va_start(ap, fmt);
+    va_list again;
+    va_copy(again, ap);
     int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    if (n >= (int)sizeof small && (msg = (char *)malloc((size_t)n + 1))) {
-        va_start(ap, fmt);
-        vsnprintf(msg, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
+    if (n >= (int)sizeof small && (msg = (char *)malloc((size_t)n + 1)))
+        vsnprintf(msg, (size_t)n + 1, fmt, again);
+    va_end(again);
     fprintf(stderr, "%s: ", prog);
     /* the reader named the copy of standard input; the user named "-" */
     const char *p = msg ? msg : small, *hit;
@@ -47,8 +47,35 @@ void cli_err(const char *fmt, ...)
     for (; len && (hit = strstr(p, spool.spool)); p = hit + len)
         fprintf(stderr, "%.*s<stdin>", (int)(hit - p), p);
     fprintf(stderr, "%s\n", p);
-    if (msg != small)
+    if (msg && msg != small)
         free(msg);
+}
+
+void cli_err(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+}
+
+void cli_set_quiet(int q) { quiet = q; }
+
+void cli_note(const char *fmt, ...)
+{
+    if (quiet)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(fmt, ap);
+    va_end(ap);
+}
+
+void cli_note_unknown_models(const tt_sim_jobs *j)
+{
+    if (j->unknown_models)
+        cli_note("%lld job%s no model class of the table: drawn from the mix (-q: no notes)",
+                 (long long)j->unknown_models, j->unknown_models == 1 ? " names" : "s name");
 }
 
 int cli_usage_error(const char *usage)
@@ -177,6 +204,15 @@ const char *cli_input(const char *arg)
     return rc ? NULL : spool.path;
 }
 
+int cli_output_h5(const char *out)
+{
+    if (!out || strcmp(out, "-") != 0 || !isatty(STDOUT_FILENO))
+        return 0;
+    cli_err("-o -: standard output is a terminal: an HDF5 file is binary; redirect it "
+            "(>FILE.h5) or pipe it to a tool that reads '-'");
+    return -1;
+}
+
 static atomic_int *stop_flag;
 static volatile sig_atomic_t stop_sig;
 
@@ -256,11 +292,11 @@ void cli_note_rejected(const tt_metrics *m, int64_t n)
     const char *why = "more GPUs than the cluster, a model larger than gpu_mem, or a task of a "
                       "workflow rejected whole";
     if (lo == hi)
-        cli_err("%lld job%s rejected, not simulated (%s)", (long long)hi, hi == 1 ? "" : "s",
-                why);
+        cli_note("%lld job%s rejected, not simulated (%s)", (long long)hi, hi == 1 ? "" : "s",
+                 why);
     else
-        cli_err("%lld to %lld jobs rejected, by configuration, not simulated (%s)", (long long)lo,
-                (long long)hi, why);
+        cli_note("%lld to %lld jobs rejected, by configuration, not simulated (%s)", (long long)lo,
+                 (long long)hi, why);
 }
 
 void cli_warn_empty_metrics(const tt_metrics *m, int64_t n)
@@ -284,10 +320,10 @@ void cli_warn_empty_metrics(const tt_metrics *m, int64_t n)
     if (!rows)
         return;
     if (n == 1)
-        cli_err("%s cannot be computed (%s): left empty", names, why);
+        cli_note("%s cannot be computed (%s): left empty", names, why);
     else
-        cli_err("%s cannot be computed in %lld of %lld configurations (%s): left empty", names,
-                (long long)rows, (long long)n, why);
+        cli_note("%s cannot be computed in %lld of %lld configurations (%s): left empty", names,
+                 (long long)rows, (long long)n, why);
 }
 
 int cli_threads_arg(const char *s, int64_t *out)

@@ -25,6 +25,17 @@ void cli_err(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* A note: as cli_err, unless cli_set_quiet(1) (a tool's -q) turned notes
+ * off; errors are always said. */
+void cli_note(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void cli_set_quiet(int quiet);
+/* The note that j's jobs whose model the table does not know drew their
+ * class from the mix; nothing when none did. */
+void cli_note_unknown_models(const tt_sim_jobs *j);
 /* Prints the short usage to stderr with a hint, returns EXIT_USAGE. */
 int cli_usage_error(const char *usage);
 /* Flushes and closes stdout; on a write error reports it and returns
@@ -57,6 +68,10 @@ int cli_stdin_once(const char *const *args, int n);
  * SIGINT, SIGTERM, SIGHUP or SIGPIPE. NULL after saying why (the copy
  * cannot be made, or "-" comes a second time). */
 const char *cli_input(const char *arg);
+/* An HDF5 output: "-" writes it to standard output (tt/outfile.h), which
+ * must then not be a terminal. -1 after saying so when out is "-" and
+ * standard output is a terminal; else 0. */
+int cli_output_h5(const char *out);
 /* Sets *flag to 1 on SIGINT, SIGTERM or SIGHUP instead of dying, so a
  * long run can stop between configurations and leave no output; a second
  * signal kills at once (cleaning up as cli_cleanup_set). NULL restores
@@ -106,12 +121,12 @@ int cli_threads_arg(const char *s, int64_t *out);
  * on stderr says when asked was cut. */
 int cli_threads(int64_t asked, int64_t count);
 
-/* When metrics of the n rows m cannot be computed (left empty), one line
- * on stderr naming them, in how many rows, and why: every one of the jobs
- * rejected, or no GPU time used. */
-/* Says on stderr how many jobs the n runs rejected (the same count, or
- * its range), and why a job is rejected; nothing when none was. */
+/* A note (cli_note) of how many jobs the n runs rejected (the same count,
+ * or its range), and why a job is rejected; nothing when none was. */
 void cli_note_rejected(const tt_metrics *m, int64_t n);
+/* When metrics of the n rows m cannot be computed (left empty), a note
+ * naming them, in how many rows, and why: every one of the jobs rejected,
+ * or no GPU time used. */
 void cli_warn_empty_metrics(const tt_metrics *m, int64_t n);
 /* A parameter written as an option (--load 2000): says how to write it
  * (-p load=2000) and returns 1, for a usage error; else 0. */

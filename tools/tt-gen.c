@@ -56,7 +56,8 @@ static void help(const tt_gen_params *d)
            "                mr:M:R (M maps, R reduces on all maps), comma-separated\n"
            "                (default chain:3)\n"
            "  --models M    add the mid column: model ids 0..M-1, Zipf (exponent 1)\n"
-           "  -o OUT.h5     output trace (written whole or not at all)\n"
+           "  -o OUT.h5     output trace (written whole or not at all; - for stdout, not a\n"
+           "                terminal)\n"
            "  -h, --help    this help;  --version  version and GPU support\n"
            "\nDefaults in full:\n  %s\n"
            "\nExit status: 0 ok, 1 failure, 2 usage error.\n",
@@ -191,10 +192,8 @@ static int parse_opts(int argc, char **argv, tt_gen_params *p, tt_ctx *ctx, cons
         cli_err("%s", !*have_n ? "no job count (-n JOBS)" : "no output file (-o OUT.h5)");
         return cli_usage_error(usage);
     }
-    if (strcmp(*out, "-") == 0) {
-        cli_err("the output must be a file name: HDF5 cannot be written to a pipe");
+    if (cli_output_h5(*out))
         return EXIT_USAGE;
-    }
     return EXIT_OK;
 }
 

@@ -28,7 +28,8 @@ static void help(void)
            "  --tz ZONE   zone of times without an offset (IANA name, UTC, +08:00);\n"
            "              default: the format's own (philly: America/Los_Angeles,\n"
            "              helios: Asia/Shanghai, others UTC)\n"
-           "  -o OUT.h5   output trace (written whole or not at all)\n"
+           "  -o OUT.h5   output trace (written whole or not at all; - for stdout, not a\n"
+           "              terminal: tt-ingest -o - x.csv | tt-stats -)\n"
            "  -q          no report on stderr\n"
            "  -h, --help  this help;  --version  version and GPU support\n"
            "\nExit status: 0 ok, 1 bad input or I/O error, 2 usage error.\n");
@@ -87,6 +88,8 @@ int main(int argc, char **argv)
         cli_err("%s", !out ? "no output file (-o OUT.h5)" : "no input file");
         return cli_usage_error(usage);
     }
+    if (cli_output_h5(out))
+        return EXIT_USAGE;
     if (strcmp(o.format, "auto") != 0 && !tt_ingest_format_help(o.format)) {
         cli_err("unknown format '%s' (see tt-ingest -h)", o.format);
         return EXIT_USAGE;

@@ -21,7 +21,8 @@ static void help(void)
         "column with its HDF5 type and attributes, rows in configuration order.\n"
         "\n"
         "  -o MERGED.h5    the output, written whole or not at all; an existing file is\n"
-        "                  replaced, unless it is one of the shards\n"
+        "                  replaced, unless it is one of the shards; - for stdout (not a\n"
+        "                  terminal)\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Checks, before anything is written: the shards share tracetune_layout\n"
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
         cli_err("%s", why);
         return cli_usage_error(usage);
     }
+    if (cli_output_h5(out))
+        return EXIT_USAGE;
     const char *const *names = (const char *const *)(argv + optind);
     int n = argc - optind;
     if (cli_stdin_once(names, n))
@@ -91,7 +94,8 @@ int main(int argc, char **argv)
     else
         cli_err("%lld shard%s, %lld configuration%s -> %s", (long long)info.shards,
                 info.shards == 1 ? "" : "s", (long long)info.configurations,
-                info.configurations == 1 ? "" : "s", out);
+                info.configurations == 1 ? "" : "s",
+                strcmp(out, "-") == 0 ? "standard output" : out);
     tt_ctx_free(ctx);
     free(files);
     return cli_close_stdout(rc ? EXIT_FAIL : EXIT_OK);

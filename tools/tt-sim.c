@@ -14,7 +14,7 @@
 
 static const char usage[] = "usage: tt-sim -c CLUSTER [-p NAME=VALUE]... [--models FILE] "
                             "[-o RESULT.h5]\n"
-                            "              [-m COLUMNS] [--human | --jobs | --timeline] TRACE.h5\n";
+                            "              [-m COLUMNS] [--human | --jobs | --timeline] [-q] TRACE.h5\n";
 
 static void help(void)
 {
@@ -78,7 +78,8 @@ static void help(void)
         "                 in permille 1000 .. 1000000); default: the built-in copy of\n"
         "                 data/models.tsv\n"
         "  -o RESULT.h5   also write the result file (HDF5: /sim/summary, /sim/jobs,\n"
-        "                 /sim/models, /sim/timeline), whole or not at all\n"
+        "                 /sim/models, /sim/timeline), whole or not at all; - for\n"
+        "                 stdout (not a terminal), the TSV then not printed\n"
         "  --jobs         print per-job results instead of the metrics: job submit duration\n"
         "                 gpus model start end jct queue level slow preemptions starts_l0\n"
         "                 starts_l1 starts_l2 gpu_s rho (times s, slow and rho permille; a\n"
@@ -92,6 +93,8 @@ static void help(void)
         "  --human        print the row as name, value lines, with times in days, hours\n"
         "                 or minutes, GPU-seconds in GPU-hours and fractions in %%; without\n"
         "                 -m: the parameters not at their defaults and the metrics\n"
+        "  -q             no notes on stderr (jobs rejected, classes drawn from the mix,\n"
+        "                 metrics left empty): errors only\n"
         "  -h, --help     this help;  --version  version and GPU support\n"
         "\n"
         "Default output: one header line and one row: the 31 parameters (as above), then\n"
@@ -206,13 +209,14 @@ int main(int argc, char **argv)
         release(&s);
         return cli_usage_error(usage);
     }
-    while ((c = getopt_long(argc, argv, "c:p:o:m:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:p:o:m:qh", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
         case 'p': s.pv[np++] = optarg; break;
         case 'o': out = optarg; break;
         case 'm': cols = optarg; break;
         case OPT_HUMAN: want_human = 1; break;
+        case 'q': cli_set_quiet(1); break;
         case OPT_MODELS: mpath = optarg; break;
         case OPT_JOBS: want_jobs = 1; break;
         case OPT_TIMELINE: want_tl = 1; break;
@@ -227,11 +231,17 @@ int main(int argc, char **argv)
                       : want_jobs && want_tl ? "--jobs and --timeline exclude each other"
                       : (cols || want_human) && (want_jobs || want_tl)
                           ? "-m and --human choose the metrics row's columns, not --jobs' or --timeline's"
+                      : (want_jobs || want_tl) && out && strcmp(out, "-") == 0
+                          ? "-o - and --jobs or --timeline both write to standard output"
                           : NULL;
     if (why) {
         cli_err("%s", why);
         release(&s);
         return cli_usage_error(usage);
+    }
+    if (cli_output_h5(out)) {
+        release(&s);
+        return EXIT_USAGE;
     }
     const char *path = argv[optind];
     const char *inputs[] = {cspec, mpath, path};
@@ -293,10 +303,10 @@ int main(int argc, char **argv)
             return finish(&s, EXIT_FAIL);
     }
     cli_note_rejected(&m, 1);
-    if (s.jobs.unknown_models)
-        cli_err("%lld job%s no model class of the table: drawn from the mix",
-                (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
+    cli_note_unknown_models(&s.jobs);
     cli_warn_empty_metrics(&m, 1);
+    if (out && strcmp(out, "-") == 0) /* standard output has the file */
+        return finish(&s, EXIT_OK);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     if (want_jobs)

@@ -15,7 +15,8 @@
 
 static const char usage[] =
     "usage: tt-size -c CLUSTER... [--nodes A:B:N|a,b,c] -P POLICY... --target METRIC<=VALUE\n"
-    "               [-p NAME=VALUE]... [-j THREADS] [--models FILE] [-o SIZE.h5] TRACE.h5\n";
+    "               [-p NAME=VALUE]... [-j THREADS] [--models FILE] [-o SIZE.h5] [-q]\n"
+    "               TRACE.h5\n";
 
 static void help(void)
 {
@@ -39,7 +40,10 @@ static void help(void)
         "  -j THREADS      CPU threads (default: one per usable CPU, as tt-sweep)\n"
         "  --models FILE   the model table (default: the built-in data/models.tsv)\n"
         "  -o SIZE.h5      also write the study (HDF5: /size/rows, /size/result),\n"
-        "                  whole or not at all\n"
+        "                  whole or not at all; - for stdout (not a terminal), the\n"
+        "                  TSV then not printed\n"
+        "  -q              no notes on stderr (each policy's smallest size, classes\n"
+        "                  drawn from the mix, metrics left empty): errors only\n"
         "  -h, --help      this help;  --version  version and GPU support\n"
         "\n"
         "Sizes run in order of their GPUs (ties as given), the policies of one size\n"
@@ -131,7 +135,7 @@ int main(int argc, char **argv)
         release(&s);
         return cli_usage_error(usage);
     }
-    while ((c = getopt_long(argc, argv, "c:P:p:j:o:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:P:p:j:o:qh", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': s.cv[nc++] = optarg; break;
         case 'P': s.polv[npol++] = optarg; break;
@@ -143,6 +147,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'o': out = optarg; break;
+        case 'q': cli_set_quiet(1); break;
         case OPT_MODELS: mpath = optarg; break;
         case OPT_NODES: nodes = optarg; break;
         case OPT_TARGET: tspec = optarg; break;
@@ -195,6 +200,8 @@ int main(int argc, char **argv)
                 return finish(&s, EXIT_USAGE);
             }
     }
+    if (cli_output_h5(out))
+        return finish(&s, EXIT_USAGE);
     tt_outfile of;
     if (out) { /* the cluster files and the policies' distributions are inputs too */
         const char **in = (const char **)malloc((size_t)(2 + nc + npol) * sizeof *in);
@@ -248,12 +255,11 @@ int main(int argc, char **argv)
     tt_size_target_format(&target, t, sizeof t);
     for (int p = 0; p < npol; p++) {
         tt_size_summary(&st, p, line, sizeof line);
-        cli_err("%s: %s", t, line);
+        cli_note("%s: %s", t, line);
     }
-    if (s.jobs.unknown_models)
-        cli_err("%lld job%s no model class of the table: drawn from the mix",
-                (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
+    cli_note_unknown_models(&s.jobs);
     cli_warn_empty_metrics(s.metrics, (int64_t)npol * nsizes);
-    tt_size_tsv(stdout, &st);
+    if (!out || strcmp(out, "-") != 0) /* "-": standard output has the file */
+        tt_size_tsv(stdout, &st);
     return finish(&s, EXIT_OK);
 }

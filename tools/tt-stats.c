@@ -82,8 +82,16 @@ static void summary(const tt_trace *t, const tt_stats_summary *s)
            (long long)s->last_submit);
     printf("span_s\t%lld\n", (long long)s->span_s);
     printf("span_days\t%s\n", fx(b, s->span_s, 86400, 2));
-    printf("users\t%lld\nvcs\t%lld\nduplicates\t%lld\n", (long long)s->users, (long long)s->vcs,
-           (long long)s->duplicates);
+    /* none among the jobs: the trace has no such column (empty, as absent
+     * values are), not a count of 0 */
+    for (int k = 0; k < 2; k++) {
+        int64_t v = k ? s->vcs : s->users;
+        printf("%s\t", k ? "vcs" : "users");
+        if (v)
+            printf("%lld", (long long)v);
+        putchar('\n');
+    }
+    printf("duplicates\t%lld\n", (long long)s->duplicates);
     printf("mean_gpus\t%s\n", fx(b, s->gpus_sum, s->jobs, 2));
     printf("max_gpus\t%lld\n", (long long)s->max_gpus);
     printf("%s\t%s\n", named("mean_duration_s"), fx(b, s->duration_sum, s->jobs, 2));

@@ -19,7 +19,7 @@
 static const char usage[] =
     "usage: tt-sweep -c CLUSTER [-g NAME=SPEC]... [-p NAME=VALUE]... [--configs FILE]\n"
     "                [-d auto|cpu|gpu] [-j THREADS] [--shard K/N] [--models FILE]\n"
-    "                [--no-dedup] [-o SWEEP.h5] [-m COLUMNS] [--human] TRACE.h5\n";
+    "                [--no-dedup] [-o SWEEP.h5] [-m COLUMNS] [--human] [-q] TRACE.h5\n";
 
 static void help(void)
 {
@@ -68,7 +68,10 @@ static void help(void)
         "                  for checking that and for timing\n"
         "  -o SWEEP.h5     also write the sweep file (HDF5: /sweep/index,\n"
         "                  /sweep/params/<name>, /sweep/metrics/<name>), whole or not\n"
-        "                  at all\n"
+        "                  at all; - for stdout (not a terminal), the TSV then not\n"
+        "                  printed\n"
+        "  -q              no notes on stderr (the device, the counts, jobs rejected,\n"
+        "                  classes drawn from the mix, metrics left empty): errors only\n"
         "  -m COLUMNS      print only these columns, in this order: parameter and\n"
         "                  metric names, and preset (the preset a row was made from,\n"
         "                  - when none), separated by commas (-m preset,jct_mean)\n"
@@ -194,7 +197,7 @@ int main(int argc, char **argv)
         release(&s);
         return cli_usage_error(usage);
     }
-    while ((c = getopt_long(argc, argv, "c:g:p:d:j:o:m:h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "c:g:p:d:j:o:m:qh", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': cspec = optarg; break;
         case 'g': s.gv[ng++] = optarg; break;
@@ -207,6 +210,7 @@ int main(int argc, char **argv)
             }
             break;
         case 'o': out = optarg; break;
+        case 'q': cli_set_quiet(1); break;
         case OPT_MODELS: mpath = optarg; break;
         case OPT_CONFIGS: cfile = optarg; break;
         case OPT_SHARD: shard = optarg; break;
@@ -231,6 +235,10 @@ int main(int argc, char **argv)
         cli_err("%s", why);
         release(&s);
         return cli_usage_error(usage);
+    }
+    if (cli_output_h5(out)) {
+        release(&s);
+        return EXIT_USAGE;
     }
     const char *path = argv[optind];
     const char *inputs[] = {cspec, mpath, cfile, path};
@@ -327,13 +335,13 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     }
     if (device != TT_DEVICE_CPU && count > 0)
-        cli_err("ran on %s", used);
+        cli_note("ran on %s", used);
     if (count > 0) {
         char a[32], b[32];
         cli_count(count, a, sizeof a);
         cli_count(sims, b, sizeof b);
-        cli_err("%s configuration%s, %s %ssimulation%s%s", a, count == 1 ? "" : "s", b,
-                all ? "" : "distinct ", sims == 1 ? "" : "s", all ? " (--no-dedup)" : "");
+        cli_note("%s configuration%s, %s %ssimulation%s%s", a, count == 1 ? "" : "s", b,
+                 all ? "" : "distinct ", sims == 1 ? "" : "s", all ? " (--no-dedup)" : "");
     }
     if (out) {
         tt_sweep_save_args a = {s.sweep, &cl, s.models, path, &s.trace->prov, count, s.idx,
@@ -347,10 +355,10 @@ int main(int argc, char **argv)
             return finish(&s, EXIT_FAIL);
     }
     cli_note_rejected(s.metrics, count);
-    if (s.jobs.unknown_models)
-        cli_err("%lld job%s no model class of the table: drawn from the mix",
-                (long long)s.jobs.unknown_models, s.jobs.unknown_models == 1 ? " names" : "s name");
+    cli_note_unknown_models(&s.jobs);
     cli_warn_empty_metrics(s.metrics, count);
+    if (out && strcmp(out, "-") == 0) /* standard output has the file */
+        return finish(&s, EXIT_OK);
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     print_rows(&s, count);

@@ -60,7 +60,8 @@ static const char help[] =
     "  -j THREADS        CPU threads (default: one per CPU this process may use);\n"
     "                    at most 4 x those CPUs (a note says so)\n"
     "  --models FILE     the model table (default: the built-in data/models.tsv)\n"
-    "  -o TUNE.h5        also write every evaluated point (HDF5 /tune/history/...)\n"
+    "  -o TUNE.h5        also write every evaluated point (HDF5 /tune/history/...);\n"
+    "                    - for stdout (not a terminal), the table then not printed\n"
     "  --line            print only the recommended -p options, for tt-sim\n"
     "  -h, --help        this help;  --version  version and GPU support\n"
     "\n"
@@ -190,6 +191,8 @@ static int parse_args(int argc, char **argv, state *s)
         why = "option --strategy: expected model or refine";
     if (!why && s->holdout && (s->trs || s->tes))
         why = "--holdout and --train/--test exclude each other";
+    if (!why && s->line && s->out && strcmp(s->out, "-") == 0)
+        why = "--line and -o - both write to standard output";
     if (!why && !s->trs != !s->tes)
         why = "--train and --test go together";
     if (!why && s->holdout && (tt_parse_f64(s->holdout, &s->hf) || !(s->hf > 0 && s->hf < 1)))
@@ -215,6 +218,8 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &s);
     if (status >= 0)
         return status;
+    if (cli_output_h5(s.out))
+        return finish(&s, EXIT_USAGE);
     const char *path = argv[optind];
     tt_cluster cl;
     if (tt_cluster_parse(s.ctx, s.cspec, &cl))
@@ -325,7 +330,7 @@ int main(int argc, char **argv)
                 tt_la_describe(s.la));
     if (s.line)
         printf("%s\n", pline);
-    else /* a failed write stays on stdout, for cli_close_stdout to report */
-        tt_tune_tsv(stdout, s.tr, s.te, &ro, s.models);
+    else if (!s.out || strcmp(s.out, "-") != 0) /* "-": standard output has the file */
+        tt_tune_tsv(stdout, s.tr, s.te, &ro, s.models); /* a failed write: cli_close_stdout */
     return finish(&s, EXIT_OK);
 }

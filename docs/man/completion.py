@@ -3,7 +3,9 @@
 from the man pages' sources (docs/man/*.md), the one text that
 tests/docs/man.sh holds to the tools' own --help and output: each tool's
 options and what each takes come from its OPTIONS, the parameter and
-metric names from tt-sim(1), the formats from tt-ingest(1), the sections
+metric names from tt-sim(1), the values of a parameter that takes words
+(order=, evict=, resize=, cache_place=, gittins_dist=) from its row there and
+the preset names from its PRESETS, the formats from tt-ingest(1), the sections
 from tt-stats(1), the kinds from tt-plot(1), and the cluster examples from
 every page. The completion function itself is the text below.
 
@@ -24,8 +26,22 @@ _tt_complete() {
     local prev=${COMP_WORDS[COMP_CWORD - 1]}
     COMPREPLY=()
     # NAME=VALUE: bash splits the word at '=', so the value is a word of
-    # its own, after "=" (nothing to offer there: values are numbers)
-    [ "$_tt_cur" = "=" ] || [ "$prev" = "=" ] && return 0
+    # its own after "=" (readline completes the text after '=', the word
+    # "=" itself when nothing is typed yet); the values of a parameter that
+    # takes words, after the last comma of a grid's or range's list;
+    # nothing for numbers
+    if [ "$_tt_cur" = "=" ] || [ "$prev" = "=" ]; then
+        local k=$((COMP_CWORD - 1)) cur=$_tt_cur pre=""
+        [ "$_tt_cur" = "=" ] && cur="" || k=$((COMP_CWORD - 2))
+        local name=${COMP_WORDS[k]} how=${_tt_arg[$tool:${COMP_WORDS[k - 1]}]-}
+        [[ $how == NAME=* ]] && [ -n "${_tt_values[$name]-}" ] || return 0
+        [[ $how != NAME=VALUE && $cur == *,* ]] && pre=${cur%,*},
+        local words=" ${_tt_values[$name]} "
+        mapfile -t COMPREPLY < <(compgen -W "${words/ FILE / }" -P "$pre" -- "${cur##*,}")
+        [[ $words == *" FILE "* ]] && compopt -o filenames &&
+            mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY < <(compgen -f -- "$cur")
+        return 0
+    fi
     # the argument of an option, by what it takes
     local arg=${_tt_arg[$tool:$prev]-}
     if [ -n "${_tt_arg[$tool:$prev]+set}" ]; then
@@ -84,7 +100,7 @@ def main():
             pages[os.path.basename(p)[:-3]] = f.read()
     out = ["# bash completion of the tracetune tools, written by docs/man/completion.py",
            "# from the man pages' sources (docs/man/*.md); do not edit",
-           "declare -gA _tt_opts _tt_arg"]
+           "declare -gA _tt_opts _tt_arg _tt_values"]
     tools = sorted(n[:-2] for n in pages if re.match(r"tt-[a-z]+\.1$", n))
     for t in tools:
         opts = []
@@ -98,6 +114,22 @@ def main():
         out.append("_tt_opts[%s]='%s'" % (t, " ".join(opts)))
     sim = pages["tt-sim.1"]
     params = [w for w in first_cells(sim, "PARAMETERS") if re.match(r"^[a-z0-9_]+$", w)]
+    values = {}
+    for row in section(sim, "PARAMETERS").split("\n"):
+        cells = row.split("|")
+        if len(cells) < 4 or not re.match(r"^ `[a-z_]+` $", cells[1]):
+            continue
+        name, default = cells[1].strip(" `"), cells[2].strip()
+        default = default[1:-1] if re.match(r"^`[^`]+`$", default) else ""
+        if not re.match(r"^[a-z][a-z-]*$", default) or default == "inf":
+            continue  # a number: nothing to offer
+        # the words the meaning says it takes: `word` (what...) or `word`: ...
+        words = re.findall(r"`([a-z][a-z-]*)`(?: \(|:)", cells[3])
+        values[name] = [default] + [w for w in words if w != default and w not in params]
+        if re.search(r"\bor a file\b", cells[3]):
+            values[name].append("FILE")  # and the files
+    values["preset"] = re.findall(r"`([a-z][a-z0-9-]*)`\s+\(", section(sim, "PRESETS"))
+    out += ["_tt_values[%s]='%s'" % (n, " ".join(v)) for n, v in sorted(values.items())]
     metrics = re.search(r"`([^`]+)`", section(sim, "METRICS")).group(1).split()
     columns = re.search(r"header line: `([^`]+)`", pages["tt-cat.1"]).group(1).split()
     clusters = sorted(set(re.findall(r"\b\d+x\d+x\d+\b", "\n".join(pages.values()))))

@@ -323,8 +323,30 @@ void tt_ig_stem(const char *path, char *buf, size_t size)
 
 /* ---- the driver ---- */
 
-/* Picks the format for -f auto from the first input's first bytes. */
-static int detect_format(tt_ctx *ctx, tt_src *s, const tt_format **out)
+/* 1 when line reads as a header of delimited columns (commas or tabs, two
+ * fields at least, a letter in each): a CSV export of another layout, which
+ * -f csv's header check explains better than "cannot tell". line is split
+ * in place. */
+static int header_like(char *line)
+{
+    char *f[64];
+    int n = strchr(line, '\t') ? tt_tab_split(line, f, 64) : tt_csv_split(line, ',', f, 64);
+    if (n < 2 || n > 64)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        const char *c = f[i];
+        while (*c && !((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')))
+            c++;
+        if (!*c)
+            return 0;
+    }
+    return 1;
+}
+
+/* Picks the format for -f auto from the first input's first bytes; *guess
+ * is 1 when no format's header matched but the line is a header, read as
+ * csv. */
+static int detect_format(tt_ctx *ctx, tt_src *s, const tt_format **out, int *guess)
 {
     int c;
     while ((c = tt_src_peekc(s, ctx)) == '\n' || c == '\r' || c == ' ' || c == '\t')
@@ -356,9 +378,14 @@ static int detect_format(tt_ctx *ctx, tt_src *s, const tt_format **out)
             *out = formats[i];
         }
     }
+    if (!best) {
+        memcpy(copy, line, len + 1);
+        if ((*guess = header_like(copy)) != 0)
+            *out = &tt_fmt_csv;
+    }
     free(copy);
     tt_src_ungetline(s);
-    if (!best)
+    if (!best && !*guess)
         return tt_err(ctx, TT_EFORMAT,
                       "%s:%lld: cannot tell the trace format from this line; name it with -f",
                       tt_src_label(s), (long long)tt_src_lineno(s));
@@ -426,7 +453,7 @@ static int finish(ig_state *ig, const tt_format *fmt)
 
 /* The format named in opts: -m (a column map) implies csv; auto tells it
  * from the first input, which is left open with its first line unread. */
-static int pick_format(ig_state *ig, const tt_format **out)
+static int pick_format(ig_state *ig, const tt_format **out, int *guess)
 {
     const tt_ingest_opts *opts = ig->opts;
     const char *fname = opts && opts->format ? opts->format : "auto";
@@ -434,7 +461,7 @@ static int pick_format(ig_state *ig, const tt_format **out)
     if (strcmp(fname, "auto") == 0) {
         if (opts && opts->map)
             *out = &tt_fmt_csv;
-        else if ((rc = tt_ig_open(ig, 0)) || (rc = detect_format(ig->ctx, ig->src, out)))
+        else if ((rc = tt_ig_open(ig, 0)) || (rc = detect_format(ig->ctx, ig->src, out, guess)))
             return rc;
     } else if (!(*out = find_format(fname))) {
         return tt_err(ig->ctx, TT_EINVAL, "unknown format '%s'", fname);
@@ -448,7 +475,8 @@ static int pick_format(ig_state *ig, const tt_format **out)
 static int parse_all(ig_state *ig, tt_trace **out)
 {
     const tt_format *fmt = NULL;
-    int rc = pick_format(ig, &fmt);
+    int guess = 0;
+    int rc = pick_format(ig, &fmt, &guess);
     if (rc)
         return rc;
     const tt_ingest_opts *opts = ig->opts;
@@ -459,8 +487,15 @@ static int parse_all(ig_state *ig, tt_trace **out)
         return tt_err(ig->ctx, TT_ENOMEM, "out of memory");
     ig->submit_field = fmt->submit_field;
     ig->duration_field = fmt->duration_field;
-    if ((rc = fmt->parse(ig)) || (rc = finish(ig, fmt)))
+    if ((rc = fmt->parse(ig)) || (rc = finish(ig, fmt))) {
+        if (guess && rc != TT_ENOMEM) { /* said as -f csv says it, and why csv */
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", tt_errmsg(ig->ctx));
+            tt_err(ig->ctx, rc, "%s; read as csv: no other format's header matched (-f names "
+                   "one)", msg);
+        }
         return rc;
+    }
     *out = ig->trace;
     ig->trace = NULL;
     return 0;

@@ -71,10 +71,18 @@ static int fail(tt_outfile *o, int code)
     return code;
 }
 
+/* "-": standard output, written from memory in one piece. */
+static int is_stdout(const tt_outfile *o) { return strcmp(o->path, "-") == 0; }
+
 int tt_outfile_open(tt_ctx *ctx, tt_outfile *o, const char *path)
 {
     memset(o, 0, sizeof *o);
     o->mode = -1;
+    if (strcmp(path, "-") == 0) {
+        memcpy(o->path, "-", 2);
+        memcpy(o->target, "-", 2);
+        return 0;
+    }
     int e = (size_t)snprintf(o->path, sizeof o->path, "%s", path) >= sizeof o->path
                 ? ENAMETOOLONG
                 : follow(path, o->target, sizeof o->target);
@@ -117,10 +125,14 @@ static int create_tmp(const tt_outfile *o)
     return fd;
 }
 
-/* inputs[i] is the file o replaces. */
+/* inputs[i] is the file o replaces: for "-", the file standard output
+ * goes to (standard input, a pipe apart, is another stream). */
 static int is_input(const tt_outfile *o, const char *in)
 {
     struct stat si, so;
+    if (is_stdout(o))
+        return strcmp(in, "-") != 0 && fstat(STDOUT_FILENO, &so) == 0 && S_ISREG(so.st_mode) &&
+               stat(in, &si) == 0 && si.st_dev == so.st_dev && si.st_ino == so.st_ino;
     if (strcmp(in, "-") != 0)
         return tt_same_file(in, o->target);
     return fstat(STDIN_FILENO, &si) == 0 && stat(o->target, &so) == 0 &&
@@ -133,10 +145,13 @@ int tt_outfile_check(tt_ctx *ctx, tt_outfile *o, const char *path, const char *c
     int rc = tt_outfile_open(ctx, o, path);
     for (int i = 0; !rc && i < n; i++)
         if (inputs[i] && is_input(o, inputs[i]))
-            rc = fail(o, tt_err(ctx, TT_EINVAL,
-                                "output '%s' is also the input '%s': refusing to overwrite it",
-                                path, inputs[i]));
-    if (rc)
+            rc = fail(o, is_stdout(o) ? tt_err(ctx, TT_EINVAL,
+                                               "standard output is also the input '%s': "
+                                               "refusing to overwrite it", inputs[i])
+                                      : tt_err(ctx, TT_EINVAL,
+                                               "output '%s' is also the input '%s': refusing "
+                                               "to overwrite it", path, inputs[i]));
+    if (rc || is_stdout(o))
         return rc;
     /* the folder exists and takes a new file: said now, not after the work */
     int fd = create_tmp(o);
@@ -150,31 +165,46 @@ int tt_outfile_check(tt_ctx *ctx, tt_outfile *o, const char *path, const char *c
     return 0;
 }
 
-/* len bytes into o->tmp; 0, or -1 with errno. */
-static int write_tmp(const tt_outfile *o, const void *data, size_t len)
+/* len bytes to fd; 0, or -1 with errno. */
+static int write_all(int fd, const void *data, size_t len)
 {
-    int fd = create_tmp(o);
-    if (fd < 0)
-        return -1;
     const char *p = (const char *)data;
     while (len > 0) {
         ssize_t w = write(fd, p, len);
         if (w < 0 && errno == EINTR)
             continue;
         if (w <= 0) {
-            int e = w < 0 ? errno : EIO;
-            close(fd);
-            errno = e;
+            if (w == 0)
+                errno = EIO;
             return -1;
         }
         p += w;
         len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* len bytes into o->tmp; 0, or -1 with errno. */
+static int write_tmp(const tt_outfile *o, const void *data, size_t len)
+{
+    int fd = create_tmp(o);
+    if (fd < 0)
+        return -1;
+    if (write_all(fd, data, len) != 0) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return -1;
     }
     return close(fd);
 }
 
 int tt_outfile_write(tt_ctx *ctx, const tt_outfile *o, const void *data, size_t len)
 {
+    if (is_stdout(o))
+        return write_all(STDOUT_FILENO, data, len) == 0
+                   ? 0
+                   : tt_err(ctx, TT_EIO, "cannot write standard output: %s", strerror(errno));
     if (write_tmp(o, data, len) != 0) {
         int e = errno;
         char buf[8300];
@@ -221,6 +251,8 @@ static void remove_stale(const tt_outfile *o)
 
 int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o)
 {
+    if (is_stdout(o))
+        return tt_err(ctx, TT_EINVAL, "standard output ('-') takes bytes from memory only");
     if ((o->mode >= 0 && chmod(o->tmp, (mode_t)o->mode) != 0) ||
         rename(o->tmp, o->target) != 0) {
         int e = errno;

@@ -240,15 +240,32 @@ int tt_pg_need_col(tt_ctx *ctx, const tt_table *t, const char *name, const char 
     if (*col >= 0)
         return tt_err(ctx, TT_EINVAL, "%s '%s' of '%s' is text, not numbers", what, name,
                       tt_table_source(t));
-    char cols[512];
+    /* what the table has of the kind asked for (a metric: the numbers that
+     * are no parameter; a parameter: the parameters), whole names only, as
+     * many as the message holds, then how many more */
+    int want = strcmp(what, "metric") == 0 ? 1 : strcmp(what, "parameter") == 0 ? 2 : 0;
+    char cols[700];
     size_t k = 0;
+    int more = 0;
     cols[0] = '\0';
-    for (int c = 0; c < tt_table_cols(t) && k + 1 < sizeof cols; c++) {
-        int n = snprintf(cols + k, sizeof cols - k, "%s%s", c ? " " : "", tt_table_name(t, c));
-        k = n < 0 ? sizeof cols : k + (size_t)n;
+    for (int c = 0; c < tt_table_cols(t); c++) {
+        const char *n = tt_table_name(t, c);
+        if (!tt_table_values(t, c) || (want == 1 && tt_pg_is_param(n)) ||
+            (want == 2 && !tt_pg_is_param(n)))
+            continue;
+        size_t len = strlen(n) + (k ? 1 : 0);
+        if (more || k + len + 16 >= sizeof cols) {
+            more++;
+            continue;
+        }
+        snprintf(cols + k, sizeof cols - k, "%s%s", k ? " " : "", n);
+        k += len;
     }
-    return tt_err(ctx, TT_EINVAL, "%s '%s' is not in '%s' (it has: %s)", what, name,
-                  tt_table_source(t), cols);
+    if (more)
+        snprintf(cols + k, sizeof cols - k, " and %d more", more);
+    return tt_err(ctx, TT_EINVAL, "%s '%s' is not in '%.200s' (its %ss: %s)", what, name,
+                  tt_table_source(t), want == 1 ? "metric" : want == 2 ? "parameter" : "column",
+                  cols);
 }
 
 int tt_pg_is_param(const char *name)
@@ -371,6 +388,9 @@ void tt_pg_run_params(const tt_table *t, char *buf, size_t size)
 void tt_pg_about(const tt_table *t, char *buf, size_t size)
 {
     const char *tr = tt_table_attr(t, "trace_file"), *cl = tt_table_attr(t, "cluster");
+    /* the file's name, not where it was: a title is read elsewhere */
+    const char *slash = tr ? strrchr(tr, '/') : NULL;
+    tr = slash && slash[1] ? slash + 1 : tr;
     tr = tr && *tr ? tr : NULL;
     cl = cl && *cl ? cl : NULL;
     snprintf(buf, size, "%s%s%s", tr ? tr : "", cl ? (tr ? " on " : "cluster ") : "",

@@ -101,8 +101,9 @@ void tt_pg_fixed_params(const tt_table *t, const char *skip1, const char *skip2,
  * none (TSV). */
 void tt_pg_run_params(const tt_table *t, char *buf, size_t size);
 /* What a result is of, for a title: "example.h5 on 3x4x4" from the
- * attributes trace_file and cluster ("cluster 3x4x4" or "example.h5"
- * alone when one is missing), "" when it has neither (TSV). */
+ * attributes trace_file (without its folders: "/data/x/example.h5" is
+ * "example.h5") and cluster ("cluster 3x4x4" or "example.h5" alone when
+ * one is missing), "" when it has neither (TSV). */
 void tt_pg_about(const tt_table *t, char *buf, size_t size);
 
 /* ---- sorted values ---- */

@@ -324,6 +324,30 @@ static void marks(pg_buf *b, const search *s, const pg_axis *ax, const pg_axis *
     }
 }
 
+/* The simulations the search's rows of round k ran (count_text's first
+ * number). */
+static int64_t round_sims(const search *s, const double *rd, int k)
+{
+    int64_t sims = 0;
+    for (int64_t i = 0; i < s->ns; i++)
+        sims += rd[s->search[i]] == k && simulated(s, s->search[i]);
+    return sims;
+}
+
+/* Rounds with points each get a key entry up to KEY_ROUNDS of them; past
+ * that, KEY_BINS entries at most, each a run of rounds. */
+#define KEY_ROUNDS 8
+#define KEY_BINS 6
+
+/* The search's points of round k. */
+static int64_t in_round(const search *s, const double *rd, int k)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < s->ns; i++)
+        n += rd[s->search[i]] == k;
+    return n;
+}
+
 /* The plot command: heat map, grid baseline, each round, the marks. */
 static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat *heat,
                    const pg_grid *g)
@@ -346,23 +370,40 @@ static void layers(pg_buf *b, const search *s, const tt_table *sw, const pg_heat
                sep, count);
         sep = ", \\\n  ";
     }
+    /* a key entry a round, or past KEY_ROUNDS rounds with points one a run
+     * of them (the colours go from the first to the last in steps) */
+    int with = 0;
+    for (int k = 0; k < s->rounds; k++)
+        with += in_round(s, rd, k) > 0;
+    int per = with <= KEY_ROUNDS ? 1 : (with + KEY_BINS - 1) / KEY_BINS, seen = 0;
     for (int k = 0; k < s->rounds; k++) {
-        int64_t n = 0, sims = 0;
-        for (int64_t i = 0; i < s->ns; i++)
-            if (rd[s->search[i]] == k) {
-                n++;
-                sims += simulated(s, s->search[i]);
-            }
+        int64_t n = in_round(s, rd, k), sims = round_sims(s, rd, k);
         if (!n)
             continue;
-        char col[16];
+        char col[16], title[160] = "notitle";
         round_colour(k, s->rounds, col, sizeof col);
-        count_text(sims, n, count, sizeof count);
+        if (seen++ % per == 0) { /* the first of its run: the key entry */
+            int last = k, m = 1;
+            for (int j = k + 1; j < s->rounds && m < per; j++) {
+                int64_t nj = in_round(s, rd, j);
+                if (nj) {
+                    n += nj;
+                    sims += round_sims(s, rd, j);
+                    last = j;
+                    m++;
+                }
+            }
+            count_text(sims, n, count, sizeof count);
+            if (last == k)
+                snprintf(title, sizeof title, "title 'round %d (%s)'", k, count);
+            else
+                snprintf(title, sizeof title, "title 'rounds %d-%d (%s)'", k, last, count);
+        }
         tt_pg_add(b, "%s$search using 1:(($3 == %d && $4 != 0) ? $2 : NaN) with points pt 7 ps 1.5 "
-                  "lc rgb '%s' title 'round %d (%s)', \\\n"
+                  "lc rgb '%s' %s, \\\n"
                   "  $search using 1:(($3 == %d && $4 == 0) ? $2 : NaN) with points pt 6 ps 1.5 "
                   "lw 2.5 lc rgb '%s' notitle",
-               sep, k, col, k, count, k, col);
+               sep, k, col, title, k, col);
         sep = ", \\\n  ";
     }
     /* a dark ring around the filled points keeps light colours visible */

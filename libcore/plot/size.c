@@ -60,6 +60,25 @@ static int need_cols(tt_ctx *ctx, const tt_table *t, const char *xn, const char 
     return 0;
 }
 
+/* The target as the axis reads it: "wf_jct_p99 <= 2.5 min (150 s)" when
+ * the axis shows the metric in a unit of its own (div > 1), "jct_p99 <=
+ * 3600 s" in the metric's unit, text alone where the metric has no unit
+ * or text gives no operator. */
+static void target_label(const char *text, const char *metric, double target, const char *mu,
+                         const char *au, double div, char *buf, size_t size)
+{
+    const char *op = strstr(text, "<=") ? "<=" : strstr(text, ">=") ? ">=" : NULL;
+    char v[64], w[64];
+    tt_pg_num(target, v, sizeof v);
+    tt_pg_num(target / div, w, sizeof w);
+    if (!op || !mu || !*mu)
+        snprintf(buf, size, "%s", text);
+    else if (div != 1)
+        snprintf(buf, size, "%s %s %s %s (%s %s)", metric, op, w, au, v, mu);
+    else
+        snprintf(buf, size, "%s %s %s %s", metric, op, v, mu);
+}
+
 int tt_plot_size(tt_ctx *ctx, const tt_table *t, const char *metric, double target,
                  const char *target_text, const tt_plot_opts *o, char **script)
 {
@@ -82,8 +101,12 @@ int tt_plot_size(tt_ctx *ctx, const tt_table *t, const char *metric, double targ
     double div, top = tt_pg_max_abs(y, n);
     if (same && fabs(target) > top)
         top = fabs(target);
-    char unit[64], ly[160], lx[160], title[768], lab[256];
+    char unit[64], ly[160], lx[160], title[768], lab[256], goal[200];
     const char *u = tt_plot_unit(tt_table_units(t, cy), top, &div, unit, sizeof unit);
+    /* the target in the metric's unit (the title) and in the axis's (the key) */
+    int cm = tt_table_find(t, metric);
+    target_label(target_text, metric, target, cm >= 0 ? tt_table_units(t, cm) : NULL, u, 1, goal,
+                 sizeof goal);
     tt_pg_axis_label(yn, u, ly, sizeof ly);
     snprintf(lx, sizeof lx, "cluster size [%s]", strcmp(xn, "gpus") == 0    ? "GPUs"
                                                  : strcmp(xn, "nodes") == 0 ? "nodes"
@@ -131,8 +154,7 @@ int tt_plot_size(tt_ctx *ctx, const tt_table *t, const char *metric, double targ
     if (o->title)
         snprintf(title, sizeof title, "%s", o->title);
     else
-        snprintf(title, sizeof title, "the smallest cluster that meets %s, per policy",
-                 target_text);
+        snprintf(title, sizeof title, "the smallest cluster that meets %s, per policy", goal);
     tt_pg_title(&b, "set title", title);
     tt_pg_title(&b, "set xlabel", lx);
     tt_pg_title(&b, "set ylabel", ly);
@@ -151,7 +173,9 @@ int tt_plot_size(tt_ctx *ctx, const tt_table *t, const char *metric, double targ
                       "notitle, \\\n  ", (long long)p, c);
     }
     if (same) {
-        snprintf(lab, sizeof lab, "target %s", target_text);
+        target_label(target_text, metric, target, tt_table_units(t, cy), u, div, goal,
+                     sizeof goal);
+        snprintf(lab, sizeof lab, "target %s", goal);
         tt_pg_add(&b, "%.10g with lines dt 2 lw 2 lc rgb '#555555' title ", target / div);
         tt_pg_quoted(&b, lab);
     } else

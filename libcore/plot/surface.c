@@ -162,18 +162,19 @@ double tt_pg_axis_pos(const pg_axis *a, double v)
     return to_plot(a, v);
 }
 
-/* A labelled tic: its text and where it is in plot space. */
+/* A labelled tic: its text, its value and where it is in plot space. */
 typedef struct {
     char label[64];
-    double pos;
+    double v, pos;
 } pg_tic;
 
 #define MAX_TICS 128
 
-static void tic_add(pg_tic *t, int *n, const char *label, double pos)
+static void tic_add(pg_tic *t, int *n, const char *label, double v, double pos)
 {
     if (*n < MAX_TICS) {
         snprintf(t[*n].label, sizeof t[*n].label, "%s", label);
+        t[*n].v = v;
         t[(*n)++].pos = pos;
     }
 }
@@ -188,7 +189,7 @@ static int axis_tic_list(const pg_axis *a, pg_tic *t)
         for (int64_t k = 0; k < m; k++) {
             char num[64];
             tt_pg_num(a->vals[k], num, sizeof num);
-            tic_add(t, &n, num, to_plot(a, a->vals[k]));
+            tic_add(t, &n, num, a->vals[k], to_plot(a, a->vals[k]));
         }
     } else if (a->log) {
         static const struct {
@@ -206,11 +207,11 @@ static int axis_tic_list(const pg_axis *a, pg_tic *t)
                     for (size_t j = 0; j < sizeof times / sizeof times[0]; j++)
                         if (times[j].v >= dec && times[j].v < dec * 10 && times[j].v >= lo &&
                             times[j].v <= hi)
-                            tic_add(t, &n, times[j].label, log10(times[j].v));
+                            tic_add(t, &n, times[j].label, times[j].v, log10(times[j].v));
                 } else if (v >= lo && v <= hi) {
                     char num[64];
                     tt_pg_num(v, num, sizeof num);
-                    tic_add(t, &n, num, log10(v));
+                    tic_add(t, &n, num, v, log10(v));
                 }
             }
         }
@@ -221,31 +222,69 @@ static int axis_tic_list(const pg_axis *a, pg_tic *t)
         for (double v = ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
             char num[64];
             tt_pg_num(v, num, sizeof num);
-            tic_add(t, &n, num, v);
+            tic_add(t, &n, num, v, v);
         }
     }
     return n;
 }
 
-/* Tic marks with the edges labelled; a label that would run into the one
- * before it is left out (1800 beside 3600 on a narrow log axis). */
+/* How round a tic's value is, to choose among labels that crowd: seconds
+ * by the largest time unit they are a whole number of (3600 before 1800),
+ * other numbers by their trailing zeros. Higher first. */
+static int roundness(const pg_axis *a, double v)
+{
+    if (strcmp(a->units, "s") == 0) {
+        static const double unit[] = {604800, 86400, 3600, 600, 60, 10, 1};
+        for (int i = 0; i < 7; i++)
+            if (v >= unit[i] && fmod(v, unit[i]) == 0)
+                return 8 - i;
+        return 0;
+    }
+    int z = 0;
+    for (double w = fabs(v); w >= 10 && w == floor(w) && fmod(w, 10) == 0 && z < 20; w /= 10)
+        z++;
+    return v == floor(v) ? z + 1 : 0;
+}
+
+/* Tic marks at every tic value, and labels where they fit with two
+ * glyphs between them: the axis's first and last, then the roundest
+ * (3600 before 1800 beside it on a narrow log axis), then in order; a
+ * value whose label does not fit keeps its mark. The edges (0, inf) are
+ * labelled. */
 void tt_pg_axis_tics(pg_buf *b, const pg_axis *a, const char *ax)
 {
     int64_t z = a->zero_edge, m = a->m;
     pg_tic t[MAX_TICS];
-    int n = axis_tic_list(a, t), first = 1;
+    int n = axis_tic_list(a, t), first = 1, order[MAX_TICS], shown[MAX_TICS] = {0};
     double per = a->px > 0 ? a->px / (a->hi[a->ncell - 1] - a->lo[0]) : 0;
-    double last = 0, lastw = 0;
+    for (int k = 0; k < n; k++)
+        order[k] = k;
+    for (int i = 1; i < n; i++) /* ends first, then roundest, then in order: a stable insertion */
+        for (int j = i; j > 0; j--) {
+            int p = order[j - 1], q = order[j];
+            int rp = p == 0 || p == n - 1 ? 99 : roundness(a, t[p].v);
+            int rq = q == 0 || q == n - 1 ? 99 : roundness(a, t[q].v);
+            if (rq <= rp)
+                break;
+            order[j - 1] = q;
+            order[j] = p;
+        }
+    for (int i = 0; i < n; i++) {
+        int k = order[i], fits = 1;
+        double w = a->side_by_side ? PG_GLYPH_W * (double)strlen(t[k].label) : PG_GLYPH_H;
+        for (int j = 0; j < n && fits && per > 0; j++) {
+            if (!shown[j])
+                continue;
+            double wj = a->side_by_side ? PG_GLYPH_W * (double)strlen(t[j].label) : PG_GLYPH_H;
+            double need = a->side_by_side ? (wj + w) / 2 + 2 * PG_GLYPH_W : 1.25 * PG_GLYPH_H;
+            fits = fabs(t[k].pos - t[j].pos) * per >= need;
+        }
+        shown[k] = fits;
+    }
     tt_pg_add(b, "set %stics out nomirror (", ax);
     for (int k = 0; k < n; k++) {
-        double w = a->side_by_side ? PG_GLYPH_W * (double)strlen(t[k].label) : PG_GLYPH_H;
-        double need = a->side_by_side ? (lastw + w) / 2 + PG_GLYPH_W : 1.25 * PG_GLYPH_H;
-        if (!first && per > 0 && (t[k].pos - last) * per < need)
-            continue;
-        tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", t[k].label, t[k].pos);
+        tt_pg_add(b, "%s'%s' %.10g", first ? "" : ", ", shown[k] ? t[k].label : "", t[k].pos);
         first = 0;
-        last = t[k].pos;
-        lastw = w;
     }
     if (z)
         tt_pg_add(b, "%s'0' %.10g", first ? "" : ", ", tt_pg_cell_mid(a, 0));

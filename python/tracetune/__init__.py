@@ -1,6 +1,6 @@
 """Read tracetune's HDF5 files (tracetune-files(5): docs/man/tracetune-files.5.md) into pandas DataFrames.
 
-    # PYTHONPATH=python /usr/bin/python3  (Debian's h5py and pandas live there)
+    # pip install ./python (or PYTHONPATH=python); Debian: apt install python3-h5py python3-pandas
     import tracetune
     jobs = tracetune.read_trace("trace.h5")     # tt-ingest -o, tt-gen -o
 
@@ -21,10 +21,40 @@ parameters that may be infinite (w0, w1, theta, a class's w0.CLASS) are
 float64 with inf. The file's attributes are in DataFrame.attrs.
 
 h5py and numpy are needed; pandas only for the DataFrames (trace_columns reads
-a trace with h5py and numpy alone).
+a trace with h5py and numpy alone). Without them, importing tracetune (or
+calling a reader, for pandas) raises an ImportError that says what to install.
 """
-import h5py
-import numpy as np
+import sys as _sys
+
+_DEBIAN = {"h5py": "python3-h5py", "numpy": "python3-numpy", "pandas": "python3-pandas"}
+
+
+def _missing(names, what):
+    """The ImportError that says what to install for the packages names."""
+    return ImportError(
+        f"tracetune: {what} needs the Python package{'s' if len(names) > 1 else ''} "
+        f"{' and '.join(names)}, which this Python ({_sys.executable}) cannot import: "
+        f"pip install {' '.join(names)}, or on Debian apt install "
+        f"{' '.join(_DEBIAN[n] for n in names)} (for /usr/bin/python3)", name=names[0])
+
+
+def _need(*names):
+    lost = []
+    for n in names:
+        try:
+            __import__(n)
+        except ImportError as e:
+            if e.name != n:  # the package is there but broken: its own message
+                raise
+            lost.append(n)
+    return lost
+
+
+_lost = _need("numpy", "h5py")
+if _lost:
+    raise _missing(_lost, "reading tracetune's files")
+import h5py  # noqa: E402
+import numpy as np  # noqa: E402
 
 __all__ = ["read_trace", "read_sim", "read_sim_jobs", "read_sim_timeline", "read_sweep",
            "read_tune", "trace_columns", "TRACE_COLUMNS", "OPTIONAL_TRACE_COLUMNS", "PARAMS",
@@ -128,8 +158,15 @@ def _parents(g, names):
     return out
 
 
+def _pandas():
+    if _need("pandas"):
+        raise _missing(["pandas"], "a DataFrame (trace_columns reads without it)")
+    import pandas
+    return pandas
+
+
 def _frame(cols, attrs, index=None):
-    import pandas as pd
+    pd = _pandas()
 
     data = {}
     for name, (v, absent) in cols.items():
@@ -209,7 +246,7 @@ def _table(g):
 def read_sweep(path):
     """A sweep (tt-sweep -o, tt-merge -o), one row per configuration as
     tt-sweep prints them, indexed by the position in the full sweep."""
-    import pandas as pd
+    pd = _pandas()
 
     with h5py.File(path, "r") as f:
         g = _group(f, path, "sweep", "sweep/1")

@@ -1,13 +1,15 @@
 """A trace read with h5py and numpy alone (no pandas, no tracetune C code):
 
-    PYTHONPATH=python /usr/bin/python3 -m tracetune TRACE.h5          # summary
-    PYTHONPATH=python /usr/bin/python3 -m tracetune TRACE.h5 --tsv    # jobs as tt-cat prints them
+    python3 -m tracetune TRACE.h5          # summary
+    python3 -m tracetune TRACE.h5 --tsv    # jobs as tt-cat prints them
+
+(after pip install ./python, or with PYTHONPATH=python)
 """
 import sys
 
-import numpy as np
+from . import trace_columns  # first: it says what to install when h5py or numpy is missing
 
-from . import trace_columns
+import numpy as np  # noqa: E402
 
 
 def text(values, absent):

@@ -3,7 +3,9 @@
 # docs/man/completion.py) registers every tool of TT_BIN and completes, in
 # an interactive bash, what a user types: options, the arguments an option
 # takes (devices, formats, sections, parameter names, metrics, columns,
-# clusters), tt-plot's kinds, and files.
+# clusters), the values after NAME= of a parameter that takes words
+# (order=, preset=, evict=, ...; in a grid's list too), tt-plot's kinds,
+# and files.
 set -uo pipefail
 file=${1:?completion file}
 : "${TT_BIN:?set TT_BIN to the bin/ folder}"
@@ -26,6 +28,17 @@ tt-sim -p|w|w0= w1= w_warm=
 tt-sweep -g|th|theta=
 tt-tune -s|min|min_run=
 tt-sim -p w0 =||
+tt-sim -p w0|=|
+tt-sim -p order|=|fifo sjf srtf las dlas gittins ftf
+tt-sim -p order =|s|sjf srtf
+tt-sweep -p preset|=|yarn-cs tiresias-dlas tiresias-gittins pollux-tiresias themis k8s-fixed elastic-term elastic-sidecar start-smaller wf-deps cache-lru heft-like compass-like
+tt-tune -p preset =|elastic|elastic-term elastic-sidecar
+tt-sim -p evict|=|lru demand
+tt-sim -p cache_place =|a|affinity
+tt-sim -p resize =|t|term
+tt-sim -p gittins_dist =|ex.|ex.h5 ex.tsv
+tt-sweep -g order =|fifo,s|fifo,sjf fifo,srtf
+tt-sweep -g preset =|k8s-fixed,elastic-s|k8s-fixed,elastic-sidecar
 tt-sim -c|4x|4x32x8 4x4x8
 tt-cat -c|submit,du|submit,duration
 tt-plot||surface pareto cdf timeline trace search size lines

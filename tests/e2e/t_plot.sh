@@ -87,8 +87,16 @@ diff h5.gp tsv.gp | grep -q '^[<>] set multiplot layout 1,2 title' || fail "no t
 expect_exit 0 tt-plot pareto -o hp.png --script hp.gp sw.h5
 grep -q "^set title 'small.h5 on 1x1x8: jct_mean against makespan, both minimised (12 configurations)'" hp.gp ||
     fail "pareto title: $(grep -m1 title hp.gp)"
+# a trace named by its full path: the title names the file, not where it was
+expect_exit 0 tt-sweep -d cpu -c 1x1x8 -g w0=0,60,600,inf -g theta=1100,1500,inf -o swa.h5 "$PWD/small.h5"
+expect_exit 0 tt-plot pareto -o hp.png --script hpa.gp swa.h5
+cmp -s hp.gp hpa.gp || fail "a trace's full path in the figure: $(diff hp.gp hpa.gp | head -3)"
 # HDF5 on stdin: the figure of the file, byte for byte, of its 12 rows
 expect_exit 0 tt-plot pareto -o hp.svg sw.h5
+# a metric it lacks: every metric of a sweep file named, whole (the list was cut at 512 bytes)
+expect_exit 2 tt-plot pareto -x jct_men -o hp.png sw.h5
+expect_err "tt-plot: metric 'jct_men' is not in 'sw.h5' (its metrics: makespan jct_mean"
+expect_err " ftf_unfair wf_jct_mean wf_jct_p99 wf_rejected cache_hit loads model_evicts load_gpu_s xfer_gpu_s)"
 svg_text hp.svg >hp.txt
 grep -qxF 'configurations (12)' hp.txt || fail "pareto of sw.h5: $(tr '\n' '|' <hp.txt)"
 tt-plot pareto -o hp_stdin.svg <sw.h5 || fail "HDF5 on stdin"

@@ -94,7 +94,9 @@ expect_exit 1 tt-size -c 1x1x8 -P yarn-cs --target 'jct_p99<=3' nosuch.h5
 command -v gnuplot >/dev/null || skip "gnuplot not installed (the rest is the size figure)"
 expect_exit 0 tt-plot size -o size.png --script size.gp size.tsv
 [ -s size.png ] || fail "no size.png"
-grep -qF "title 'target jct_p99<=300000'" size.gp || fail "no target line in size.gp"
+# the target in the axis's unit, then the metric's
+grep -qE "title 'target jct_p99 <= [0-9.]+ (h|d) \(300000 s\)'" size.gp ||
+    fail "no target line in size.gp: $(grep -m1 "title 'target" size.gp)"
 grep -qF "set label 1 'yarn-cs: 1x32x8' at first 256," size.gp || fail "no label of yarn-cs's smallest size"
 expect_exit 0 tt-plot size -x nodes -y util -o util.pdf size.tsv
 expect_exit 2 tt-plot size -o x.png "$FIX/plot/plot_sweep.tsv"

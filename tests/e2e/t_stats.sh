@@ -122,6 +122,8 @@ done
 grep -wE 'gpu_hours|gpu_milli_hours|gpu_hour_share|mean_duration_s|duration_s|gpu_s' out.txt &&
     fail "steps shown as seconds: $(grep -wE 'gpu_hours|duration_s|gpu_s' out.txt)"
 [ "$(wc -l <out.txt)" = 34 ] || fail "steps: $(wc -l <out.txt) lines"
+# a trace without a user column (gavel's): empty, not 0 users
+grep -qxF "users${T}" out.txt || fail "users of a trace without them: $(grep '^users' out.txt)"
 
 expect_exit 2 tt-stats
 expect_err "no trace file"
@@ -148,6 +150,7 @@ tt-stats p.h5 >sum.tsv
 grep -qx "jobs${T}82247" sum.tsv || fail "jobs: $(grep ^jobs sum.tsv)"
 grep -qx "gpu_hours${T}978078.47" sum.tsv || fail "gpu_hours: $(grep ^gpu_hours sum.tsv)"
 grep -qx "vcs${T}15" sum.tsv || fail "vcs"
+grep -qx "users${T}" sum.tsv || fail "users of a trace without them: $(grep ^users sum.tsv)"
 grep -qx "duplicates${T}65" sum.tsv || fail "duplicates"
 
 # GPU counts: FORMATS.md's numbers, and awk's over the CSV

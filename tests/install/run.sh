@@ -4,7 +4,9 @@
 # the public headers, tracetune.pc, the man pages (found by man), the bash
 # completion and the data; a C program builds against that copy with pkg-config alone,
 # linked to the shared library and to the static one, and prints tt-sim's
-# row; DESTDIR stages the same files; make uninstall leaves nothing.
+# row; DESTDIR stages the same files; make uninstall leaves nothing; the
+# install compiles nothing that make built (one object a source for both
+# libraries).
 # Run by make installcheck (MAKE, BUILD and BIN as that make has them).
 set -euo pipefail
 # grep reads its whole input (no -q) where it follows a pipe: -q may exit
@@ -18,7 +20,19 @@ prefix=$tmp/prefix
 mk() { $MAKE --no-print-directory -s BUILD="$BUILD" BIN="$BIN" "$@" >"$tmp/make.log" 2>&1 ||
     fail "make $*: $(tail -5 "$tmp/make.log")"; }
 
+# one object a source for both libraries: a changed source is compiled once
+# by make install (make -n -W), and make install after make compiles nothing
+# (no object newer than before it, none new)
+src=libcore/base/error.c
+n=$($MAKE --no-print-directory -n -W $src BUILD="$BUILD" BIN="$BIN" install PREFIX="$prefix" 2>&1 |
+    grep -c -- "-c $src" || true)
+[ "$n" = 1 ] || fail "make install would compile $src $n times (once for each library?)"
+touch "$tmp/stamp"
+objs=$(find "$BUILD" -name '*.o' | sort)
 mk install PREFIX="$prefix"
+new=$(find "$BUILD" -name '*.o' -newer "$tmp/stamp")
+[ -z "$new" ] && [ "$(find "$BUILD" -name '*.o' | sort)" = "$objs" ] ||
+    fail "make install after make compiled: $new $(comm -13 <(echo "$objs") <(find "$BUILD" -name '*.o' | sort))"
 version=$(sed -n 's/^#define TT_VERSION "\(.*\)"$/\1/p' libcore/include/tt/version.h)
 for f in bin/tt-sim bin/tt-sweep bin/tt-merge lib/libtracetune.a "lib/libtracetune.so.$version" \
     include/tt/sim.h include/tt/version.h lib/pkgconfig/tracetune.pc share/tracetune/models.tsv; do
@@ -80,4 +94,4 @@ n=$(find "$prefix" ! -type d | wc -l)
 mk uninstall PREFIX="$prefix"
 left=$(find "$prefix" ! -type d)
 [ -z "$left" ] || fail "make uninstall left: $left"
-echo "installcheck: $n files installed, a C program built with pkg-config (shared and static) prints tt-sim's row, uninstalled"
+echo "installcheck: nothing compiled again, $n files installed, a C program built with pkg-config (shared and static) prints tt-sim's row, uninstalled"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/notebooks/run.sh: the study's notebooks (notebooks/*.ipynb) are
 # stored clean (no outputs, no execution counts) and are the notebooks of
-# their percent-format sources; then both run top to bottom headless with
+# their percent-format sources, which compile as the scripts they are
+# documented to be (every text line a comment); then both run top to bottom headless with
 # QUICK=1 (a subset of jobs, coarse grids) into build/notebooks, and a cell
 # that fails fails the test. A notebook with a failing cell is run first, so
 # that a runner which let errors pass would fail here. Skipped, saying why,

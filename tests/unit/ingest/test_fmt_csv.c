@@ -272,7 +272,21 @@ Test(csv, detect_needs_submit_and_gpus)
     cr_expect_eq(t->gpus[0], 2);
     cr_expect_eq(t->duration[0], 9);
     tt_trace_free(t);
+    /* a header of another layout: what -f csv says of it, and why csv */
     t = ingest_map(ctx, "auto", NULL, "when,gpus,duration\n4,2,9\n");
+    cr_expect_null(t);
+    cr_expect_str_eq(tt_errmsg(ctx),
+                     "mem.csv:1: header has no submit column (looked for submit, submit_time, "
+                     "submitted_time, submission_time, timestamp, arrival_time, creation_time; "
+                     "name it with -m submit=COL); read as csv: no other format's header "
+                     "matched (-f names one)");
+    t = ingest_map(ctx, "csv", NULL, "when,gpus,duration\n4,2,9\n");
+    cr_expect(strstr(tt_errmsg(ctx), "header has no submit column"), "%s", tt_errmsg(ctx));
+    t = ingest_map(ctx, "auto", NULL, "Job\tGPUs\n4\t2\n");
+    cr_expect(strstr(tt_errmsg(ctx), "header has no submit column (looked for"), "%s",
+              tt_errmsg(ctx));
+    /* no header: nothing to go by */
+    t = ingest_map(ctx, "auto", NULL, "4,2,9\n5,1,3\n");
     cr_expect_null(t);
     cr_expect(strstr(tt_errmsg(ctx), "cannot tell the trace format"), "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);

@@ -1,5 +1,6 @@
 /* Output files whole or not at all: the temporary name, the write and the
  * rename, and what is left when either fails. */
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "testutil.h"
@@ -268,6 +269,44 @@ Test(outfile, check_inputs_and_folder)
     cr_expect_eq(tt_outfile_check(ctx, &o, c, NULL, 0), TT_EIO);
     snprintf(want, sizeof want, "cannot write '%s': No such file or directory", c);
     cr_expect_str_eq(tt_errmsg(ctx), want);
+    rm_dir(dir);
+    tt_ctx_free(ctx);
+}
+
+/* "-" is standard output: the bytes go to descriptor 1 in one piece, no
+ * file named "-" and no temporary one; commit (a file written by name) is
+ * refused; standard output sent into an input is refused by the check. */
+Test(outfile, dash_is_standard_output)
+{
+    tt_ctx *ctx = tt_ctx_create();
+    char dir[64], path[128];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    tt_outfile o;
+    cr_assert_eq(tt_outfile_open(ctx, &o, "-"), 0);
+    cr_expect_str_eq(o.target, "-");
+    cr_expect_str_eq(o.tmp, "");
+    cr_expect_eq(tt_outfile_commit(ctx, &o), TT_EINVAL);
+    int saved = dup(STDOUT_FILENO), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    cr_assert(saved >= 0 && fd >= 0);
+    fflush(stdout);
+    dup2(fd, STDOUT_FILENO);
+    int rc = tt_outfile_write(ctx, &o, "bytes\n", 6);
+    const char *in[] = {"-", path};
+    int rc_in = tt_outfile_check(ctx, &o, "-", in, 1);
+    int rc_self = tt_outfile_check(ctx, &o, "-", in, 2);
+    dup2(saved, STDOUT_FILENO);
+    close(saved);
+    close(fd);
+    cr_expect_eq(rc, 0, "%s", tt_errmsg(ctx));
+    cr_expect_eq(rc_in, 0); /* standard input is not standard output */
+    cr_expect_eq(rc_self, TT_EINVAL);
+    char want[256];
+    snprintf(want, sizeof want, "standard output is also the input '%s': refusing to overwrite it",
+             path);
+    cr_expect_str_eq(tt_errmsg(ctx), want);
+    cr_expect_str_eq(text_of(path), "bytes\n");
+    cr_expect_str_eq(listing(dir), "out.txt ");
     rm_dir(dir);
     tt_ctx_free(ctx);
 }

@@ -137,6 +137,53 @@ Test(search, script)
     free_tune(&c);
 }
 
+/* Many rounds: the key holds at most 6 entries for them, each a run of
+ * rounds with its count of points (it had one a round: 31 for a tune of
+ * tt-tune's default budget), and every round still has its colour. */
+Test(search, many_rounds_key)
+{
+    tunecase c;
+    make_tune_sized(&c, two, 2, "jct_mean", 60, 2);
+    int64_t count[64] = {0}, total = 0;
+    int rounds = 0;
+    for (int64_t r = 0; r < tt_tune_rows(c.tr); r++)
+        if (tt_tune_row_at(c.tr, r)->phase == 0 && tt_tune_row_at(c.tr, r)->round < 64) {
+            int k = tt_tune_row_at(c.tr, r)->round;
+            rounds += count[k]++ == 0;
+            total++;
+        }
+    cr_assert_gt(rounds, 8, "%d rounds", rounds);
+    tt_ctx *ctx = tt_ctx_create();
+    tt_plot_opts o = opts();
+    char *s = draw(ctx, &c, &o, NULL, 0);
+    cr_assert_not_null(s);
+    int keys = 0, plotted = 0;
+    int64_t keyed = 0;
+    for (const char *p = s; (p = strstr(p, "title 'round")); p++) {
+        int a, z;
+        long long n;
+        if (sscanf(p, "title 'rounds %d-%d (%lld)'", &a, &z, &n) == 3 ||
+            (sscanf(p, "title 'round %d (%lld)'", &a, &n) == 2 && (z = a) >= 0)) {
+            int64_t want = 0;
+            for (int k = a; k <= z && k < 64; k++)
+                want += count[k];
+            cr_expect_eq(n, want, "rounds %d-%d: %lld points, %lld in the file", a, z, n,
+                         (long long)want);
+            keyed += n;
+            keys++;
+        }
+    }
+    for (const char *p = s; (p = strstr(p, "$4 != 0) ? $2 : NaN) with points pt 7")); p++)
+        plotted++;
+    cr_expect(keys >= 2 && keys <= 6, "%d key entries for %d rounds", keys, rounds);
+    cr_expect_eq(keyed, total, "the key counts %lld of %lld points", (long long)keyed,
+                 (long long)total);
+    cr_expect_eq(plotted, rounds, "%d rounds drawn of %d", plotted, rounds);
+    free(s);
+    tt_ctx_free(ctx);
+    free_tune(&c);
+}
+
 Test(search, projection_and_axes)
 {
     tunecase c;

@@ -40,7 +40,10 @@ Test(size_plot, script)
     expect_has(s, "set label 2 'a: 1x4x8' at first 32, first 0.5 ");
     cr_expect_eq(left, 1);
     expect_has(s, "title 'b'");
-    expect_has(s, "1 with lines dt 2 lw 2 lc rgb '#555555' title 'target jct_p99<=3600'");
+    /* the target in the axis's unit, and in the metric's (wf-servers.png said
+     * '<=150' on a minutes axis) */
+    expect_has(s, "1 with lines dt 2 lw 2 lc rgb '#555555' title 'target jct_p99 <= 1 h (3600 s)'");
+    expect_has(s, "set title 'the smallest cluster that meets jct_p99 <= 3600 s, per policy'");
     expect_has(s, "set ylabel 'jct_p99 [h]'");
     expect_has(s, "set xlabel 'cluster size [GPUs]'");
     free(s);
@@ -50,6 +53,7 @@ Test(size_plot, script)
     cr_assert_eq(tt_plot_size(ctx, t, "jct_p99", 3600, "jct_p99<=3600", &o, &s), 0, "%s",
                  tt_errmsg(ctx));
     cr_expect(!strstr(s, "target jct_p99"), "a target line on util");
+    expect_has(s, "set title 'the smallest cluster that meets jct_p99 <= 3600 s, per policy'");
     expect_has(s, "$p0 << EOD\n2\t0.9\n4\t0.5\n8\t0.3\n16\t0.2\nEOD\n");
     expect_has(s, "set xlabel 'cluster size [nodes]'");
     free(s);

@@ -59,10 +59,11 @@ static const tt_cluster cluster = {2, 8, 8};
 #define SHA "5f1e0cbb1e6cd5e9a7e3b04d7c44c9c8b8d6a4e0b0f4a0c7e2d1b3a5c6d7e8f9"
 
 /* A tune file over specs[0..nd) as tt-tune writes it: the search (refine,
- * 20 simulations in rounds of 8), the grid baseline, the strict and
+ * budget simulations in rounds of batch; make_tune: 20 in rounds of 8), the grid baseline, the strict and
  * no-wait baselines, and a test part holding the choice and the
  * baselines again. */
-static inline void make_tune(tunecase *c, const char *const *specs, int nd, const char *objective)
+static inline void make_tune_sized(tunecase *c, const char *const *specs, int nd,
+                                   const char *objective, int64_t budget, int64_t batch)
 {
     memset(c, 0, sizeof *c);
     tt_ctx *ctx = tt_ctx_create();
@@ -80,7 +81,7 @@ static inline void make_tune(tunecase *c, const char *const *specs, int nd, cons
     tt_params_default(&base);
     cr_assert_eq(tt_tune_create(ctx, &base, c->d, nd, c->obj, &c->tr), 0, "%s", tt_errmsg(ctx));
     cr_assert_eq(tt_tune_create(ctx, &base, c->d, nd, c->obj, &c->te), 0, "%s", tt_errmsg(ctx));
-    tt_tune_opts o = {.strategy = TT_TUNE_REFINE, .budget = 20, .batch = 8, .seed = 1};
+    tt_tune_opts o = {.strategy = TT_TUNE_REFINE, .budget = budget, .batch = batch, .seed = 1};
     cr_assert_eq(tt_tune_search(ctx, c->tr, &o, synth, NULL, &c->trow[R_REC]), 0, "%s",
                  tt_errmsg(ctx));
     o.strategy = TT_TUNE_GRID;
@@ -99,12 +100,17 @@ static inline void make_tune(tunecase *c, const char *const *specs, int nd, cons
     cr_assert(fd >= 0);
     close(fd);
     tt_provenance p = prov(SHA);
-    tt_tune_save_args a = {c->tr, c->te, c->d, nd, c->obj, "refine", 1, 20, 8, &cluster,
+    tt_tune_save_args a = {c->tr, c->te, c->d, nd, c->obj, "refine", 1, budget, batch, &cluster,
                            c->models, "x.h5", &p, "cpu", "cpu", "train jobs [0,10), test "
                            "jobs [10,20)", "-p w0=1", NROLES, roles, c->trow, c->terow,
                            NULL, NULL, NULL, NULL};
     cr_assert_eq(tt_tune_save(ctx, c->path, &a), 0, "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);
+}
+
+static inline void make_tune(tunecase *c, const char *const *specs, int nd, const char *objective)
+{
+    make_tune_sized(c, specs, nd, objective, 20, 8);
 }
 
 static inline void free_tune(tunecase *c)
