@@ -433,9 +433,11 @@ INSTALLED_HDRS := $(patsubst libcore/include/%,$(PREFIX)/include/%,$(wildcard li
 INSTALLED_LIBS := $(PREFIX)/lib/libtracetune.a $(PREFIX)/lib/libtracetune.so.$(VERSION) \
                   $(PREFIX)/lib/$(SONAME) $(PREFIX)/lib/libtracetune.so \
                   $(PREFIX)/lib/pkgconfig/tracetune.pc
-# data/traces/, where make traces downloads the public traces, is not installed
-DATA_FILES     := $(filter-out data/traces,$(wildcard data/*))
-INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(DATA_FILES))
+# data/traces/, where make traces downloads the public traces, is not installed;
+# data/gittins/ (a distribution, its source and licence) goes to its own folder
+DATA_FILES     := $(filter-out data/traces data/gittins,$(wildcard data/*))
+GITTINS_FILES  := $(wildcard data/gittins/*)
+INSTALLED_DATA := $(patsubst data/%,$(PREFIX)/share/tracetune/%,$(DATA_FILES) $(GITTINS_FILES))
 MAN_SECTIONS   := $(sort $(subst .,,$(suffix $(MAN_PAGES))))
 INSTALLED_MAN  := $(foreach p,$(MAN_PAGES),$(PREFIX)/share/man/man$(subst .,,$(suffix $(p)))/$(notdir $(p)))
 # bash-completion loads a command's completion from a file of its name:
@@ -457,10 +459,13 @@ install: $(TOOLS) $(LIBCORE) $(LIBSO) $(BUILD)/tracetune.pc $(MAN_PAGES) $(COMPL
 	install -m 644 $(BUILD)/tracetune.pc $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 libcore/include/tt/*.h $(DESTDIR)$(PREFIX)/include/tt
 	install -m 644 $(DATA_FILES) $(DESTDIR)$(PREFIX)/share/tracetune
+	install -d $(DESTDIR)$(PREFIX)/share/tracetune/gittins
+	install -m 644 $(GITTINS_FILES) $(DESTDIR)$(PREFIX)/share/tracetune/gittins
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED_BINS) $(INSTALLED_HDRS) $(INSTALLED_LIBS) $(INSTALLED_DATA) \
 	    $(INSTALLED_MAN) $(INSTALLED_COMP))
-	-rmdir $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune 2>/dev/null
+	-rmdir $(DESTDIR)$(PREFIX)/include/tt $(DESTDIR)$(PREFIX)/share/tracetune/gittins \
+	    $(DESTDIR)$(PREFIX)/share/tracetune 2>/dev/null
 
 clean:
 	rm -rf build build-san build-fuzz bin

@@ -127,6 +127,31 @@ int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g)
     return rc;
 }
 
+/* ---- the bundled distributions ---- */
+
+/* gittins_yarn.c: data/gittins/yarn-gput1000.csv */
+extern const int32_t tt_gittins_yarn1000[];
+extern const int32_t tt_gittins_yarn1000_n;
+
+int tt_gittins_bundled(const char *value)
+{
+    return value && strcmp(value, "yarn-gput1000") == 0;
+}
+
+int tt_gittins_builtin(tt_ctx *ctx, const char *name, tts_gittins *g)
+{
+    if (!tt_gittins_bundled(name))
+        return tt_err(ctx, TT_EINVAL, "gittins_dist '%.60s': not a bundled distribution", name);
+    int64_t n = tt_gittins_yarn1000_n, *v = (int64_t *)malloc((size_t)n * sizeof *v);
+    if (!v)
+        return tt_err(ctx, TT_ENOMEM, "out of memory");
+    for (int64_t i = 0; i < n; i++)
+        v[i] = tt_gittins_yarn1000[i];
+    int rc = sort_fill(ctx, g, v, n);
+    free(v);
+    return rc;
+}
+
 /* ---- the distributions a preparation holds ---- */
 
 /* The key of p's distribution: what p's runs reject beyond the jobs too
@@ -195,6 +220,8 @@ int tt_simprep_gittins(tt_ctx *ctx, tt_simprep *prep, const tt_params *p)
         tt_simrun_config(p, prep->nclasses, &cf);
         int64_t gpus = (int64_t)prep->tc.racks * prep->tc.nodes_per_rack * prep->tc.gpus_per_node;
         rc = tt_gittins_from_trace(ctx, &prep->tr, &cf, gpus, g);
+    } else if (tt_gittins_bundled(p->gittins_dist)) {
+        rc = tt_gittins_builtin(ctx, p->gittins_dist, g);
     } else {
         rc = tt_gittins_load(ctx, p->gittins_dist, g);
     }

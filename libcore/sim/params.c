@@ -281,11 +281,13 @@ static int set_mlfq(tt_ctx *ctx, tt_params *p, const char *value)
     return 0;
 }
 
-/* gittins_dist: "trace" or a path (read when a run needs it). */
+/* gittins_dist: "trace", a bundled name or a path (read when a run needs
+ * it). */
 static int set_gittins_dist(tt_ctx *ctx, tt_params *p, const char *value)
 {
     if (!*value || strlen(value) >= sizeof p->gittins_dist)
-        return bad_value(ctx, "gittins_dist", "'trace' or a file's path (at most 511 bytes)",
+        return bad_value(ctx, "gittins_dist", "'trace', 'yarn-gput1000' or a file's path (at "
+                         "most 511 bytes)",
                          value);
     snprintf(p->gittins_dist, sizeof p->gittins_dist, "%s", value);
     return 0;
@@ -330,7 +332,9 @@ int tt_params_check_ranges(tt_ctx *ctx, const tt_params *p)
 
 const char *tt_params_input(const tt_params *p)
 {
-    return strcmp(p->gittins_dist, "trace") != 0 ? p->gittins_dist : NULL;
+    return strcmp(p->gittins_dist, "trace") != 0 && !tt_gittins_bundled(p->gittins_dist)
+               ? p->gittins_dist
+               : NULL;
 }
 
 /* ---- per-class timers ---- */

@@ -13,14 +13,14 @@ typedef struct {
     const char *settings; /* NAME=VALUE separated by spaces */
 } preset;
 
-/* The Gittins preset takes its distribution from the trace: Tiresias's
- * yarn-gput1000.csv has no licence file in its repository, so it is not
- * bundled (gittins_dist=FILE reads a copy). Both Tiresias presets place
- * by GPU count (w0 = w1 = 0), as Tiresias does. */
+/* The Gittins preset takes Tiresias's own distribution, yarn-gput1000.csv
+ * (Apache-2.0, compiled in: data/gittins/README.md); gittins_dist=trace
+ * gives the trace's own sizes instead (an oracle). Both Tiresias presets
+ * place by GPU count (w0 = w1 = 0), as Tiresias does. */
 static const preset presets[] = {
     {"yarn-cs", "order=fifo w0=inf w1=inf"},
     {"tiresias-dlas", "order=dlas mlfq=3250,7200 w0=0 w1=0"},
-    {"tiresias-gittins", "order=gittins mlfq=3250,7200 gittins_delta=3250 gittins_dist=trace "
+    {"tiresias-gittins", "order=gittins mlfq=3250,7200 gittins_delta=3250 gittins_dist=yarn-gput1000 "
                          "w0=0 w1=0"},
     {"pollux-tiresias", "order=dlas mlfq=57600"},
     {"themis", "order=ftf"},

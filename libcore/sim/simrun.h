@@ -147,6 +147,9 @@ int tt_gittins_from_trace(tt_ctx *ctx, const tts_trace *tr, const tts_config *cf
 /* A file of integers (GPU-s, one a line, an optional header line). 0, or
  * TT_EIO / TT_EPARSE naming the file and line, TT_ENOMEM. */
 int tt_gittins_load(tt_ctx *ctx, const char *path, tts_gittins *g);
+/* The distribution bundled under name (tt_gittins_bundled). 0, or
+ * TT_EINVAL for a name that is not bundled. */
+int tt_gittins_builtin(tt_ctx *ctx, const char *name, tts_gittins *g);
 
 /* SPEC 7's metrics from a run's summary (percentiles filled): the one
  * conversion every backend's results go through. */

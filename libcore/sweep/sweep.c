@@ -187,11 +187,11 @@ static int64_t total_of(const tt_sweep *s, const axis *extra)
 
 int64_t tt_sweep_count(const tt_sweep *s) { return total_of(s, NULL); }
 
-/* Appends x to v (n of them, cap room) unless it is "trace" or there. 0 or
- * -1 (out of memory). */
+/* Appends x to v (n of them, cap room) unless it is "trace", a bundled
+ * name or there. 0 or -1 (out of memory). */
 static int add_input(const char ***v, int *n, int *cap, const char *x)
 {
-    if (strcmp(x, "trace") == 0)
+    if (strcmp(x, "trace") == 0 || tt_gittins_bundled(x))
         return 0;
     for (int i = 0; i < *n; i++)
         if (strcmp((*v)[i], x) == 0)

@@ -104,6 +104,17 @@ expect_exit 1 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=distdir ex.h5
     fail "gittins_dist a folder: $(cat err.txt)"
 # under another order the distribution is never read
 expect_exit 0 tt-sim -c 2x8x8 -p gittins_dist=nosuch.csv ex.h5
+# the bundled distribution (data/gittins/yarn-gput1000.csv, compiled in) is
+# that file: the same run by name and by path, and no file of the name read
+tr -d '\r' <"$FIX/../../data/gittins/yarn-gput1000.csv" >yarn.csv
+expect_exit 0 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=yarn.csv ex.h5
+cut -f1-17,19- out.txt >byfile.tsv
+expect_exit 0 tt-sim -c 2x8x8 -p order=gittins -p gittins_dist=yarn-gput1000 ex.h5
+[ "$(sed -n 2p out.txt | cut -f18)" = yarn-gput1000 ] || fail "bundled: $(sed -n 2p out.txt)"
+cut -f1-17,19- out.txt | cmp -s - byfile.tsv || fail "the bundled distribution is not its file"
+cmp -s out.txt file.tsv && fail "the bundled distribution and dist.csv give the same run"
+expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-gittins ex.h5
+[ "$(sed -n 2p out.txt | cut -f18)" = yarn-gput1000 ] || fail "tiresias-gittins: $(sed -n 2p out.txt)"
 
 # the tuner searches the knob under dlas
 expect_exit 0 tt-tune -d cpu -c 2x8x8 -p order=dlas -s promote=0:8000:5 --objective jct_mean ex.h5

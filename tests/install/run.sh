@@ -35,7 +35,9 @@ new=$(find "$BUILD" -name '*.o' -newer "$tmp/stamp")
     fail "make install after make compiled: $new $(comm -13 <(echo "$objs") <(find "$BUILD" -name '*.o' | sort))"
 version=$(sed -n 's/^#define TT_VERSION "\(.*\)"$/\1/p' libcore/include/tt/version.h)
 for f in bin/tt-sim bin/tt-sweep bin/tt-merge lib/libtracetune.a "lib/libtracetune.so.$version" \
-    include/tt/sim.h include/tt/version.h lib/pkgconfig/tracetune.pc share/tracetune/models.tsv; do
+    include/tt/sim.h include/tt/version.h lib/pkgconfig/tracetune.pc share/tracetune/models.tsv \
+    share/tracetune/gittins/yarn-gput1000.csv share/tracetune/gittins/LICENSE \
+    share/tracetune/gittins/README.md; do
     [ -f "$prefix/$f" ] || fail "not installed: $f"
 done
 [ "$(readlink "$prefix/lib/libtracetune.so")" = libtracetune.so.0 ] &&

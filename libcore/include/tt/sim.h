@@ -125,8 +125,9 @@ typedef struct tt_models tt_models;
  * given for mix). TT_EINVAL with "parameter 'w0': ..." on a bad name or
  * value. The value is checked against its range.
  * mlfq: ascending thresholds >= 1 separated by ',' or '/' ("3250,7200"),
- * at most TT_MAX_MLFQ. gittins_dist: "trace" or a file's path, read when
- * a run needs it (tt_simulate, tt/run.h).
+ * at most TT_MAX_MLFQ. gittins_dist: "trace", a bundled name
+ * (tt_gittins_bundled) or a file's path, read when a run needs it
+ * (tt_simulate, tt/run.h).
  * "preset" is no parameter of its own: it sets several to a named
  * baseline (tt_params_preset).
  * Per-class timers (models required): "w0.CLASS" and "w1.CLASS" set one
@@ -149,9 +150,14 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
 int tt_params_format_options(const tt_params *p, const tt_models *models, char *buf,
                              size_t size);
 /* The file a run under p reads besides the trace and the model table: its
- * gittins_dist when that is a path (p's own string), else NULL. A tool
- * checks its output against it (tt_outfile_check). */
+ * gittins_dist when that is a path (p's own string), else NULL ("trace" or
+ * a bundled name). A tool checks its output against it (tt_outfile_check). */
 const char *tt_params_input(const tt_params *p);
+/* 1 when a gittins_dist value names a distribution compiled into the
+ * library rather than a file: "yarn-gput1000", Tiresias's YARN GPU-time
+ * samples (data/gittins/README.md). A file of that name is read as
+ * ./yarn-gput1000. */
+int tt_gittins_bundled(const char *value);
 
 /* The named baselines (SPEC 11.9 and SPEC 6's): "yarn-cs" (the defaults),
  * "tiresias-dlas", "tiresias-gittins", "pollux-tiresias", "themis". Sets in

@@ -293,3 +293,34 @@ Test(orders, elastic_under_every_order)
     }
     tt_ctx_free(ctx);
 }
+
+/* gittins_dist=yarn-gput1000 is data/gittins/yarn-gput1000.csv as
+ * compiled in (libcore/sim/gittins_yarn.c): the same 1,001 samples, so the
+ * same table as reading the file (header and CRLF line ends skipped). */
+Test(orders, bundled_distribution_is_its_file)
+{
+    cr_expect(tt_gittins_bundled("yarn-gput1000"));
+    cr_expect(!tt_gittins_bundled("trace"));
+    cr_expect(!tt_gittins_bundled("./yarn-gput1000"));
+    cr_expect(!tt_gittins_bundled("data/gittins/yarn-gput1000.csv"));
+    static tts_gittins a, b;
+    cr_assert_eq(tt_gittins_builtin(NULL, "yarn-gput1000", &a), 0);
+    cr_assert_eq(tt_gittins_load(NULL, "data/gittins/yarn-gput1000.csv", &b), 0);
+    cr_expect_eq(a.m, 1001);
+    cr_assert_eq(a.m, b.m);
+    cr_expect_eq(a.x[0], 121);
+    cr_expect_eq(a.x[a.m - 1], 53294624);
+    for (int32_t i = 0; i < a.m; i++)
+        cr_expect_eq(a.x[i], b.x[i], "sample %d", (int)i);
+    for (int32_t i = 0; i <= a.m; i++)
+        cr_expect_eq(a.pre[i], b.pre[i], "prefix %d", (int)i);
+    cr_expect_neq(tt_gittins_builtin(NULL, "yarn-gput5000", &a), 0);
+
+    /* the parameter: a bundled name is no input file */
+    tt_params p;
+    tt_params_default(&p);
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "gittins_dist", "yarn-gput1000"), 0);
+    cr_expect_null(tt_params_input(&p));
+    cr_assert_eq(tt_params_set(NULL, &p, NULL, "gittins_dist", "./yarn-gput1000"), 0);
+    cr_expect_str_eq(tt_params_input(&p), "./yarn-gput1000");
+}
