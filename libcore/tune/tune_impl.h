@@ -143,6 +143,15 @@ static inline int64_t tt_tune_idx_to_id(const tt_tune *t, const int64_t *idx)
     return id;
 }
 
+/* The rows' phases as tt_tune_run_roles and tt_tune_rolling_run store
+ * them (/tune/history/phase in tt/tune.h). */
+enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
+
+/* base waiting w for w0 and w1 in every class (strict consolidation: inf,
+ * no-wait: 0): a class timer of its own would make the baseline something
+ * else for that class. */
+tt_params tt_tune_every_class_waits(const tt_params *base, int64_t w);
+
 /* The row of p, or -1. */
 int64_t tt_tune_cache_find(const tt_tune *t, const tt_params *p);
 /* The canonical form of p over t's trace into f (p itself without one). */
