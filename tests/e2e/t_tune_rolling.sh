@@ -5,7 +5,7 @@
 # consolidation's and the first window's choice's likewise, and the best
 # static choice in hindsight is the least job-weighted total of a tt-sweep
 # over the same grid on each window after the first; the totals, the tune
-# file's /tune/rolling, a window without jobs and the errors.
+# file's /tune/rolling, a window without jobs, the figure and the errors.
 C="-c 2x4x8 -p load=1500"
 G="-s w0=0,600,3600,inf -s theta=1000,1200,1500,inf"
 W=86400
@@ -152,6 +152,20 @@ expect_exit 0 tt-tune -d cpu $C $G --objective jct_mean --rolling 1d --line all.
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu $C $G --objective jct_mean --rolling 24h all.h5
 cmp -s out.txt roll.tsv || fail "--rolling 24h differs from 1d"
+
+# the figure, from the file and from the TSV
+if command -v gnuplot >/dev/null; then
+    expect_exit 0 tt-plot rolling -o roll.png --script roll.gp roll.h5
+    [ -s roll.png ] || fail "no figure"
+    grep -q "re-tuned every 1d" roll.gp || fail "figure title: $(grep multiplot roll.gp)"
+    # a parameter panel a dimension, w0 first; each choice held over the next window
+    [ "$(grep -c '^plot \$dim' roll.gp)" = 2 ] || fail "figure: two parameter panels"
+    grep -q "'w0 in force'" roll.gp && grep -q "'theta in force'" roll.gp || fail "figure: panels' keys"
+    expect_exit 0 tt-plot rolling -o roll2.png roll.tsv
+    expect_exit 1 tt-plot rolling -o bad.png all.h5
+else
+    echo "SKIP (part): no gnuplot: the rolling figure not drawn"
+fi
 
 # ---- errors: usage (2) ----
 expect_exit 2 tt-tune $C -s w0=0,600 --objective jct_mean --rolling 30d all.h5
