@@ -77,9 +77,10 @@ static const char help[] =
     "feasible_train, feasible_test, the 31 parameters, train_METRIC and\n"
     "test_METRIC for the 35 metrics (test columns empty without a split).\n"
     "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
-    "when the search's last round still improved its best by over 1%, and the\n"
-    "simulations spent ('exact: all N distinct simulations of the grid' where the\n"
-    "search ran them all, else 'not exact: ...' with what it left), a line when\n"
+    "and why whenever the search was not exact (no search can vouch for a choice\n"
+    "among simulations it did not run), the simulations spent ('exact: all N\n"
+    "distinct simulations of the grid' where the search ran them all, else\n"
+    "'not exact: ...' with what it left), a line when\n"
     "the grid baseline beat the search on train,\n"
     "and with a test part the verdict there: whether the choice beats strict\n"
     "consolidation, no-wait and the grid baseline's choice, or which to keep.\n"
@@ -390,8 +391,9 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     tt_params_format_options(&tt_tune_row_at(s.tr, ro.train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
-    char note[160], gnote[320], verdict[512], xnote[320];
-    tt_tune_budget_note(ro.gain, note, sizeof note);
+    char note[320], gnote[320], verdict[512], xnote[320];
+    tt_tune_budget_note(ro.gain, ro.room, ro.exact, ro.sims_search, ro.forms,
+                        tt_tune_grid_size(s.tr), note, sizeof note);
     tt_tune_exact_note(s.tr, &ro, xnote, sizeof xnote);
     tt_tune_grid_note(s.tr, &ro, gnote, sizeof gnote);
     tt_tune_verdict(s.te, &ro, verdict, sizeof verdict);

@@ -71,6 +71,7 @@ static int cut_windows(tt_ctx *ctx, tt_tune_rolling *r, const tt_sim_jobs *j, in
             w->a = i;
             w->choice = -1;
             w->forms = -1;
+            w->room = 0;
             for (int q = 0; q < TT_ROLL_N; q++)
                 w->row[q] = -1;
         }
@@ -241,6 +242,7 @@ int tt_tune_rolling_run(tt_ctx *ctx, tt_tune_rolling *r, const tt_tune_opts *opt
         w->exact = r->t[k]->exact;
         w->forms = r->t[k]->forms;
         w->gain = r->t[k]->gain;
+        w->room = r->t[k]->room;
         r->sims_search += w->sims_search;
     }
     /* on each later window: the choice before, the first's, strict */
@@ -352,8 +354,9 @@ int tt_tune_rolling_tsv(FILE *f, const tt_tune_rolling *r, const tt_models *mode
 void tt_tune_rolling_window_note(const tt_tune_rolling *r, int64_t k, char *buf, size_t size)
 {
     const tt_tune_window *w = &r->w[k];
-    char name[96], exact[256] = "", note[160];
-    tt_tune_budget_note(w->gain, note, sizeof note);
+    char name[96], exact[256] = "", note[320];
+    tt_tune_budget_note(w->gain, w->room, w->exact, w->sims_search, w->forms,
+                        tt_tune_grid_size(r->t[k]), note, sizeof note);
     if (!w->exact && w->forms >= 0)
         snprintf(exact, sizeof exact, "not exact: the search ran %lld of the grid's %lld "
                  "distinct simulations (--budget %lld makes it exact)",

@@ -359,6 +359,8 @@ int tt_tune_last_exact(const tt_tune *t) { return t->exact; }
 int64_t tt_tune_grid_forms(const tt_tune *t) { return t->forms; }
 int64_t tt_tune_rows(const tt_tune *t) { return t->nrows; }
 double tt_tune_last_gain(const tt_tune *t) { return t->gain; }
+
+double tt_tune_last_room(const tt_tune *t) { return t->room; }
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i) { return &t->rows[i]; }
 
 void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p)
@@ -589,6 +591,7 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     out->rows_search = train->nrows - before;
     out->sims_search = train->nsims - sims;
     out->gain = train->gain;
+    out->room = train->room;
     out->exact = train->exact;
     out->forms = train->forms;
     out->forms_test = -1;

@@ -265,6 +265,17 @@ int64_t tt_tune_grid_forms(const tt_tune *t);
  * gains was most likely stopped by its budget before its end. */
 double tt_tune_last_gain(const tt_tune *t);
 
+/* How far below the choice of the last refine or model tt_tune_search on
+ * t a configuration of the grid it did not simulate may lie: a Gaussian
+ * process (the model strategy's surrogate) fitted to every point of the
+ * search, its mean less TT_TUNE_ROOM_SD standard deviations at each
+ * lattice point not simulated (all of them, or a seeded sample of a large
+ * grid), the least of them as a fraction of the choice's objective below
+ * it (0: none below; 0 after an exact search). NAN where it cannot be
+ * told: fewer than 3 points or more than 4096, no usable surrogate. */
+double tt_tune_last_room(const tt_tune *t);
+#define TT_TUNE_ROOM_SD 2.0
+
 /* The rows in order of evaluation, and row i. */
 int64_t tt_tune_rows(const tt_tune *t);
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i);
@@ -305,6 +316,7 @@ typedef struct {
     int64_t rows_search, rows_grid; /* and the configurations each evaluated there */
     double hindsight;               /* the hindsight's objective on test (regret from it) */
     double gain; /* the search's last round on train (tt_tune_last_gain) */
+    double room; /* and the room it left (tt_tune_last_room) */
     int exact, exact_test; /* the search on train, on test ran every distinct form */
     int64_t forms, forms_test; /* the grid's distinct forms there, or -1 (tt_tune_grid_forms) */
 } tt_tune_roles;
@@ -350,13 +362,33 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
 /* A last round that improved the best by more than this (a fraction)
  * says the budget may have been too small. */
 #define TT_TUNE_GAIN_NOTE 0.01
-/* Into buf, from the gain of a search's last round (tt_tune_last_gain):
- * "budget may be too small: the last round improved the objective by
- * 2.1 %" past TT_TUNE_GAIN_NOTE, "budget may be too small: the last round
- * found the first configuration that meets the conditions" for +inf, else
- * "". It cannot tell a search that stopped in another basin than the
- * best: that one no longer gains. */
-void tt_tune_budget_note(double gain, char *buf, size_t size);
+/* The room (tt_tune_last_room) past which the note gives it as the
+ * reason: a configuration not simulated may lie that far below the
+ * choice. */
+#define TT_TUNE_ROOM_NOTE 0.02
+/* Into buf, after a refine or model search: "" when it was exact (its
+ * choice is the grid's best); else always a note that starts "budget may
+ * be too small: " and says why, the strongest reason first: "the last
+ * round improved the objective by 2.1 %" (gain past TT_TUNE_GAIN_NOTE),
+ * "the last round found the first configuration that meets the
+ * conditions" (gain +inf), "a surrogate fitted to the search's points
+ * leaves room for a configuration it did not simulate 14.3 % below its
+ * choice (the mean less 2 standard deviations)" (room past
+ * TT_TUNE_ROOM_NOTE), "no surrogate could be fitted to say how far below
+ * its choice a configuration it did not simulate may lie" (room NAN), or
+ * "it did not run 21 of the grid's 46 distinct simulations; a surrogate
+ * fitted to its points sees none more than 2 % below its choice, which on
+ * a rough landscape is no promise" (forms -1: "it ran 25 simulations of a
+ * grid of 4782969 points; ..."). A search that is not exact cannot tell
+ * how far its choice lies from the grid's best: on the example trace the
+ * surrogate's room alone stayed silent on choices 9 to 14 % off, the gain
+ * alone on 30 of bench/tune-robust's 56 runs more than 2 % off
+ * (docs/performance.md). gain,
+ * room: tt_tune_last_gain, tt_tune_last_room; sims: the search's
+ * simulations; forms: the grid's distinct forms, or -1, and grid its
+ * points (tt_tune_grid_forms, tt_tune_grid_size). */
+void tt_tune_budget_note(double gain, double room, int exact, int64_t sims, int64_t forms,
+                         int64_t grid, char *buf, size_t size);
 /* Into buf, after tt_tune_run_roles over train: "" when the search was
  * exact; else what it left: "not exact: the search ran 25 of the grid's
  * 46 distinct simulations; how far its choice lies from the grid's best
@@ -448,6 +480,7 @@ typedef struct {
     int exact;           /* it ran every distinct form of the grid */
     int64_t forms;       /* the grid's distinct forms on the window, or -1 (tt_tune_grid_forms) */
     double gain;         /* its last round's (tt_tune_last_gain) */
+    double room;         /* the room it left (tt_tune_last_room) */
     int64_t row[TT_ROLL_N]; /* from the second window on: each role on this window */
 } tt_tune_window;
 
@@ -578,7 +611,7 @@ typedef struct {
  * sims_search, sims_grid (those of the search and of the grid baseline on
  * train, as tt_tune_describe says them; -1 when not known),
  * device, linalg, split, recommended (the tt-sim parameter line),
- * budget_note ("" when the search's last round gained little),
+ * budget_note (tt_tune_budget_note: "" when the search was exact),
  * exact_train, exact_test (1 where the search on that part ran every
  * distinct form of the grid, so its best is the grid's best; else 0),
  * grid_distinct_train, grid_distinct_test (the grid's distinct
