@@ -17,7 +17,7 @@
 #include "tt/tracefile.h"
 
 static const char usage[] =
-    "usage: tt-plot surface|pareto|cdf|timeline|trace|search|size|lines [-x NAME]\n"
+    "usage: tt-plot surface|pareto|cdf|timeline|trace|search|rolling|size|lines [-x NAME]\n"
     "               [-y NAME] [-z NAME] [--facet METRIC] [--3d] [--where NAME=VALUE]...\n"
     "               [--baseline FILE]... [--baseline-any] [--label TEXT]...\n"
     "               [--surface SWEEP.h5] [--by NAME[,NAME]...] [--panel NAME]\n"
@@ -52,6 +52,11 @@ static void help(void)
         "            the recommended, strict and no-wait configurations marked;\n"
         "            --surface SWEEP.h5: its metric -z (jct_mean) as a heat map beneath\n"
         "            (the same trace and cluster)\n"
+        "  rolling   a rolling tune (INPUT: tt-tune --rolling -o's file, or its TSV):\n"
+        "            each window's choice over the next window, a panel a searched\n"
+        "            parameter, and the objective per window against the best static\n"
+        "            choice in hindsight, strict consolidation and the first window's\n"
+        "            choice\n"
         "  size      a metric -y (the target's) against the cluster size -x (gpus;\n"
         "            nodes) per policy, from tt-size's TSV: the target as a line, each\n"
         "            policy's smallest size that meets it ringed and labelled\n"
@@ -98,9 +103,9 @@ typedef struct {
     const char *script, *surface;
 } args;
 
-enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH, K_SIZE, K_LINES };
-static const char *const kinds[] = {"surface", "pareto", "cdf",  "timeline",
-                                    "trace",   "search", "size", "lines"};
+enum { K_SURFACE, K_PARETO, K_CDF, K_TIMELINE, K_TRACE, K_SEARCH, K_SIZE, K_LINES, K_ROLLING };
+static const char *const kinds[] = {"surface", "pareto", "cdf",  "timeline", "trace",
+                                    "search",  "size",   "lines", "rolling"};
 
 /* A table from path, or for "-" from standard input, read whole once
  * into *mem (the search kind reads its space from the same bytes). */
@@ -123,6 +128,7 @@ static int load_one(tt_ctx *ctx, const args *a, const char *path, char **mem, si
     tt_table_part part = a->kind == K_CDF        ? TT_TABLE_JOBS
                          : a->kind == K_TIMELINE ? TT_TABLE_TIMELINE
                          : a->kind == K_SEARCH   ? TT_TABLE_TUNE
+                         : a->kind == K_ROLLING  ? TT_TABLE_TUNE_ROLLING
                                                  : TT_TABLE_CONFIGS;
     int rc = load_table(ctx, path, part, mem, len, t);
     for (int i = 0; !rc && i < a->nw; i++) {
@@ -162,6 +168,7 @@ static int make_script(tt_ctx *ctx, const args *a, int nin, tt_table **tabs, tt_
     case K_SEARCH: return tt_plot_search(ctx, tabs[0], base[0], base[1], o, script);
     case K_SIZE: return size_script(ctx, tabs[0], o, script);
     case K_LINES: return tt_plot_lines(ctx, tabs[0], o, script);
+    case K_ROLLING: return tt_plot_rolling(ctx, tabs[0], o, script);
     default: {
         tt_table *v[3] = {NULL, NULL, NULL};
         int rc = 0;

@@ -19,8 +19,9 @@
 static const char usage[] =
     "usage: tt-tune -c CLUSTER -s NAME=RANGE [-s ...] [-p NAME=VALUE]... --objective OBJ\n"
     "               [--strategy model|refine] [--budget N] [--batch N] [--seed N]\n"
-    "               [--holdout F | --train A:B --test C:D] [-d auto|cpu|gpu] [-j THREADS]\n"
-    "               [--models FILE] [-o TUNE.h5] [--line] TRACE.h5\n";
+    "               [--holdout F | --train A:B --test C:D | --rolling WINDOW]\n"
+    "               [-d auto|cpu|gpu] [-j THREADS] [--models FILE] [-o TUNE.h5] [--line]\n"
+    "               TRACE.h5\n";
 
 static const char help[] =
     "\nChooses scheduler parameters (the delay timers w0, w1, the threshold theta, or\n"
@@ -55,6 +56,11 @@ static const char help[] =
     "  --train A:B --test C:D\n"
     "                    tune on jobs [A,B), test on jobs [C,D) (indices in submit\n"
     "                    order, from 0); each part's submit times start at 0\n"
+    "  --rolling WINDOW  re-tune on each window of WINDOW (7d, 12h, 90m, 3600s;\n"
+    "                    by the trace's submit times) and apply the choice to the\n"
+    "                    next: a TSV row a window against the best static choice\n"
+    "                    in hindsight, strict consolidation and the first\n"
+    "                    window's choice, and a total row\n"
     "  -d DEVICE         auto (default), cpu or gpu: the simulations and the\n"
     "                    surrogate's linear algebra (cuBLAS on the GPU)\n"
     "  -j THREADS        CPU threads (default: one per CPU this process may use);\n"
@@ -72,9 +78,10 @@ static const char help[] =
     "feasible_train, feasible_test, the 31 parameters, train_METRIC and\n"
     "test_METRIC for the 35 metrics (test columns empty without a split).\n"
     "stderr: the tt-sim command line of the choice, 'budget may be too small: ...'\n"
-    "when the search's last round still improved its best by over 1%, and the\n"
-    "simulations spent ('exact: all N distinct simulations of the grid' where the\n"
-    "search ran them all, else 'not exact: ...' with what it left), a line when\n"
+    "and why whenever the search was not exact (no search can vouch for a choice\n"
+    "among simulations it did not run), the simulations spent ('exact: all N\n"
+    "distinct simulations of the grid' where the search ran them all, else\n"
+    "'not exact: ...' with what it left), a line when\n"
     "the grid baseline beat the search on train,\n"
     "and with a test part the verdict there: whether the choice beats strict\n"
     "consolidation, no-wait and the grid baseline's choice, or which to keep.\n"
@@ -89,13 +96,14 @@ static void progress(void *arg, int round, int64_t done, int64_t budget)
 
 /* The command line, and what the run holds. */
 typedef struct {
-    const char *cspec, *mpath, *out, *objtext, *strat, *holdout, *trs, *tes;
+    const char *cspec, *mpath, *out, *objtext, *strat, *holdout, *trs, *tes, *rolling;
     const char **sv, **pv; /* the -s and -p arguments */
     int ns, np, line;
     tt_device device;
     int64_t threads, budget, batch, seed;
     double hf;            /* --holdout */
     int64_t range[4];     /* --train A:B --test C:D */
+    int64_t width;        /* --rolling, seconds */
     tt_ctx *ctx;
     tt_models *models;
     tt_trace *trace;
@@ -139,13 +147,14 @@ static int parse_args(int argc, char **argv, state *s)
     s->strat = "model";
     s->seed = 1;
     enum { O_MODELS = 256, O_OBJ, O_STRAT, O_BUDGET, O_BATCH, O_SEED, O_HOLD, O_TRAIN, O_TEST,
-           O_LINE };
+           O_LINE, O_ROLL };
     static const struct option lopts[] = {
         {"models", required_argument, 0, O_MODELS},  {"objective", required_argument, 0, O_OBJ},
         {"strategy", required_argument, 0, O_STRAT}, {"budget", required_argument, 0, O_BUDGET},
         {"batch", required_argument, 0, O_BATCH},    {"seed", required_argument, 0, O_SEED},
         {"holdout", required_argument, 0, O_HOLD},   {"train", required_argument, 0, O_TRAIN},
         {"test", required_argument, 0, O_TEST},      {"line", no_argument, 0, O_LINE},
+        {"rolling", required_argument, 0, O_ROLL},
         {"help", no_argument, 0, 'h'},               {"version", no_argument, 0, 'V'},
         {0, 0, 0, 0}};
     if (!(s->sv = (const char **)calloc((size_t)argc, sizeof *s->sv)) ||
@@ -173,6 +182,7 @@ static int parse_args(int argc, char **argv, state *s)
         case O_TRAIN: s->trs = optarg; break;
         case O_TEST: s->tes = optarg; break;
         case O_LINE: s->line = 1; break;
+        case O_ROLL: s->rolling = optarg; break;
         case 'h': printf("%s%s", usage, help); return finish(s, EXIT_OK);
         case 'V': release(s); return cli_version();
         default: bad = 1;
@@ -193,6 +203,10 @@ static int parse_args(int argc, char **argv, state *s)
         why = "--holdout and --train/--test exclude each other";
     if (!why && s->line && s->out && strcmp(s->out, "-") == 0)
         why = "--line and -o - both write to standard output";
+    if (!why && s->rolling && (s->holdout || s->trs || s->tes))
+        why = "--rolling excludes --holdout and --train/--test";
+    if (!why && s->rolling && tt_parse_duration(s->rolling, &s->width))
+        why = "option --rolling: expected a duration of at least 1 s: 7d, 12h, 90m or 3600s";
     if (!why && !s->trs != !s->tes)
         why = "--train and --test go together";
     if (!why && s->holdout && (tt_parse_f64(s->holdout, &s->hf) || !(s->hf > 0 && s->hf < 1)))
@@ -209,6 +223,95 @@ static int parse_args(int argc, char **argv, state *s)
     if (why)
         release(s);
     return why ? cli_usage_error(usage) : -1;
+}
+
+/* --rolling: a search on each window, its choice simulated on the next. */
+static int rolling(state *s, const tt_cluster *cl, const char *path, tt_outfile *of)
+{
+    tt_tune_rolling r;
+    int rc = tt_tune_rolling_init(s->ctx, &r, &s->jobs, s->width, &s->sp.base, s->sp.dims,
+                                  s->sp.ndims, s->obj, cl, s->models);
+    if (rc) /* one window, an objective with conditions, a grid too large */
+        return finish(s, rc == TT_EINVAL || rc == TT_ERANGE ? EXIT_USAGE : EXIT_FAIL);
+    static atomic_int stop;
+    char used[320] = "", pline[4096], hline[4096], line[2048], note[1024];
+    tt_run_opts so = {.threads = cli_threads(s->threads, 0), .device = s->device,
+                      .stop = cli_stop_requested, .stop_arg = &stop, .used = used,
+                      .used_size = sizeof used};
+    tt_tune_sim *ev = (tt_tune_sim *)calloc((size_t)r.n, sizeof *ev);
+    void **args = (void **)calloc((size_t)r.n, sizeof *args);
+    if (!ev || !args) {
+        free(ev);
+        free(args);
+        tt_tune_rolling_free(&r);
+        cli_err("out of memory");
+        return finish(s, EXIT_FAIL);
+    }
+    for (int64_t k = 0; k < r.n; k++) {
+        ev[k] = (tt_tune_sim){cl, s->models, &r.jobs[k], &so};
+        args[k] = &ev[k];
+    }
+    int64_t budget = s->budget ? s->budget : tt_tune_default_budget(s->tr);
+    tt_tune_opts to = {strcmp(s->strat, "refine") == 0 ? TT_TUNE_REFINE : TT_TUNE_MODEL, budget,
+                       s->batch, (uint64_t)s->seed, s->la, 0, cli_stop_requested, &stop,
+                       isatty(STDERR_FILENO) ? progress : NULL, (void *)"window search"};
+    cli_stop_on_signal(&stop);
+    rc = tt_tune_rolling_run(s->ctx, &r, &to, tt_tune_eval_sim, args);
+    cli_stop_on_signal(NULL);
+    int status = EXIT_OK;
+    if (rc == TT_ESTOPPED) {
+        status = cli_stopped(s->ctx);
+    } else if (rc) {
+        cli_err("'%s': %s", path, tt_errmsg(s->ctx));
+        tt_err_clear(s->ctx);
+        status = EXIT_FAIL;
+    }
+    const tt_tune_row *last = rc ? NULL : tt_tune_row_at(r.t[r.n - 1], r.w[r.n - 1].choice);
+    tt_params hs;
+    if (!rc) {
+        tt_params_format_options(&last->params, s->models, pline, sizeof pline);
+        tt_tune_point(r.t[0], r.hindsight_point, &hs);
+        tt_params_format_options(&hs, s->models, hline, sizeof hline);
+        tt_tune_rolling_verdict(&r, s->rolling, line, sizeof line);
+        snprintf(note, sizeof note, "rolling %s: %lld windows by submit time, each tuned alone "
+                 "and its choice simulated on the next", s->rolling, (long long)r.n);
+    }
+    if (!rc && s->out) {
+        tt_tune_save_args a = {NULL, NULL, s->sp.dims, s->sp.ndims, s->obj, s->strat,
+                               (uint64_t)s->seed, budget,
+                               s->batch > 0 ? s->batch : tt_tune_default_batch(budget), cl,
+                               s->models, path, &s->trace->prov, *used ? used : "cpu",
+                               tt_la_describe(s->la), note, pline, 0, NULL, NULL, NULL, "",
+                               NULL, "", line, &r, s->rolling, hline};
+        cli_cleanup_on_signal(of->tmp);
+        if (tt_tune_save(s->ctx, s->out, &a))
+            status = EXIT_FAIL;
+        cli_cleanup_on_signal(NULL);
+    }
+    if (!rc && status == EXIT_OK) {
+        cli_err("recommended (the last window's choice): tt-sim -c %s %s %s", s->cspec, pline,
+                path);
+        cli_err("best static choice in hindsight: tt-sim -c %s %s %s", s->cspec, hline, path);
+        for (int64_t k = 0; k < r.n; k++) {
+            tt_tune_rolling_window_note(&r, k, note, sizeof note);
+            if (*note)
+                cli_err("%s", note);
+        }
+        tt_tune_rolling_describe(&r, s->rolling, note, sizeof note);
+        cli_err("%s", note);
+        cli_err("%s", line);
+        if (s->device != TT_DEVICE_CPU)
+            cli_err("simulations on %s; surrogate on %s", *used ? used : "cpu",
+                    tt_la_describe(s->la));
+        if (s->line)
+            printf("%s\n", pline);
+        else
+            tt_tune_rolling_tsv(stdout, &r, s->models);
+    }
+    free(ev);
+    free(args);
+    tt_tune_rolling_free(&r);
+    return finish(s, status);
 }
 
 int main(int argc, char **argv)
@@ -255,6 +358,8 @@ int main(int argc, char **argv)
         tt_sim_jobs_take(s.ctx, s.trace, s.models, &s.jobs) ||
         (s.out && cli_note_jobs(s.ctx, s.trace, &s.jobs)))
         return finish(&s, EXIT_FAIL);
+    if (s.rolling)
+        return rolling(&s, &cl, path, &of);
     char split[256];
     int rc = tt_tune_split(s.ctx, &s.jobs, s.hf, s.range, &s.train, &s.test, split, sizeof split);
     if (rc == TT_ERANGE && s.holdout) /* said in the words of the options */
@@ -293,8 +398,9 @@ int main(int argc, char **argv)
         return finish(&s, EXIT_FAIL);
     tt_params_format_options(&tt_tune_row_at(s.tr, ro.train_row[TT_ROLE_RECOMMENDED])->params,
                              s.models, pline, sizeof pline);
-    char note[160], gnote[320], verdict[512], xnote[320];
-    tt_tune_budget_note(ro.gain, note, sizeof note);
+    char note[320], gnote[320], verdict[512], xnote[320];
+    tt_tune_budget_note(ro.gain, ro.room, ro.exact, ro.sims_search, ro.forms,
+                        tt_tune_grid_size(s.tr), note, sizeof note);
     tt_tune_exact_note(s.tr, &ro, xnote, sizeof xnote);
     tt_tune_grid_note(s.tr, &ro, gnote, sizeof gnote);
     tt_tune_verdict(s.te, &ro, verdict, sizeof verdict);
@@ -305,7 +411,7 @@ int main(int argc, char **argv)
                                s.models, path, &s.trace->prov, *used ? used : "cpu",
                                tt_la_describe(s.la), split, pline, ro.nroles,
                                tt_tune_role_names, ro.train_row, s.te ? ro.test_row : NULL,
-                               note, &ro, gnote, verdict};
+                               note, &ro, gnote, verdict, NULL, NULL, NULL};
         cli_cleanup_on_signal(of.tmp);
         rc = tt_tune_save(s.ctx, s.out, &a);
         cli_cleanup_on_signal(NULL);

@@ -21,7 +21,7 @@ export PATH="$TT_BIN:$PATH"
 # name, the function that draws it, slow (minutes) or not
 FIGURES="philly-surface:surface philly-pareto:surface philly-orders-jct:orders
 philly-orders-rho:orders philly-elastic-jct:elastic philly-elastic-makespan:elastic
-wf-servers:workflows study-jct-cdf:study:slow"
+philly-rolling:rolling wf-servers:workflows study-jct-cdf:study:slow"
 
 philly() {
     [ -s "$work/philly.h5" ] || tt-ingest -q -o "$work/philly.h5" "$philly_csv"
@@ -69,6 +69,18 @@ elastic() {
 (order=fifo, w0=w1=0, el_up=2 el_down=1 when elastic): ${m#*:} against resize_cost" \
             -o "$out/philly-elastic-${m%%:*}.png" "$work/philly-elastic.h5"
     done
+}
+
+# the auto-tuner re-tuning every 14 days at twice the load, each window's
+# choice applied to the next (docs/studies.md): 42 configurations, 248
+# simulations, about 5 s with -j 2
+rolling() {
+    philly
+    tt-tune -d cpu -j 2 -c 4x32x8 -p load=2000 -s w0=0,60,600,3600,14400,86400,inf \
+        -s theta=1000,1100,1300,1500,1700,inf --objective jct_mean --rolling 14d \
+        -o "$work/philly-rolling.h5" "$work/philly.h5" >/dev/null 2>&1
+    tt-plot rolling --title 'Philly on 4x32x8 at twice the load: w0 x theta re-tuned every 14 days' \
+        -o "$out/philly-rolling.png" "$work/philly-rolling.h5"
 }
 
 # servers (nodes of 4 GPUs) each workflow baseline needs for wf_jct_p99 <=

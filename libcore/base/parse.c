@@ -134,6 +134,27 @@ int tt_parse_range(const char *s, int64_t *a, int64_t *b)
     return rc ? rc : *a < 0 || *b <= *a ? TT_ERANGE : 0;
 }
 
+int tt_parse_duration(const char *s, int64_t *seconds)
+{
+    static const char units[] = "smhdw";
+    static const int64_t scale[] = {1, 60, 3600, 86400, 604800};
+    size_t n = strlen(s);
+    const char *u = n > 1 ? strchr(units, s[n - 1]) : NULL;
+    char num[32];
+    if (!u || !*u || n - 1 >= sizeof num || !is_digit(s[0]))
+        return TT_EPARSE;
+    snprintf(num, sizeof num, "%.*s", (int)(n - 1), s);
+    int64_t v;
+    int rc = tt_parse_i64(num, &v);
+    if (rc)
+        return rc;
+    int64_t k = scale[u - units];
+    if (v == 0 || v > INT64_MAX / k)
+        return TT_ERANGE;
+    *seconds = v * k;
+    return 0;
+}
+
 int tt_is_missing(const char *s)
 {
     /* Every token is empty or starts with N or n: most fields end here. */

@@ -34,6 +34,7 @@
 #define GRP_TUNE_SPACE "space"
 #define GRP_TUNE_HISTORY "history"
 #define GRP_TUNE_RESULT "result"
+#define GRP_TUNE_ROLLING "rolling" /* tt-tune --rolling: a row a window */
 
 /* Whole paths, for readers. */
 #define PATH_SIM "/" GRP_SIM
@@ -49,5 +50,6 @@
 #define PATH_TUNE_HISTORY_PARAMS PATH_TUNE_HISTORY "/" GRP_PARAMS
 #define PATH_TUNE_HISTORY_METRICS PATH_TUNE_HISTORY "/" GRP_METRICS
 #define PATH_TUNE_RESULT PATH_TUNE "/" GRP_TUNE_RESULT
+#define PATH_TUNE_ROLLING PATH_TUNE "/" GRP_TUNE_ROLLING
 
 #endif

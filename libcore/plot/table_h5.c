@@ -284,7 +284,7 @@ static int read_h5(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, t
     int sweep = H5Lexists(f, GRP_SWEEP, H5P_DEFAULT) > 0;
     int sim = H5Lexists(f, GRP_SIM, H5P_DEFAULT) > 0;
     int rc;
-    if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE) {
+    if (part == TT_TABLE_TUNE || part == TT_TABLE_TUNE_SPACE || part == TT_TABLE_TUNE_ROLLING) {
         if (H5Lexists(f, GRP_TUNE, H5P_DEFAULT) <= 0)
             return tt_err(ctx, TT_EFORMAT, "'%s': not a tune file (%s; tt-tune -o writes one)",
                           path, file_kind(f, 0));

@@ -74,7 +74,7 @@ int tt_tab_read_attrs(tt_ctx *ctx, const char *path, hid_t f, const char *where,
 
 /* ---- tune files (table_tune.c) ---- */
 
-/* Part TT_TABLE_TUNE or TT_TABLE_TUNE_SPACE of the tune file f (its
+/* Part TT_TABLE_TUNE, TT_TABLE_TUNE_SPACE or TT_TABLE_TUNE_ROLLING of the tune file f (its
  * layout checked by the caller), named path in messages. */
 int tt_tab_read_tune(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part, tt_table *t);
 

@@ -11,6 +11,14 @@
 static const char *const history_names[] = {"part",      "phase",    "round",    "sim_row",
                                             "objective", "feasible", "predicted"};
 
+/* The columns of /tune/rolling in tt_tune_rolling_tsv's order (the
+ * searched dimensions, read as extras, come after). */
+static const char *const rolling_names[] = {
+    "window",      "start",          "end",         "jobs",       "job_from",
+    "job_to",      "objective",      "exact",       "sims",       "next_jobs",
+    "next_choice", "next_hindsight", "next_strict", "next_first", "row",
+    "next_choice_row", "next_hindsight_row", "next_strict_row", "next_first_row"};
+
 /* Appends ",word" (or "word" to "") to *s. 0 or -1. */
 static int append_word(char **s, const char *word)
 {
@@ -138,6 +146,13 @@ int tt_tab_read_tune(tt_ctx *ctx, const char *path, hid_t f, tt_table_part part,
     int rc = tt_tab_read_attrs(ctx, path, f, PATH_TUNE, t);
     if (rc || part == TT_TABLE_TUNE_SPACE)
         return rc ? rc : read_space(ctx, path, f, t);
+    if (part == TT_TABLE_TUNE_ROLLING) {
+        if (H5Lexists(f, PATH_TUNE_ROLLING, H5P_DEFAULT) <= 0)
+            return tt_err(ctx, TT_EFORMAT, "'%s': a tune file without /tune/rolling (tt-tune "
+                          "--rolling -o writes one)", path);
+        return tt_tab_read_group(ctx, path, f, PATH_TUNE_ROLLING, rolling_names,
+                                 NELEM(rolling_names), 1, t);
+    }
     rc = tt_tab_read_group(ctx, path, f, PATH_TUNE_HISTORY, history_names, NELEM(history_names), 1,
                            t);
     if (!rc)

@@ -182,6 +182,7 @@ typedef struct {
     float acq;
     int64_t id;
     double mean;
+    double low; /* the mean less TT_TUNE_ROOM_SD standard deviations, in objective units */
 } cand;
 
 static int cmp_cand(const void *a, const void *b)
@@ -234,9 +235,11 @@ static int model_score(tt_search *s, tt_la *la, const model *m, const int64_t *p
                 acq *= norm_cdf(o->conds[q].ge ? -z : z);
             }
             double y = mean[i] * m->sd[0] + m->mu[0];
+            double low = (mean[i] - TT_TUNE_ROOM_SD * sdv) * m->sd[0] + m->mu[0];
             out[c0 + i].acq = (float)acq;
             out[c0 + i].id = pool[c0 + i];
             out[c0 + i].mean = m->logy ? exp(y) : y;
+            out[c0 + i].low = m->logy ? exp(low) : low;
         }
     }
     free(xp);
@@ -375,6 +378,73 @@ int tt_search_run_model(tt_search *s)
         if (!rc)
             rc = tt_search_flush(s);
     }
+    tt_la_free(own);
+    return rc;
+}
+
+/* ---- how far the choice may lie from the grid's best ---- */
+
+/* The most points the surrogate of the room is fitted to (its Cholesky
+ * factors cost n^3): past them the room is not known. */
+#define ROOM_POINTS 4096
+
+int tt_search_estimate_room(tt_search *s, double *room)
+{
+    *room = NAN;
+    if (s->nset < 3 || s->nset > ROOM_POINTS)
+        return 0;
+    /* every point alike: no spread to scale a surrogate by, and none seen */
+    int same = 1;
+    for (int64_t i = 1; i < s->nset && same; i++)
+        same = s->t->rows[s->set[i]].objective == s->t->rows[s->set[0]].objective;
+    if (same) {
+        *room = 0.0;
+        return 0;
+    }
+    tt_la *la = s->o->la, *own = NULL;
+    int rc = la ? 0 : tt_la_create(s->ctx, TT_DEVICE_CPU, &own);
+    if (rc)
+        return rc;
+    la = la ? la : own;
+    model m;
+    rc = model_fit(s, la, &m);
+    int64_t np = 0, *pool = rc ? NULL : model_pool(s, &np);
+    if (!rc && !pool)
+        rc = TT_ENOMEM;
+    /* the configurations not simulated: neither proposed nor of a form a
+     * row has */
+    int64_t k = 0;
+    for (int64_t i = 0; i < np; i++) {
+        tt_params p, f;
+        tt_tune_point(s->t, pool[i], &p);
+        tt_tune_form(s->t, &p, &f);
+        if (tt_tune_cache_find(s->t, &p) < 0 && tt_tune_form_find(s->t, &f) < 0)
+            pool[k++] = pool[i];
+    }
+    np = k;
+    cand *c = pool ? (cand *)malloc((size_t)(np > 0 ? np : 1) * sizeof *c) : NULL;
+    if (!rc && !c)
+        rc = tt_err(s->ctx, TT_ENOMEM, "out of memory");
+    if (!rc)
+        rc = model_score(s, la, &m, pool, np, c);
+    double bound[TT_OBJ_MAX_CONDS];
+    tt_search_ranked *r = rc ? NULL : tt_search_rank(s, bound);
+    if (!rc && !r)
+        rc = TT_ENOMEM;
+    if (!rc) {
+        double best = r[0].obj, low = best;
+        for (int64_t i = 0; i < np; i++)
+            low = c[i].low < low ? c[i].low : low;
+        *room = best != 0 ? (best - low) / fabs(best) : low < best ? INFINITY : 0.0;
+    }
+    if (rc == TT_ERANGE) { /* no length scale gives a usable model: not known */
+        tt_err_clear(s->ctx);
+        rc = 0;
+    }
+    free(r);
+    free(c);
+    free(pool);
+    model_free(&m);
     tt_la_free(own);
     return rc;
 }

@@ -433,6 +433,7 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
     s.limit = o->budget;
     t->exact = 0;
     t->forms = -1;
+    t->room = o->strategy == TT_TUNE_GRID ? NAN : 0.0; /* an exact search leaves none */
     int64_t cap = (o->strategy == TT_TUNE_GRID ? o->budget : s.batch) + 1;
     s.pend = (tt_params *)malloc((size_t)cap * sizeof *s.pend);
     s.pred = (double *)malloc((size_t)cap * sizeof *s.pred);
@@ -453,6 +454,9 @@ int tt_tune_search(tt_ctx *ctx, tt_tune *t, const tt_tune_opts *o, tt_tune_eval_
         s.limit = o->budget;
         if (!rc && o->strategy != TT_TUNE_GRID)
             rc = tt_search_run_local(&s);
+        /* how far from the grid's best its choice may be, by a surrogate */
+        if (!rc && o->strategy != TT_TUNE_GRID)
+            rc = tt_search_estimate_room(&s, &t->room);
     }
     t->gain = s.gain;
     if (!rc)

@@ -204,10 +204,6 @@ int tt_tune_space_search(tt_ctx *ctx, tt_tune_space *sp, const char *name, const
 
 /* ---- the tuner and its cache ---- */
 
-/* The rows' phases as tt_tune_run_roles stores them (/tune/history/phase
- * in tt/tune.h). */
-enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
-
 void tt_tune_form(const tt_tune *t, const tt_params *p, tt_params *f)
 {
     if (t->have_canon)
@@ -363,6 +359,8 @@ int tt_tune_last_exact(const tt_tune *t) { return t->exact; }
 int64_t tt_tune_grid_forms(const tt_tune *t) { return t->forms; }
 int64_t tt_tune_rows(const tt_tune *t) { return t->nrows; }
 double tt_tune_last_gain(const tt_tune *t) { return t->gain; }
+
+double tt_tune_last_room(const tt_tune *t) { return t->room; }
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i) { return &t->rows[i]; }
 
 void tt_tune_point(const tt_tune *t, int64_t k, tt_params *p)
@@ -568,9 +566,7 @@ int64_t tt_tune_default_batch(int64_t budget)
 const char *const tt_tune_role_names[TT_NROLES] = {"recommended", "strict", "no_wait",
                                                    "grid_best", "hindsight"};
 
-/* base waiting w for w0 and w1 in every class: a class timer of its own
- * would make the baseline something else for that class. */
-static tt_params every_class_waits(const tt_params *base, int64_t w)
+tt_params tt_tune_every_class_waits(const tt_params *base, int64_t w)
 {
     tt_params p = *base;
     p.w0 = p.w1 = w;
@@ -595,6 +591,7 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
     out->rows_search = train->nrows - before;
     out->sims_search = train->nsims - sims;
     out->gain = train->gain;
+    out->room = train->room;
     out->exact = train->exact;
     out->forms = train->forms;
     out->forms_test = -1;
@@ -605,8 +602,8 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
         rc = tt_tune_search(ctx, train, &o, eval, train_arg, &tr[TT_ROLE_GRID_BEST]);
     out->rows_grid = train->nrows - before - out->rows_search;
     out->sims_grid = train->nsims - sims - out->sims_search;
-    tt_params strict = every_class_waits(&train->base, TT_INF);
-    tt_params nowait = every_class_waits(&train->base, 0);
+    tt_params strict = tt_tune_every_class_waits(&train->base, TT_INF);
+    tt_params nowait = tt_tune_every_class_waits(&train->base, 0);
     if (!rc)
         rc = tt_tune_eval(ctx, train, &strict, PHASE_SINGLE, eval, train_arg,
                           &tr[TT_ROLE_STRICT]);

@@ -65,6 +65,7 @@ struct tt_tune {
     int64_t nsims;
     double gain; /* the last round's of the last search (tt_tune_last_gain) */
     int exact;     /* the last search ran every distinct form (tt_tune_last_exact) */
+    double room;   /* the last search's room (tt_tune_last_room) */
     int64_t forms; /* the grid's distinct forms where it counted them, else -1 */
 };
 
@@ -142,6 +143,15 @@ static inline int64_t tt_tune_idx_to_id(const tt_tune *t, const int64_t *idx)
         id = id * t->dims[d].n + idx[d];
     return id;
 }
+
+/* The rows' phases as tt_tune_run_roles and tt_tune_rolling_run store
+ * them (/tune/history/phase in tt/tune.h). */
+enum { PHASE_SEARCH, PHASE_GRID, PHASE_SINGLE, PHASE_HINDSIGHT };
+
+/* base waiting w for w0 and w1 in every class (strict consolidation: inf,
+ * no-wait: 0): a class timer of its own would make the baseline something
+ * else for that class. */
+tt_params tt_tune_every_class_waits(const tt_params *base, int64_t w);
 
 /* The row of p, or -1. */
 int64_t tt_tune_cache_find(const tt_tune *t, const tt_params *p);
@@ -238,6 +248,14 @@ int tt_search_propose_around(tt_search *s, int64_t r, const int64_t *step, int a
 
 /* The model strategy (model.c). */
 int tt_search_run_model(tt_search *s);
+/* After a search that was not exact: how far below its best a
+ * configuration it did not simulate may lie, by a surrogate fitted to
+ * every point of the set (the least over those configurations of the mean
+ * less TT_TUNE_ROOM_SD standard deviations, as a fraction of the best's
+ * objective; 0 when none is left), into *room; NAN when it cannot be told
+ * (fewer than 3 points or more than 4096, no usable length scale). 0 or a
+ * code of the linear algebra; TT_ENOMEM. */
+int tt_search_estimate_room(tt_search *s, double *room);
 
 /* The end of every search (local.c): the simulations the global strategy
  * leaves to it, and its rounds, coordinate steps around the best points

@@ -66,16 +66,37 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
     return rc;
 }
 
-void tt_tune_budget_note(double gain, char *buf, size_t size)
+void tt_tune_budget_note(double gain, double room, int exact, int64_t sims, int64_t forms,
+                         int64_t grid, char *buf, size_t size)
 {
-    if (isinf(gain))
-        snprintf(buf, size, "budget may be too small: the last round found the first "
-                            "configuration that meets the conditions");
-    else if (gain > TT_TUNE_GAIN_NOTE)
-        snprintf(buf, size, "budget may be too small: the last round improved the objective "
-                            "by %.1f %%", 100.0 * gain);
-    else if (size)
-        buf[0] = '\0';
+    static const char head[] = "budget may be too small: ";
+    if (exact) {
+        if (size)
+            buf[0] = '\0';
+    } else if (isinf(gain)) {
+        snprintf(buf, size, "%sthe last round found the first configuration that meets the "
+                 "conditions", head);
+    } else if (gain > TT_TUNE_GAIN_NOTE) {
+        snprintf(buf, size, "%sthe last round improved the objective by %.1f %%", head,
+                 100.0 * gain);
+    } else if (room > TT_TUNE_ROOM_NOTE) {
+        snprintf(buf, size, "%sa surrogate fitted to the search's points leaves room for a "
+                 "configuration it did not simulate %.1f %% below its choice (the mean less %g "
+                 "standard deviations)", head, 100.0 * room, TT_TUNE_ROOM_SD);
+    } else if (isnan(room)) {
+        snprintf(buf, size, "%sno surrogate could be fitted to say how far below its choice a "
+                 "configuration it did not simulate may lie", head);
+    } else if (forms >= 0) {
+        snprintf(buf, size, "%sit did not run %lld of the grid's %lld distinct simulations; a "
+                 "surrogate fitted to its points sees none more than %g %% below its choice, "
+                 "which on a rough landscape is no promise", head, (long long)(forms - sims),
+                 (long long)forms, 100.0 * TT_TUNE_ROOM_NOTE);
+    } else {
+        snprintf(buf, size, "%sit ran %lld simulations of a grid of %lld points; a surrogate "
+                 "fitted to its points sees none more than %g %% below its choice, which on a "
+                 "rough landscape is no promise", head, (long long)sims, (long long)grid,
+                 100.0 * TT_TUNE_ROOM_NOTE);
+    }
 }
 
 void tt_tune_describe(const tt_tune *t, const tt_tune_roles *ro, int test, const char *split,

@@ -14,6 +14,8 @@ writes. Here every column comes in the order the tools print it as TSV:
     read_sweep(path)         one row per configuration, as tt-sweep prints them
                              (tt-sweep -o, tt-merge -o); the index is /sweep/index
     read_tune(path)          every configuration tt-tune -o evaluated (/tune/history)
+    read_tune_rolling(path)  one row per window of tt-tune --rolling -o (/tune/rolling),
+                             as tt-tune --rolling prints them (less the total row)
 
 Absent values are NA (start and end of a job that never ran, a rejected job's
 results, a string the trace lacks); text columns are pandas strings; the
@@ -57,7 +59,7 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 
 __all__ = ["read_trace", "read_sim", "read_sim_jobs", "read_sim_timeline", "read_sweep",
-           "read_tune", "trace_columns", "TRACE_COLUMNS", "OPTIONAL_TRACE_COLUMNS", "PARAMS",
+           "read_tune", "read_tune_rolling", "trace_columns", "TRACE_COLUMNS", "OPTIONAL_TRACE_COLUMNS", "PARAMS",
            "METRICS"]
 
 TRACE_COLUMNS = ("submit", "duration", "gpus", "gpu_milli", "start", "end", "nodes",
@@ -278,6 +280,24 @@ def read_tune(path):
                           for role, a, b in zip(_strings(r["role"]), r["train_row"][()],
                                                 r["test_row"][()])}
         return _frame(cols, attrs)
+
+
+def read_tune_rolling(path):
+    """The windows of a rolling tune (tt-tune --rolling -o: /tune/rolling), a
+    row each, columns in the order tt-tune --rolling prints them (window,
+    start, end, jobs, job_from, job_to, the searched parameters of the
+    window's choice, objective, exact, sims, next_jobs, next_choice,
+    next_hindsight, next_strict, next_first; NaN on the last window, which
+    has no next), then the rows of /tune/history each role's objective on the
+    next window came from (row, next_*_row; -1 none). attrs: the /tune
+    attributes (rolling, windows, hindsight, verdict, ...)."""
+    with h5py.File(path, "r") as f:
+        g = _group(f, path, "tune", "tune/1")
+        if "rolling" not in g:
+            raise ValueError(f"{path}: not a rolling tune (no /tune/rolling; tt-tune --rolling "
+                             "-o writes one)")
+        r = g["rolling"]
+        return _frame({n: _column(r[n]) for n in _creation_order(r)}, _attrs(g))
 
 
 def _creation_order(g):

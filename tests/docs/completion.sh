@@ -41,7 +41,7 @@ tt-sweep -g order =|fifo,s|fifo,sjf fifo,srtf
 tt-sweep -g preset =|k8s-fixed,elastic-s|k8s-fixed,elastic-sidecar
 tt-sim -c|4x|4x32x8 4x4x8
 tt-cat -c|submit,du|submit,duration
-tt-plot||surface pareto cdf timeline trace search size lines
+tt-plot||surface pareto cdf timeline trace search rolling size lines
 tt-plot -o f.png|pa|pareto
 tt-plot surface -z|jct_p|jct_p50 jct_p90 jct_p99
 tt-plot pareto -x|make|makespan

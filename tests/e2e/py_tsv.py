@@ -1,7 +1,7 @@
 """What the tracetune Python package reads, written back as the TSV the
 tools print, for tests/e2e/t_python.sh to compare byte for byte:
 
-    py_tsv.py trace|jobs|timeline|sim|sweep|tune FILE
+    py_tsv.py trace|jobs|timeline|sim|sweep|tune|rolling FILE
 
 trace, jobs and timeline (integers and text) go through pandas' own
 to_csv; sim, sweep and tune rows are formatted as the tools format them
@@ -57,6 +57,25 @@ def tune(path):
         print("\t".join(line))
 
 
+def rolling(path):
+    w = tracetune.read_tune_rolling(path)
+    names = list(w.columns[:w.columns.get_loc("next_first") + 1])
+    names.remove("job_from")
+    names.remove("job_to")
+    print("\t".join(names))
+    last = len(w) - 1
+    for k, r in enumerate(w[names].itertuples(index=False, name=None)):
+        out = []
+        for n, v in zip(names, r):
+            if n == "objective" or n.startswith("next_") and n != "next_jobs":
+                out.append("" if math.isnan(v) else f"{v:.6f}")
+            elif n == "next_jobs" and k == last:
+                out.append("")
+            else:
+                out.append(cell(n, v))
+        print("\t".join(out))
+
+
 def main():
     kind, path = sys.argv[1], sys.argv[2]
     if kind in ("trace", "jobs", "timeline"):
@@ -68,6 +87,8 @@ def main():
         print("\t".join(df.columns))
         for r in rows(df):
             print("\t".join(r))
+    elif kind == "rolling":
+        rolling(path)
     else:
         tune(path)
 

@@ -3,7 +3,7 @@
 # must equal the tool's output byte for byte: traces (the bundled example,
 # a generated one, one with the optional columns) against tt-cat, a tt-sim -o file against tt-sim, tt-sim
 # --jobs and --timeline, a sweep against tt-sweep, a tune file against
-# tt-tune's table.
+# tt-tune's table, a rolling tune's windows against tt-tune --rolling's.
 PY=/usr/bin/python3 # Debian's python3-h5py and python3-pandas live there
 [ -x "$PY" ] || PY=python3
 export PYTHONPATH="$FIX/../../python"
@@ -51,6 +51,16 @@ for split in "" "--holdout 0.25"; do
     tsv tune tune.h5 >py.tsv
     same "read_tune ${split:-without a split}" tune.tsv py.tsv
 done
+
+# a rolling tune's windows: tt-tune --rolling's rows, less the total
+tt-tune -d cpu -j 2 -c 1x2x8 -s w0=0,600,inf -s theta=1000,1500 --objective jct_mean \
+    --rolling 1d -o roll.h5 g.h5 >roll.tsv 2>/dev/null
+[ "$(wc -l <roll.tsv)" -ge 4 ] || fail "rolling: $(cat roll.tsv)"
+head -n -1 roll.tsv >want.tsv
+tsv rolling roll.h5 >py.tsv
+same "read_tune_rolling" want.tsv py.tsv
+$PY -c 'import tracetune; tracetune.read_tune_rolling("tune.h5")' 2>err.txt && fail "read_tune_rolling on a split's tune file"
+grep -qF "tune.h5: not a rolling tune (no /tune/rolling" err.txt || fail "message: $(tail -1 err.txt)"
 
 # a file of another kind: an error that says which
 $PY -c 'import tracetune; tracetune.read_sweep("g.h5")' 2>err.txt && fail "read_sweep on a trace"

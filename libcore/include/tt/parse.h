@@ -33,6 +33,11 @@ int tt_parse_milli(const char *s, int64_t *out);
  * such integers around a colon, TT_ERANGE when one does not fit in int64
  * or A < 0 or B <= A. */
 int tt_parse_range(const char *s, int64_t *a, int64_t *b);
+/* A positive duration: a decimal integer and its unit, s, m (minutes), h,
+ * d or w (weeks): "7d" -> 604800, "12h", "90m", "3600s". TT_EPARSE when s
+ * is not such a number and unit (no unit, another unit, a sign, a
+ * fraction), TT_ERANGE when it is 0 or its seconds do not fit in int64. */
+int tt_parse_duration(const char *s, int64_t *seconds);
 
 /* 1 when s is a token that traces use for "no value": "", "NA", "N/A",
  * "None", "null", "NULL", "nan", "NaN" (case as listed). */

@@ -134,6 +134,20 @@ int tt_plot_trace(tt_ctx *ctx, const tt_table *gpus, const tt_table *duration,
 int tt_plot_search(tt_ctx *ctx, const tt_table *hist, const tt_table *space,
                    const tt_table *surface, const tt_plot_opts *o, char **script);
 
+/* A rolling tune (tt-tune --rolling), from its TT_TABLE_TUNE_ROLLING
+ * table (its -o file's /tune/rolling, or its TSV: the total row is left
+ * out): one panel per searched dimension (at most 8, the others named in
+ * the title) drawing each window's choice over the span it is in force,
+ * from its window's end to the next window's (the last: one width past
+ * the trace), on the surface's axes (log where the values are geometric,
+ * 0 and inf as edges); below, the objective on each window after the
+ * first, at its middle: under the choice of the window before, the best
+ * static choice in hindsight, strict consolidation and the first
+ * window's choice, and each window's own choice as points. x: days of the
+ * trace. TT_EINVAL (a column missing, no searched parameter), TT_EEMPTY
+ * (fewer than two windows), TT_ENOMEM. */
+int tt_plot_rolling(tt_ctx *ctx, const tt_table *t, const tt_plot_opts *o, char **script);
+
 /* A size study (tt-size's TSV rows): y (default metric, the target's)
  * against x (default gpus; nodes), one line per policy (column policy, in
  * order of first appearance), the target value as a dashed horizontal

@@ -9,7 +9,7 @@
  *   - a simulation result (/sim/summary: one row; /sim/jobs: one row per
  *     job, with jct = end - submit added; /sim/timeline),
  *   - a tune file (tt/tune.h: /tune/history, one row per evaluated
- *     configuration, and /tune/space),
+ *     configuration, /tune/space, and a rolling tune's /tune/rolling),
  *   - a trace (tt/tracefile.h) summarised as tt-stats does (tt/stats.h).
  * A column is numeric (double: INT64_MAX stored as infinite reads as
  * +INFINITY, an absent value as NAN) or text. Numbers are only carried and
@@ -52,11 +52,14 @@ typedef enum {
                            metrics, and role: the roles of /tune/result whose
                            train_row or test_row is the row, comma-separated
                            ("recommended,hindsight"; "" for none) */
-    TT_TABLE_TUNE_SPACE /* /tune/space: a row per value of each searched dimension:
+    TT_TABLE_TUNE_SPACE, /* /tune/space: a row per value of each searched dimension:
                            dim, scale (linear, log, list), units (text), value;
                            dimensions in the order the file created them where
                            it keeps that order, else in parameter order
                            (w0, w0.bert, w1, theta, ...) */
+    TT_TABLE_TUNE_ROLLING /* /tune/rolling of a tt-tune --rolling -o file: a row per
+                             window (tt/tune.h); TSV: tt-tune --rolling's rows, the
+                             total row included (its window column is then text) */
 } tt_table_part;
 
 /* Reads the file path (HDF5 or TSV, told apart by the HDF5 signature).

@@ -265,6 +265,17 @@ int64_t tt_tune_grid_forms(const tt_tune *t);
  * gains was most likely stopped by its budget before its end. */
 double tt_tune_last_gain(const tt_tune *t);
 
+/* How far below the choice of the last refine or model tt_tune_search on
+ * t a configuration of the grid it did not simulate may lie: a Gaussian
+ * process (the model strategy's surrogate) fitted to every point of the
+ * search, its mean less TT_TUNE_ROOM_SD standard deviations at each
+ * lattice point not simulated (all of them, or a seeded sample of a large
+ * grid), the least of them as a fraction of the choice's objective below
+ * it (0: none below; 0 after an exact search). NAN where it cannot be
+ * told: fewer than 3 points or more than 4096, no usable surrogate. */
+double tt_tune_last_room(const tt_tune *t);
+#define TT_TUNE_ROOM_SD 2.0
+
 /* The rows in order of evaluation, and row i. */
 int64_t tt_tune_rows(const tt_tune *t);
 const tt_tune_row *tt_tune_row_at(const tt_tune *t, int64_t i);
@@ -305,6 +316,7 @@ typedef struct {
     int64_t rows_search, rows_grid; /* and the configurations each evaluated there */
     double hindsight;               /* the hindsight's objective on test (regret from it) */
     double gain; /* the search's last round on train (tt_tune_last_gain) */
+    double room; /* and the room it left (tt_tune_last_room) */
     int exact, exact_test; /* the search on train, on test ran every distinct form */
     int64_t forms, forms_test; /* the grid's distinct forms there, or -1 (tt_tune_grid_forms) */
 } tt_tune_roles;
@@ -350,13 +362,33 @@ int tt_tune_tsv(FILE *f, const tt_tune *train, const tt_tune *test, const tt_tun
 /* A last round that improved the best by more than this (a fraction)
  * says the budget may have been too small. */
 #define TT_TUNE_GAIN_NOTE 0.01
-/* Into buf, from the gain of a search's last round (tt_tune_last_gain):
- * "budget may be too small: the last round improved the objective by
- * 2.1 %" past TT_TUNE_GAIN_NOTE, "budget may be too small: the last round
- * found the first configuration that meets the conditions" for +inf, else
- * "". It cannot tell a search that stopped in another basin than the
- * best: that one no longer gains. */
-void tt_tune_budget_note(double gain, char *buf, size_t size);
+/* The room (tt_tune_last_room) past which the note gives it as the
+ * reason: a configuration not simulated may lie that far below the
+ * choice. */
+#define TT_TUNE_ROOM_NOTE 0.02
+/* Into buf, after a refine or model search: "" when it was exact (its
+ * choice is the grid's best); else always a note that starts "budget may
+ * be too small: " and says why, the strongest reason first: "the last
+ * round improved the objective by 2.1 %" (gain past TT_TUNE_GAIN_NOTE),
+ * "the last round found the first configuration that meets the
+ * conditions" (gain +inf), "a surrogate fitted to the search's points
+ * leaves room for a configuration it did not simulate 14.3 % below its
+ * choice (the mean less 2 standard deviations)" (room past
+ * TT_TUNE_ROOM_NOTE), "no surrogate could be fitted to say how far below
+ * its choice a configuration it did not simulate may lie" (room NAN), or
+ * "it did not run 21 of the grid's 46 distinct simulations; a surrogate
+ * fitted to its points sees none more than 2 % below its choice, which on
+ * a rough landscape is no promise" (forms -1: "it ran 25 simulations of a
+ * grid of 4782969 points; ..."). A search that is not exact cannot tell
+ * how far its choice lies from the grid's best: on the example trace the
+ * surrogate's room alone stayed silent on choices 9 to 14 % off, the gain
+ * alone on 30 of bench/tune-robust's 56 runs more than 2 % off
+ * (docs/performance.md). gain,
+ * room: tt_tune_last_gain, tt_tune_last_room; sims: the search's
+ * simulations; forms: the grid's distinct forms, or -1, and grid its
+ * points (tt_tune_grid_forms, tt_tune_grid_size). */
+void tt_tune_budget_note(double gain, double room, int exact, int64_t sims, int64_t forms,
+                         int64_t grid, char *buf, size_t size);
 /* Into buf, after tt_tune_run_roles over train: "" when the search was
  * exact; else what it left: "not exact: the search ran 25 of the grid's
  * 46 distinct simulations; how far its choice lies from the grid's best
@@ -419,6 +451,123 @@ int tt_tune_split(tt_ctx *ctx, const tt_sim_jobs *j, double holdout, const int64
  * when f is not strictly between 0 and 1 or leaves a part without jobs. */
 int tt_tune_holdout(int64_t n, double f, int64_t *cut);
 
+/* ---- rolling re-tuning ---- */
+
+/* The auto-tuner as it would run in production (tt-tune --rolling): the
+ * trace cut into windows of a fixed width by submit time, a search on
+ * each window, and each window's choice simulated on the next. Every
+ * window is its own job list (tt_tune_slice, as --holdout's parts): the
+ * jobs submitted in it, simulated alone on an empty cluster to their end;
+ * a job that runs past the window's end stays in its window, and nothing
+ * of a window's queue is carried into the next. */
+
+/* What a window's configurations are, in tt_tune_window.row and the
+ * totals: the choice tuned on the window before, the best static choice
+ * in hindsight (one configuration of the grid for every window), strict
+ * consolidation (w0 = w1 = inf, no class timer) and the choice tuned on
+ * the first window. */
+enum { TT_ROLL_CHOICE, TT_ROLL_HINDSIGHT, TT_ROLL_STRICT, TT_ROLL_FIRST, TT_ROLL_N };
+/* "choice", "hindsight", "strict", "first". */
+extern const char *const tt_tune_roll_names[TT_ROLL_N];
+
+typedef struct {
+    int64_t start, end; /* submit times [start, end): seconds of the trace from its first
+                         * submit, before -p load scales them */
+    int64_t a, b;       /* its jobs [a, b) of the trace */
+    /* after tt_tune_rolling_run, rows of the window's tuner (-1: none) */
+    int64_t choice;      /* the search's choice on this window */
+    int64_t sims_search; /* the simulations of that search */
+    int exact;           /* it ran every distinct form of the grid */
+    int64_t forms;       /* the grid's distinct forms on the window, or -1 (tt_tune_grid_forms) */
+    double gain;         /* its last round's (tt_tune_last_gain) */
+    double room;         /* the room it left (tt_tune_last_room) */
+    int64_t row[TT_ROLL_N]; /* from the second window on: each role on this window */
+} tt_tune_window;
+
+/* A rolling tune: a plain struct, tt_tune_rolling_init it and free it
+ * with tt_tune_rolling_free. */
+typedef struct {
+    int64_t width;      /* seconds */
+    int64_t n;          /* windows with jobs, in time order */
+    int64_t empty;      /* windows of the span without a job, left out: the choice
+                         * before them applies to the next window with jobs */
+    tt_tune_window *w;  /* n */
+    tt_sim_jobs *jobs;  /* n: each window's jobs */
+    tt_tune **t;        /* n: each window's tuner */
+    /* after tt_tune_rolling_run */
+    int64_t hindsight_point; /* lattice point of the best static choice (tt_tune_point) */
+    double total[TT_ROLL_N]; /* each role's objective over windows 1 .. n-1: their
+                              * objectives' mean weighted by their jobs */
+    int64_t total_jobs;      /* the jobs of windows 1 .. n-1 */
+    int64_t sims_search, sims_single, sims_hindsight; /* simulations, all windows */
+} tt_tune_rolling;
+
+/* Cuts j (submit times sorted) into windows of width seconds from its
+ * first submit, keeps those with jobs (each sliced, tt_tune_slice) and
+ * creates a tuner over each (tt_tune_create with base, dims, ndims, obj;
+ * with cluster not NULL, configurations of one canonical form over the
+ * window's jobs share a simulation, tt_tune_set_canon with models). 0;
+ * TT_ERANGE when fewer than two windows have jobs ("the trace's 2000 jobs
+ * are submitted over 4.1 days: one window of 7 days, none to apply its
+ * choice to"); TT_EINVAL when obj has conditions (a "best" bound differs
+ * from window to window, so a static choice's total has no ranking) or
+ * the grid has more than TT_TUNE_EXACT_POINTS points (the best static
+ * choice in hindsight looks at each), or tt_tune_create's codes;
+ * TT_ENOMEM. On failure r holds nothing (tt_tune_rolling_free is still
+ * safe). */
+int tt_tune_rolling_init(tt_ctx *ctx, tt_tune_rolling *r, const tt_sim_jobs *j, int64_t width,
+                         const tt_params *base, const tt_tune_dim *dims, int ndims,
+                         const tt_objective *obj, const tt_cluster *cluster,
+                         const tt_models *models);
+void tt_tune_rolling_free(tt_tune_rolling *r);
+
+/* Runs the rolling tune: on every window the search with opts (rows of
+ * phase 0, as a tt-tune without a split runs it first on that slice, so
+ * its choice is the one that tt-tune would recommend there); then on
+ * every window from the second on, the choice of the window before, the
+ * first window's choice and strict consolidation (phase 2) and every
+ * distinct form of the grid not simulated yet (phase 3, batches of
+ * opts->batch); the best static choice in hindsight is the lattice point
+ * whose objectives over windows 1 .. n-1, weighted by their jobs, are
+ * least (the first in lattice order on ties). eval runs with args[k] on
+ * window k. 0; TT_ESTOPPED (opts->stop, between batches); TT_EEMPTY when
+ * a window's objective cannot be computed ("window 3 (days 14 to 21):
+ * ..."); the codes of tt_tune_search and eval. */
+int tt_tune_rolling_run(tt_ctx *ctx, tt_tune_rolling *r, const tt_tune_opts *opts,
+                        tt_tune_eval_fn eval, void *const *args);
+
+/* The TSV of a rolling tune to f: a header, one row a window and a total
+ * row. Columns: window (from 0; "total"), start, end (s, as
+ * tt_tune_window), jobs, the searched dimensions (the window's choice, as
+ * tt-sim prints them), objective (the choice's on its own window), exact
+ * (1/0), sims (the search's simulations), next_jobs, next_choice,
+ * next_hindsight, next_strict, next_first (each role's objective on the
+ * next window; empty for the last). The total row: the first start, the
+ * last end, every job, the dimensions and objective empty, the windows
+ * whose search was exact, every search's simulations, then next_jobs and
+ * the totals of tt_tune_rolling. 0, or TT_EIO when f has an error set. */
+int tt_tune_rolling_tsv(FILE *f, const tt_tune_rolling *r, const tt_models *models);
+/* Into buf, the line on a window's search that tt-tune prints where there
+ * is one ("" else): "window 3 (days 42 to 56): not exact: the search ran
+ * 25 of the grid's 46 distinct simulations (--budget 46 makes it exact)",
+ * and its budget note (tt_tune_budget_note) after "; ". */
+void tt_tune_rolling_window_note(const tt_tune_rolling *r, int64_t k, char *buf, size_t size);
+/* Into buf, what the rolling tune spent: "1234 simulations for 2000
+ * configurations over 8 windows of 14d (days 0 to 108.9; search 400,
+ * exact in 8 of 8 windows; applied choices and baselines 12; best static
+ * choice in hindsight 822)"; label is the width as given ("14d"). */
+void tt_tune_rolling_describe(const tt_tune_rolling *r, const char *label, char *buf,
+                              size_t size);
+/* Into buf, the verdict: "over 7 windows after the first (days 14 to
+ * 108.9, 70123 jobs) re-tuning every 14d gives jct_mean 12345.68 (the
+ * windows' mean weighted by their jobs): 2.31 % worse than the best
+ * static choice in hindsight (12068.91), 4.50 % better than strict
+ * consolidation (12927.40) and 1.20 % better than the first window's
+ * choice (12495.63): re-tuning paid off against the first window's
+ * choice" (or "did not pay off"); percentages of the baseline's. */
+void tt_tune_rolling_verdict(const tt_tune_rolling *r, const char *label, char *buf,
+                             size_t size);
+
 /* ---- the history file ---- */
 
 /* Everything one tune file holds; the caller keeps ownership. */
@@ -444,6 +593,13 @@ typedef struct {
     const tt_tune_roles *ro; /* what tt_tune_run_roles did, or NULL (not known) */
     const char *grid_note;   /* tt_tune_grid_note, or NULL */
     const char *verdict;     /* tt_tune_verdict, or NULL */
+    /* a rolling tune (tt-tune --rolling), or NULL: its windows' tuners
+     * stand for train and test (train may then be NULL), split says how
+     * the trace was cut, verdict is tt_tune_rolling_verdict, recommended
+     * the last window's choice */
+    const tt_tune_rolling *rolling;
+    const char *rolling_label; /* the width as given: "14d" */
+    const char *hindsight;     /* the best static choice's tt-sim parameter line */
 } tt_tune_save_args;
 
 /* Writes the tune file whole or not at all (a temporary file renamed into
@@ -455,7 +611,7 @@ typedef struct {
  * sims_search, sims_grid (those of the search and of the grid baseline on
  * train, as tt_tune_describe says them; -1 when not known),
  * device, linalg, split, recommended (the tt-sim parameter line),
- * budget_note ("" when the search's last round gained little),
+ * budget_note (tt_tune_budget_note: "" when the search was exact),
  * exact_train, exact_test (1 where the search on that part ran every
  * distinct form of the grid, so its best is the grid's best; else 0),
  * grid_distinct_train, grid_distinct_test (the grid's distinct
@@ -487,7 +643,31 @@ typedef struct {
  *   /tune/result/role         strings: recommended, strict, no_wait,
  *                             grid_best, hindsight
  *   /tune/result/train_row, /tune/result/test_row
- *                             int64: its row in /tune/history, -1 none */
+ *                             int64: its row in /tune/history, -1 none
+ * A rolling tune's file (a->rolling) has the attributes above but
+ * sims_train, sims_test, sims_grid, exact_*, grid_distinct_* and
+ * grid_note, and: rolling (the width as given), rolling_s (seconds),
+ * windows, windows_empty, sims (every simulation), sims_search,
+ * sims_single, sims_hindsight (as tt_tune_rolling counts them) and
+ * hindsight (the best static choice's tt-sim parameter line). Its history
+ * holds every window's rows, part k for window k (window 0's first); its
+ * result the roles recommended (the last window's choice), first (the
+ * first window's) and hindsight (the best static choice, its row on the
+ * last window), test_row -1; and
+ *   /tune/rolling/<column>    one entry per window (a group that keeps
+ *                             its creation order): window, start, end,
+ *                             jobs, job_from, job_to (its jobs [from, to)
+ *                             in the trace), each searched dimension's
+ *                             value in the window's choice (int64,
+ *                             INT64_MAX infinite), objective, exact, sims,
+ *                             next_jobs, next_choice, next_hindsight,
+ *                             next_strict, next_first (float64, NaN on the
+ *                             last window; units those of the objective's
+ *                             metric when it is one alone) as
+ *                             tt_tune_rolling_tsv prints them, and row,
+ *                             next_choice_row, next_hindsight_row,
+ *                             next_strict_row, next_first_row: their rows
+ *                             in /tune/history (-1 none) */
 int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a);
 
 #ifdef __cplusplus

@@ -77,3 +77,21 @@ Test(parse, ranges)
     cr_expect_eq(tt_parse_range("0000000000000000000000000000001:2", &a, &b), 0);
     cr_expect(a == 1 && b == 2);
 }
+
+Test(parse, durations)
+{
+    int64_t v;
+    const char *ok[] = {"7d", "12h", "3600s", "90m", "2w", "1s"};
+    const int64_t want[] = {604800, 43200, 3600, 5400, 1209600, 1};
+    for (int i = 0; i < 6; i++) {
+        cr_expect_eq(tt_parse_duration(ok[i], &v), 0, "%s", ok[i]);
+        cr_expect_eq(v, want[i], "%s: %lld", ok[i], (long long)v);
+    }
+    const char *bad[] = {"", "d", "7", "7D", "7 d", " 7d", "-7d", "+7d", "1.5d", "7dd", "7y", "0x7d"};
+    for (int i = 0; i < 12; i++)
+        cr_expect_eq(tt_parse_duration(bad[i], &v), TT_EPARSE, "%s", bad[i]);
+    cr_expect_eq(tt_parse_duration("0d", &v), TT_ERANGE);
+    cr_expect_eq(tt_parse_duration("9223372036854775807s", &v), 0);
+    cr_expect_eq(tt_parse_duration("9223372036854775807m", &v), TT_ERANGE);
+    cr_expect_eq(tt_parse_duration("99999999999999999999d", &v), TT_ERANGE);
+}

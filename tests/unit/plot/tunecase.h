@@ -103,7 +103,7 @@ static inline void make_tune_sized(tunecase *c, const char *const *specs, int nd
     tt_tune_save_args a = {c->tr, c->te, c->d, nd, c->obj, "refine", 1, budget, batch, &cluster,
                            c->models, "x.h5", &p, "cpu", "cpu", "train jobs [0,10), test "
                            "jobs [10,20)", "-p w0=1", NROLES, roles, c->trow, c->terow,
-                           NULL, NULL, NULL, NULL};
+                           NULL, NULL, NULL, NULL, NULL, NULL, NULL};
     cr_assert_eq(tt_tune_save(ctx, c->path, &a), 0, "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);
 }

@@ -157,15 +157,32 @@ Test(local, last_gain)
     tt_tune_free(again);
     tt_objective_free(o);
 
-    char buf[160];
-    tt_tune_budget_note(0.021, buf, sizeof buf);
+    char buf[320];
+    /* not exact: always a note, the strongest reason first */
+    tt_tune_budget_note(0.021, 0.5, 0, 25, 46, 256, buf, sizeof buf);
     cr_expect_str_eq(buf, "budget may be too small: the last round improved the objective by "
                           "2.1 %");
-    tt_tune_budget_note(0.0099, buf, sizeof buf);
-    cr_expect_str_eq(buf, "");
-    tt_tune_budget_note(INFINITY, buf, sizeof buf);
+    tt_tune_budget_note(INFINITY, 0.5, 0, 25, 46, 256, buf, sizeof buf);
     cr_expect_str_eq(buf, "budget may be too small: the last round found the first "
                           "configuration that meets the conditions");
+    tt_tune_budget_note(0.0099, 0.143, 0, 25, 46, 256, buf, sizeof buf);
+    cr_expect_str_eq(buf, "budget may be too small: a surrogate fitted to the search's points "
+                          "leaves room for a configuration it did not simulate 14.3 % below its "
+                          "choice (the mean less 2 standard deviations)");
+    tt_tune_budget_note(0.0, NAN, 0, 25, 46, 256, buf, sizeof buf);
+    cr_expect_str_eq(buf, "budget may be too small: no surrogate could be fitted to say how far "
+                          "below its choice a configuration it did not simulate may lie");
+    tt_tune_budget_note(0.0099, 0.0199, 0, 25, 46, 256, buf, sizeof buf);
+    cr_expect_str_eq(buf, "budget may be too small: it did not run 21 of the grid's 46 distinct "
+                          "simulations; a surrogate fitted to its points sees none more than 2 % "
+                          "below its choice, which on a rough landscape is no promise");
+    tt_tune_budget_note(0.0, 0.0, 0, 2000, -1, 4782969, buf, sizeof buf);
+    cr_expect_str_eq(buf, "budget may be too small: it ran 2000 simulations of a grid of 4782969 "
+                          "points; a surrogate fitted to its points sees none more than 2 % below "
+                          "its choice, which on a rough landscape is no promise");
+    /* exact: the grid's best, nothing to say */
+    tt_tune_budget_note(0.5, 0.5, 1, 46, 46, 256, buf, sizeof buf);
+    cr_expect_str_eq(buf, "");
 }
 
 /* The rule of the gain, round by round over a set: 0 after the first
@@ -233,6 +250,62 @@ Test(local, deterministic_per_seed)
         /* the grid is the same sub-lattice for every seed */
         cr_expect_eq(differs, st != TT_TUNE_GRID, "strategy %d: seeds %s", st,
                      differs ? "differ" : "agree");
+    }
+    tt_objective_free(o);
+}
+
+/* A flat surface, or (arg not NULL) waves over w0 whose troughs lie
+ * between the lattice points a small search simulates. */
+static int wave_eval(void *arg, tt_ctx *ctx, const tt_params *ps, int64_t n, tt_metrics *out)
+{
+    (void)ctx;
+    for (int64_t i = 0; i < n; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].jct_mean = arg ? 1000 + 400 * sin((double)ps[i].w0 / 2500.0) : 1000;
+        out[i].makespan = 100000;
+    }
+    return 0;
+}
+
+/* The room a search leaves (tt_tune_last_room): none after an exact
+ * search or on a flat surface (where the note still says what was left
+ * unrun: not exact, no promise); past 2 % where it simulated a few points
+ * of a wavy one, and then the note says how much. */
+Test(local, room)
+{
+    tt_objective *o = obj("jct_mean");
+    const char *w0[] = {"w0=0:49000:50"};
+    tt_tune_opts opts = {TT_TUNE_MODEL, 256, 0, 1, NULL, 0, NULL, NULL, NULL, NULL};
+    int64_t best;
+    char buf[320];
+    int dip = 1;
+    /* the default budget holds the 50 points: exact, no room */
+    tt_tune *t = make_tune(w0, 1, o);
+    cr_assert_eq(tt_tune_search(NULL, t, &opts, wave_eval, &dip, &best), 0);
+    cr_expect(tt_tune_last_exact(t) && tt_tune_last_room(t) == 0.0);
+    tt_tune_free(t);
+    for (int st = TT_TUNE_REFINE; st <= TT_TUNE_MODEL; st++) {
+        opts.strategy = (tt_tune_strategy)st;
+        opts.budget = 8;
+        /* flat: every point alike, no room seen; not exact all the same */
+        t = make_tune(w0, 1, o);
+        cr_assert_eq(tt_tune_search(NULL, t, &opts, wave_eval, NULL, &best), 0);
+        cr_expect(!tt_tune_last_exact(t) && tt_tune_last_room(t) == 0.0, "flat: room %g",
+                  tt_tune_last_room(t));
+        tt_tune_budget_note(tt_tune_last_gain(t), tt_tune_last_room(t), 0, 8, 50, 50, buf,
+                            sizeof buf);
+        cr_expect(strstr(buf, "it did not run 42 of the grid's 50") != NULL, "%s", buf);
+        tt_tune_free(t);
+        /* wavy: 8 of 50 points leave room, and the note says how much */
+        t = make_tune(w0, 1, o);
+        cr_assert_eq(tt_tune_search(NULL, t, &opts, wave_eval, &dip, &best), 0);
+        double room = tt_tune_last_room(t);
+        cr_expect(room > TT_TUNE_ROOM_NOTE, "strategy %d: room %g", st, room);
+        tt_tune_budget_note(0.0, room, 0, 8, 50, 50, buf, sizeof buf);
+        char want[64];
+        snprintf(want, sizeof want, "did not simulate %.1f %% below its choice", 100 * room);
+        cr_expect(strstr(buf, want) != NULL, "%s", buf);
+        tt_tune_free(t);
     }
     tt_objective_free(o);
 }
