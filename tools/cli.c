@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -447,7 +448,7 @@ int cli_note_jobs(tt_ctx *ctx, tt_trace *t, const tt_sim_jobs *j)
 
 /* ---- parameters given the way people write them ---- */
 
-int cli_param_as_option(int argc, char **argv)
+int cli_param_as_option(int argc, char **argv, const struct option *lopts)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -461,6 +462,11 @@ int cli_param_as_option(int argc, char **argv)
             continue;
         memcpy(name, a + 2, len);
         name[len] = '\0';
+        int own = 0; /* an option of the tool's own (tt-tune's --seed) */
+        for (int j = 0; lopts && lopts[j].name && !own; j++)
+            own = strcmp(name, lopts[j].name) == 0;
+        if (own)
+            continue;
         int known = strcmp(name, "preset") == 0;
         for (int j = 0; j < TT_NPARAMS && !known; j++)
             known = strcmp(name, tt_param_names[j]) == 0;

@@ -128,9 +128,11 @@ void cli_note_rejected(const tt_metrics *m, int64_t n);
  * naming them, in how many rows, and why: every one of the jobs rejected,
  * or no GPU time used. */
 void cli_warn_empty_metrics(const tt_metrics *m, int64_t n);
-/* A parameter written as an option (--load 2000): says how to write it
- * (-p load=2000) and returns 1, for a usage error; else 0. */
-int cli_param_as_option(int argc, char **argv);
+/* A parameter written as an option (--load 2000) that is none of the
+ * tool's own long options (lopts, may be NULL): says how to write it (-p
+ * load=2000) and returns 1, for a usage error; else 0. */
+struct option;
+int cli_param_as_option(int argc, char **argv, const struct option *lopts);
 /* Warns on stderr of a value that parses but is implausible for its unit
  * (load=2: permille), for each item of a -p value or a -g list. */
 void cli_warn_value(const tt_models *m, const char *name, const char *value);

@@ -131,7 +131,7 @@ int main(int argc, char **argv)
         cli_err("out of memory");
         return finish(&s, EXIT_FAIL);
     }
-    if (cli_param_as_option(argc, argv)) {
+    if (cli_param_as_option(argc, argv, lopts)) {
         release(&s);
         return cli_usage_error(usage);
     }

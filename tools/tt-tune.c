@@ -163,7 +163,7 @@ static int parse_args(int argc, char **argv, state *s)
         cli_err("out of memory");
         return finish(s, EXIT_FAIL);
     }
-    int bad = cli_param_as_option(argc, argv), c;
+    int bad = cli_param_as_option(argc, argv, lopts), c;
     while (!bad && (c = getopt_long(argc, argv, "c:s:p:d:j:o:h", lopts, NULL)) != -1) {
         switch (c) {
         case 'c': s->cspec = optarg; break;

@@ -40,3 +40,5 @@ expect_exit 2 tt-tune -c 3x4x4 --w0=600 -s theta=1000,2000 --objective jct_mean 
 expect_err "tt-tune: --w0 is not an option: parameters are set with -p, as in -p w0=600"
 expect_exit 2 tt-cat -c submit,gpu ex.h5
 expect_err "tt-cat: unknown column 'gpu', did you mean 'gpus'? (see tt-cat -h)"
+# a tool's own option that shares a parameter's name is the option
+expect_exit 0 tt-tune -c 3x4x4 --seed 2 -s w0=0,600 --objective jct_mean --budget 2 ex.h5
