@@ -327,8 +327,9 @@ Test(elastic, eviction)
  * dlas and then gittins, mlfq=1000, el_up=1, min_run=0, C=10, R=30 (one
  * waiter at a time, so Gittins's index orders nothing here). want: J0's
  * end and gpu_s, J2's start and end, demotions, priority evictions,
- * resizes, grows, shrinks. */
-static void mlfq_check(int32_t g, const int64_t jobs[3][4], const int64_t want[9])
+ * resizes, grows, shrinks, resize_gpu_s, restart_gpu_s (the restart and
+ * resize shares; a restart's R is no resize). */
+static void mlfq_check(int32_t g, const int64_t jobs[3][4], const int64_t want[11])
 {
     for (int32_t o = TT_ORDER_DLAS; o <= TT_ORDER_GITTINS; o++) {
         ecase k;
@@ -343,9 +344,10 @@ static void mlfq_check(int32_t g, const int64_t jobs[3][4], const int64_t want[9
         for (int j = 0; j < 3; j++)
             ejob(&k, jobs[j][0], jobs[j][1], (int32_t)jobs[j][2], (int)jobs[j][3]);
         cr_assert_eq(erun(&k, out, &m, NULL), 0);
-        int64_t got[9] = {out[0].end,   out[0].gpu_s,   out[2].start, out[2].end, m.demotions,
-                          m.preempt_prio, m.resizes, m.grows,      m.shrinks};
-        for (int x = 0; x < 9; x++)
+        int64_t got[11] = {out[0].end,   out[0].gpu_s,   out[2].start,   out[2].end,
+                           m.demotions,  m.preempt_prio, m.resizes,      m.grows,
+                           m.shrinks,    m.resize_gpu_s, m.restart_gpu_s};
+        for (int x = 0; x < 11; x++)
             cr_expect_eq(got[x], want[x], "order %d, value %d: %lld, not %lld", o, x,
                          (long long)got[x], (long long)want[x]);
     }
@@ -364,11 +366,12 @@ static void mlfq_check(int32_t g, const int64_t jobs[3][4], const int64_t want[9
  *   (done = (200 - 10) x 10^6 / 500 = 380,000; w = 520,000). J2 300..350.
  * - 350: J0 restarts at 2 and grows at once to 4 (gain 260, paid with the
  *   start): r = 30, s = 500, end 350 + 30 + 260 = 640.
- * gpu_s of J0: 2 x 100 + 4 x 200 + 4 x 290 = 2160; one resize, a grow. */
+ * gpu_s of J0: 2 x 100 + 4 x 200 + 4 x 290 = 2160; one resize, a grow;
+ * resize_gpu_s 4 x 10, restart_gpu_s that and the restart's 4 x 30. */
 Test(elastic, mlfq_grow_demotes_earlier)
 {
     static const int64_t jobs[3][4] = {{0, 1000, 2, 1}, {0, 100, 6, 0}, {200, 50, 8, 0}};
-    static const int64_t want[9] = {640, 2160, 300, 350, 1, 1, 1, 1, 0};
+    static const int64_t want[11] = {640, 2160, 300, 350, 1, 1, 1, 1, 0, 40, 160};
     mlfq_check(8, jobs, want);
 }
 
@@ -386,11 +389,12 @@ Test(elastic, mlfq_grow_demotes_earlier)
  *   evicts it (done = 290,000; w = 510,000). J2 400..450.
  * - 450: J0 restarts at 2 and grows to 4 (gain 255): r = 30, s = 500, end
  *   450 + 30 + 255 = 735.
- * gpu_s of J0: 4 x 100 + 2 x 300 + 4 x 285 = 2140; one resize, a shrink. */
+ * gpu_s of J0: 4 x 100 + 2 x 300 + 4 x 285 = 2140; one resize, a shrink;
+ * resize_gpu_s 2 x 10, restart_gpu_s that and the restart's 4 x 30. */
 Test(elastic, mlfq_shrink_demotes_later)
 {
     static const int64_t jobs[3][4] = {{0, 1000, 2, 1}, {100, 300, 2, 0}, {300, 50, 4, 0}};
-    static const int64_t want[9] = {735, 2140, 400, 450, 1, 1, 1, 0, 1};
+    static const int64_t want[11] = {735, 2140, 400, 450, 1, 1, 1, 0, 1, 20, 140};
     mlfq_check(4, jobs, want);
 }
 

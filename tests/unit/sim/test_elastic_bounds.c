@@ -171,3 +171,141 @@ Test(elastic_bounds, odd_sizes_do_not_halve)
         cr_expect_eq(m.resizes, 0);
     }
 }
+
+/* The reclaim's L0 search is SPEC 6's best fit on free + loaned counts,
+ * ties to the lower node. 1x2x4, el_up 1: J0 (elastic, 2 GPUs, 1000 s)
+ * at 0 takes node 0 and grows at once to 4 (s = 500, end 500); J1 (the
+ * same) at 1 takes node 1 and grows to 4 (end 501); J2 (2 GPUs, 100 s) at
+ * 100 finds 2 free + loaned GPUs on each node and takes node 0: J0 halves
+ * (w = 800,000, r = 10, s = 1000) and grows back when J2 ends at 200 (w
+ * = 710,000, gain 345): end 200 + 10 + 355 = 565. */
+Test(elastic_bounds, reclaim_ties_to_the_lower_node)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    ecase_init(&k, 1, 2, 4);
+    k.p.el_up = 1;
+    ejob(&k, 0, 1000, 2, 1);
+    ejob(&k, 1, 1000, 2, 1);
+    ejob(&k, 100, 100, 2, 0);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].start, 100);
+    cr_expect_eq(out[0].end, 565);
+    cr_expect_eq(out[1].end, 501);
+    cr_expect_eq(m.shrinks, 1);
+}
+
+/* A holder halves only until the node has what the waiter takes there.
+ * 1x1x8, el_up 2, backfill 0: J0 (elastic, 1 GPU, 1000 s) and J1 (4 GPUs,
+ * 1000 s) at 0, J2 (2 GPUs, 100 s) and J3 (8 GPUs, 100 s) at 100.
+ * - 0: J1 leaves 3 GPUs free; J0 grows at once to 2 and 4 (gains 500,
+ *   then 250): s = 1000 x 1000 / 4000 = 250, end 250.
+ * - 100: J2 reclaims 2: J0 halves once, 4 to 2 (done 400,000, w =
+ *   600,000; r = 10, s = 500, end 100 + 10 + 300 = 410), keeping 1
+ *   loaned GPU; a second halving would free one GPU J2 does not take.
+ *   J3 waits for the whole cluster, and with backfill 0 no grow runs
+ *   while it waits: J0 keeps size 2 and ends at 410. */
+Test(elastic_bounds, reclaim_halves_only_as_needed)
+{
+    ecase k;
+    tt_job_result out[4];
+    tt_metrics m;
+    ecase_init(&k, 1, 1, 8);
+    k.p.el_up = 2;
+    k.p.backfill = 0;
+    ejob(&k, 0, 1000, 1, 1);
+    ejob(&k, 0, 1000, 4, 0);
+    ejob(&k, 100, 100, 2, 0);
+    ejob(&k, 100, 100, 8, 0);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[2].start, 100);
+    cr_expect_eq(out[0].end, 410);
+    cr_expect_eq(out[3].start, 1000);
+    cr_expect_eq(m.resizes, 1);
+    cr_expect_eq(m.shrinks, 1);
+}
+
+/* ---- the grow phase's choice ---- */
+
+/* Equal scores go to the lower index. 1x1x8, el_up 1: J0 and J1
+ * (elastic, 2 GPUs, 1000 s) and J2 (2 GPUs, 1000 s) at 0 leave 2 GPUs
+ * free, one grow's worth; both gain 500 (score 250,000): J0 grows (s =
+ * 500, end 500). J1 grows when J0 ends: w = 500,000, gain 250 - 10; end
+ * 500 + 10 + 250 = 760. */
+Test(elastic_bounds, grow_ties_to_the_lower_index)
+{
+    ecase k;
+    tt_job_result out[3];
+    tt_metrics m;
+    ecase_init(&k, 1, 1, 8);
+    k.p.el_up = 1;
+    ejob(&k, 0, 1000, 2, 1);
+    ejob(&k, 0, 1000, 2, 1);
+    ejob(&k, 0, 1000, 2, 0);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[0].end, 500);
+    cr_expect_eq(out[1].end, 760);
+}
+
+/* A job shrunk at t regrows at t paying nothing more (its resize is paid
+ * once: c = 0, 10.4), and one whose changes cancel out has no resize
+ * (10.3). 1x1x8, el_up 1: J0 (elastic, 1 GPU, 210 s), J1 (elastic, 2
+ * GPUs, 400 s), J2 (2 GPUs, 2000 s) at 0; J3 (2 GPUs, 50 s) at 100.
+ * - 0: 3 GPUs free; J0 grows first (score 105,000 against 100,000) to 2
+ *   (s = 500, end 105), J1 to 4 (s = 500, end 200).
+ * - 100: J3 reclaims: J0 halves (1 GPU freed, not enough), then J1 (2
+ *   more); J3 takes 2, 1 is free. J0 has w = 210,000 - 200,000 = 10,000
+ *   and gains 10,000 x 500 / 10^6 - 0 = 5 > 0 (it would be 5 - 10 had it
+ *   to pay C): it grows back to 2 and, holding what it held, has no
+ *   resize and ends at 105. J1 (w = 200,000) needs 2: it shrank, r = 10,
+ *   s = 1000, end 310.
+ * - 105: J0 ends; J1 grows: no work done yet (100 + 10 > 105), gain 100
+ *   - 10; r = C + u = 10 + 5, end 105 + 15 + 100 = 220. */
+Test(elastic_bounds, shrunk_job_regrows_unpaid)
+{
+    ecase k;
+    tt_job_result out[4];
+    tt_metrics m;
+    ecase_init(&k, 1, 1, 8);
+    k.p.el_up = 1;
+    ejob(&k, 0, 210, 1, 1);
+    ejob(&k, 0, 400, 2, 1);
+    ejob(&k, 0, 2000, 2, 0);
+    ejob(&k, 100, 50, 2, 0);
+    cr_assert_eq(erun(&k, out, &m, NULL), 0);
+    cr_expect_eq(out[3].start, 100);
+    cr_expect_eq(out[0].end, 105);
+    cr_expect_eq(out[1].end, 220);
+    cr_expect_eq(m.resizes, 2);
+    cr_expect_eq(m.shrinks, 1);
+    cr_expect_eq(m.grows, 1);
+}
+
+/* ---- speed: sp(k) between and beyond the listed powers (10.2) ---- */
+
+/* bert's scale of SPEC 10.7 to 16 GPUs, 1000, 1975, 3797, 3797, 6403:
+ * sp(3) = 1975 + (3797 - 1975) x 1 / 2 = 2886; sp(6) = 3797 + 0 = 3797;
+ * sp(12) = 3797 + (6403 - 3797) x 4 / 8 = 5100; beyond 16 the last slope
+ * goes on: sp(24) = 6403 + 2606 x 8 / 8 = 9009, sp(20) = 6403 + 2606 x 4
+ * / 8 = 7706. A class without the column is linear; one of one value
+ * too. */
+Test(elastic_bounds, speed_between_powers)
+{
+    static const int64_t scale[2 * TTS_SCALE_MAX] = {1000, 1975, 3797, 3797, 6403, 0, 0, 0,
+                                                     1000};
+    static const int32_t nscale[2] = {5, 1};
+    tts_trace tr;
+    memset(&tr, 0, sizeof tr);
+    tr.nscale = nscale;
+    tr.scale = scale;
+    static const int64_t k[] = {1, 2, 3, 4, 6, 8, 12, 16, 20, 24},
+                         want[] = {1000, 1975, 2886, 3797, 3797, 3797, 5100, 6403, 7706, 9009};
+    for (int x = 0; x < 10; x++) {
+        cr_expect_eq(tts_sp(&tr, 0, k[x]), want[x], "sp(%lld) = %lld", (long long)k[x],
+                     (long long)tts_sp(&tr, 0, k[x]));
+        cr_expect_eq(tts_sp(&tr, 1, k[x]), 1000 * k[x]);
+    }
+    tr.nscale = NULL;
+    cr_expect_eq(tts_sp(&tr, 0, 6), 6000);
+}

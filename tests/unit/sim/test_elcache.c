@@ -362,6 +362,41 @@ Test(elcache, same_counts_other_gpus_resize)
     cr_expect_eq(xstep(&k, -1, NULL), 0);
 }
 
+/* The same on a second node, the first unchanged. 1x2x8, el_up 1, w0 = 0
+ * (L1 allowed from the submit). J0 (elastic, 1 GPU, 1000 s, A), J1 (7
+ * GPUs, 2000 s, B), J2 (elastic, 2 GPUs, 400 s, B), J3 (3 GPUs, 2000 s,
+ * B) at 0; J4 (2 GPUs, 50 s, A) at 100.
+ * - 0: J0 takes node 0's GPU 0, J1 the rest of node 0, J2 node 1's GPUs
+ *   0, 1, J3 its 2..4. J0 grows first (score 500,000 against 100,000)
+ *   onto node 1's GPU 5 (L1, s = 500), J2 onto 6, 7. J0: L = 5, end 505.
+ * - 100: J4 finds 3 free + loaned GPUs on node 1 only: J0 halves (frees
+ *   5), then J2 (frees 6, 7); J4 takes 5 (A) and 6. J0 (w = 810,000,
+ *   gain 405) grows back onto 7, loading A: 1 GPU on node 0 and 1 on node
+ *   1 as before, node 1's in place of GPU 5: a resize, r = 10 + 0 + 5, end
+ *   100 + 15 + 405 = 520. J2: end 318; it grows at 155 and ends at 251,
+ *   as on one node. */
+Test(elcache, same_counts_other_gpus_second_node)
+{
+    xcase k;
+    xcase_init(&k, 1, 2, 8);
+    k.p.el_up = 1;
+    k.p.w0 = 0;
+    xjob(&k, 0, 1000, 1, 1, 0);
+    xjob(&k, 0, 2000, 7, 0, 1);
+    xjob(&k, 0, 400, 2, 1, 1);
+    xjob(&k, 0, 2000, 3, 0, 1);
+    xjob(&k, 100, 50, 2, 0, 0);
+    tt_job_result o[5];
+    tt_metrics m;
+    cr_assert_eq(xrun(&k, o, &m), 0);
+    cr_expect_eq(o[4].start, 100);
+    cr_expect_eq(o[4].end, 155);
+    cr_expect_eq(o[0].end, 520);
+    cr_expect_eq(o[2].end, 251);
+    cr_expect_eq(m.resizes, 3);
+    cr_expect_eq(xstep(&k, -1, NULL), 0);
+}
+
 /* ---- a start that grows at once ---- */
 
 /* 1x1x4, el_up 1: J0 (2 GPUs, 10 s, A) loads A on GPUs 0, 1 and ends at
