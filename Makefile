@@ -39,8 +39,9 @@ DEPFLAGS = -MMD -MP
 # libtracetune.a (linked by the tools) and libtracetune.so are made of those
 # objects, so make install after make compiles nothing (nvcc included); no
 # semantic interposition: calls within the library stay direct and may be
-# inlined, as in a program
-PIC := -fPIC -fno-semantic-interposition
+# inlined, as in a program; hidden: the shared library exports only what a
+# public header (tt/*.h, between its visibility pragmas) declares
+PIC := -fPIC -fno-semantic-interposition -fvisibility=hidden
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 ifeq ($(SAN),1)
@@ -157,7 +158,7 @@ $(BUILD)/kernels/%_none.o: kernels/%_none.c $(FLAGS_STAMP)
 
 $(BUILD)/kernels/%.o: kernels/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC -Ikernels -MD -MP -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -Xcompiler -fPIC,-fvisibility=hidden -Ikernels -MD -MP -c $< -o $@
 
 $(LIBCORE): $(CORE_OBJS) $(KERNEL_OBJS)
 	@rm -f $@
@@ -194,13 +195,14 @@ unit: $(UNIT_BIN) $(TOOLS)
 e2e: $(TOOLS)
 	TT_BIN=$(abspath $(BIN)) TT_SHARED=$(abspath ../shared) tests/e2e/run.sh
 
-# the public interface: headers that compile alone (C11, C++17), exported
-# symbols that all start with tt; and the X_none.c stand-ins only
+# the public interface: headers that compile alone (C11, C++17), global
+# symbols that all start with tt, a shared library that exports only what
+# the headers declare; and the X_none.c stand-ins only
 # bench/gpu-check links
-api: $(LIBCORE)
+api: $(LIBCORE) $(LIBSO)
 	tests/api/stand_ins.sh
 	tests/api/headers.sh
-	tests/api/symbols.sh $(BUILD)
+	tests/api/symbols.sh $(BUILD) $(LIBSO)
 
 # make install into a scratch prefix, a program built against it with
 # pkg-config, make uninstall (tests/install/run.sh)

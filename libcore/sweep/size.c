@@ -332,8 +332,9 @@ int tt_size_run(tt_ctx *ctx, const tt_cluster *sizes, int nsizes, const tt_size_
     int workers = threads / npol < 1 ? 1 : threads / npol;
     if (workers > nsizes)
         workers = nsizes;
-    size_pool P = {sizes, nsizes, npol, {policy_params, policy_label, (void *)pol}, models, j,
-                   *opts, metrics};
+    size_pool P = {.sizes = sizes, .nsizes = nsizes, .npol = npol,
+                   .src = {policy_params, policy_label, (void *)pol}, .models = models, .j = j,
+                   .opts = *opts, .metrics = metrics};
     P.opts.threads = threads / workers < 1 ? 1 : threads / workers;
     P.opts.used = NULL; /* several runs at once: none says which device */
     P.fail = -1;

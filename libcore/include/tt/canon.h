@@ -29,6 +29,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* What the canonical form needs of a trace on a cluster with a model
  * table: a plain struct, filled by tt_canon_init. */
@@ -61,6 +62,7 @@ int tt_canon_equal(const tt_params *a, const tt_params *b);
  * parameter set, as tt_canon_equal). */
 uint64_t tt_canon_hash(const tt_params *q);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

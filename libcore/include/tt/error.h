@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 enum {
     TT_OK = 0,
@@ -54,6 +55,7 @@ int tt_err(tt_ctx *ctx, int code, const char *fmt, ...)
 /* Clears the error state. */
 void tt_err_clear(tt_ctx *ctx);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 #define TT_GEN_MAX_GPU_MIX 64
 #define TT_GEN_MAX_DUR_MIX 8
@@ -128,6 +129,7 @@ char *tt_gen_describe(const tt_gen_params *p);
  * or TT_EINVAL / TT_ERANGE / TT_ENOMEM with the reason in ctx. */
 int tt_gen_run(tt_ctx *ctx, const tt_gen_params *p, tt_trace **out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

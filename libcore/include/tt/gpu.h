@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* 1 when CUDA was built in. */
 int tt_gpu_built(void);
@@ -17,6 +18,7 @@ int tt_gpu_built(void);
  * number of usable devices (0 when none), never fails. */
 int tt_gpu_describe(char *buf, size_t size);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 typedef struct {
     char path[4096];  /* what to open: the name given, or the copy of standard input */
@@ -42,6 +43,7 @@ int tt_infile_open(tt_ctx *ctx, tt_infile *in);
  * call at exit. */
 void tt_infile_close(tt_infile *in);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -19,6 +19,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 typedef struct tt_ingest_opts {
     const char *format; /* a format name, or "auto" (also when NULL) */
@@ -44,6 +45,7 @@ const char *const *tt_ingest_format_list(void);
 /* A one-line description of a format, or NULL for an unknown name. */
 const char *tt_ingest_format_help(const char *name);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 typedef struct tt_la tt_la;
 
@@ -60,6 +61,7 @@ int tt_la_trsm(tt_ctx *ctx, tt_la *la, int right, int trans, int m, int n, doubl
  * and the trailing updates with cuBLAS. */
 int tt_la_cholesky(tt_ctx *ctx, tt_la *la, int n, double *a, int lda);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -35,6 +35,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 #define TT_OBJ_MAX_CONDS 4
 
@@ -65,6 +66,7 @@ int tt_objective_best(const tt_objective *o, const tt_metrics *m, int64_t n, int
 void tt_objective_why_infeasible(const tt_objective *o, const tt_metrics *m, int64_t n,
                                  char *buf, size_t size);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

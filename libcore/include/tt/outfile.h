@@ -37,6 +37,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* One output being replaced: plain names, so that a caller's signal
  * handler can remove tmp (unlink) without calling the library. */
@@ -85,6 +86,7 @@ int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o);
  * through symbolic and hard links), else 0. */
 int tt_same_file(const char *a, const char *b);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

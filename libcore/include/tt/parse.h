@@ -14,6 +14,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Decimal integer with optional sign: "42", "-7". */
 int tt_parse_i64(const char *s, int64_t *out);
@@ -43,6 +44,7 @@ int tt_parse_duration(const char *s, int64_t *seconds);
  * "None", "null", "NULL", "nan", "NaN" (case as listed). */
 int tt_is_missing(const char *s);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

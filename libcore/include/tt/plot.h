@@ -34,6 +34,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 typedef enum { TT_PLOT_PNG, TT_PLOT_SVG, TT_PLOT_PDF } tt_plot_term;
 
@@ -258,6 +259,7 @@ int tt_plot_is_log(const double *v, int64_t n);
  * units are returned unchanged with *div = 1. */
 const char *tt_plot_unit(const char *units, double max, double *div, char *buf, size_t size);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

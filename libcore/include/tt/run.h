@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Where the simulations run. CPU is the zero value; AUTO takes the GPU
  * when one is present and CUDA is built in, else the CPU. */
@@ -109,6 +110,7 @@ int tt_run_params(tt_ctx *ctx, const tt_cluster *c, const tt_models *models,
                   const tt_sim_jobs *j, const tt_params *ps, int64_t count,
                   const tt_run_opts *opts, tt_metrics *metrics);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

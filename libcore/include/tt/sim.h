@@ -25,6 +25,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 #define TT_INF INT64_MAX      /* an infinite w0, w1 or theta */
 #define TT_MAX_CLASSES 64     /* model classes in one table */
@@ -352,6 +353,7 @@ void tt_timeline_free(tt_timeline *tl);
 int tt_simulate(tt_ctx *ctx, const tt_cluster *c, const tt_params *p, const tt_models *models,
                 const tt_sim_jobs *j, tt_job_result *out, tt_metrics *m, tt_timeline *tl);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

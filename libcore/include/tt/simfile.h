@@ -38,6 +38,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Everything one result file holds; the caller keeps ownership. */
 typedef struct tt_sim_save_args {
@@ -97,6 +98,7 @@ void tt_view_human_default(const tt_params *p, const tt_models *models, const tt
  * prefix of it), or NULL: for "did you mean" messages. */
 const char *tt_view_suggest(const char *name, const char *const *names, int n);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* ---- the target ---- */
 
@@ -130,6 +131,7 @@ void tt_size_summary(const tt_size_study *s, int p, char *buf, size_t size);
  * none), gpus and nodes (-1 for none), stable. 0, TT_EINVAL or TT_EIO. */
 int tt_size_save(tt_ctx *ctx, const char *path, const tt_size_study *s);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

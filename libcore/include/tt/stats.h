@@ -27,6 +27,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Totals over the whole trace. */
 typedef struct tt_stats_summary {
@@ -128,6 +129,7 @@ void tt_stats_load_free(tt_stats_load *l);
  * for a bad den or decimals or a buffer too small (48 bytes always do). */
 int tt_stats_fixed(char *buf, size_t size, int64_t num, int64_t den, int decimals);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

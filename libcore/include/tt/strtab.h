@@ -9,6 +9,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Code i is the i-th distinct string added. */
 typedef struct tt_strtab tt_strtab;
@@ -24,6 +25,7 @@ int32_t tt_strtab_find(const tt_strtab *t, const char *s);
 const char *tt_strtab_get(const tt_strtab *t, int32_t i);
 int32_t tt_strtab_count(const tt_strtab *t);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -48,6 +48,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 #define TT_SWEEP_MAX_CONFIGS INT64_C(2147483647)
 
@@ -121,6 +122,7 @@ int tt_sweep_run(tt_ctx *ctx, const tt_sweep *s, const tt_cluster *c, const tt_s
                  const int64_t *idx, int64_t count, const tt_run_opts *opts,
                  tt_metrics *metrics);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -33,6 +33,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Everything one sweep file holds; the caller keeps ownership. */
 typedef struct {
@@ -56,6 +57,7 @@ typedef struct {
  * the end, removed on failure). 0, TT_EINVAL or TT_EIO. */
 int tt_sweep_save(tt_ctx *ctx, const char *path, const tt_sweep_save_args *a);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -34,6 +34,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* What a merge joined, for the caller's summary. */
 typedef struct {
@@ -58,6 +59,7 @@ int tt_sweep_merge(tt_ctx *ctx, const char *out, const char *const *paths, int n
 int tt_sweep_merge_named(tt_ctx *ctx, const char *out, const char *const *files,
                          const char *const *paths, int n, tt_sweep_merge_info *info);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -39,6 +39,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 typedef struct tt_table tt_table;
 
@@ -119,6 +120,7 @@ const double *tt_table_values(const tt_table *t, int col);
 /* The text of a text column's cell, NULL for a numeric column. */
 const char *tt_table_text(const tt_table *t, int col, int64_t row);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

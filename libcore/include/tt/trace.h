@@ -20,6 +20,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 #define TT_TIME_NONE INT64_MIN /* an absent time or duration */
 #define TT_NONE32 (-1)         /* an absent count or string code */
@@ -184,6 +185,7 @@ int tt_trace_in_seconds(const tt_trace *t);
  * (duration_unit): the trace cannot be DOING as it is". */
 int tt_trace_need_seconds(tt_ctx *ctx, const tt_trace *t, int code, const char *doing);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -26,6 +26,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* Writes t to path, whole or not at all (tt/outfile.h: a temporary file
  * beside it, renamed over path at the end, removed on failure).
@@ -78,6 +79,7 @@ int tt_trace_load_mem(tt_ctx *ctx, const void *data, size_t len, const char *nam
  * tables empty; the provenance is read whole. */
 int tt_trace_load_cols(tt_ctx *ctx, const char *path, unsigned cols, tt_trace **out);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif

@@ -73,6 +73,7 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+#pragma GCC visibility push(default) /* public: the library is built hidden */
 
 /* ---- the search space ---- */
 
@@ -670,6 +671,7 @@ typedef struct {
  *                             in /tune/history (-1 none) */
 int tt_tune_save(tt_ctx *ctx, const char *path, const tt_tune_save_args *a);
 
+#pragma GCC visibility pop
 #ifdef __cplusplus
 }
 #endif
