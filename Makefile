@@ -93,14 +93,27 @@ KERNEL_SRCS := $(wildcard kernels/*_none.c)
 KERNEL_OBJS := $(KERNEL_SRCS:kernels/%.c=$(BUILD)/kernels/%.o)
 endif
 
+
+LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
+# The tools link HDF5's archive where it is installed (HDF5_STATIC=0: the
+# shared library): libhdf5.so brings about 30 shared objects (curl, krb5,
+# gnutls, ...) for drivers the tools never use, and loading them was most
+# of a tool's start-up (docs/performance.md, "Start-up"). The archive needs
+# szip (libaec's libsz) besides zlib; the shared library keeps the shared
+# HDF5, a program that links it decides for itself.
+HDF5_STATIC ?= 1
+HDF5_ARCHIVE := $(if $(filter 1,$(HDF5_STATIC)),$(firstword $(wildcard $(addsuffix /libhdf5.a,\
+    $(patsubst -L%,%,$(filter -L%,$(HDF5_LIBS))) $(shell $(PKG_CONFIG) --variable=libdir hdf5 2>/dev/null)))))
+SZ_LIB := $(firstword $(wildcard $(addprefix /usr/lib/x86_64-linux-gnu/ /usr/lib64/ /usr/lib/ /usr/local/lib/,libsz.so libsz.a)))
+TOOL_HDF5_LIBS := $(if $(and $(HDF5_ARCHIVE),$(SZ_LIB)),$(HDF5_ARCHIVE) -lsz,$(HDF5_LIBS))
+TOOL_LIBS = $(TOOL_HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
+
 ifeq ($(MAKELEVEL)$(NO_CONFIG),0)
-$(info [config] HDF5: $(HDF5_CFLAGS) $(HDF5_LIBS))
+$(info [config] HDF5: $(HDF5_CFLAGS) $(HDF5_LIBS); the tools link $(if $(filter-out $(HDF5_LIBS),$(TOOL_HDF5_LIBS)),$(TOOL_HDF5_LIBS) (static),the shared library))
 $(info [config] CUDA: $(if $(filter 1,$(HAVE_CUDA)),nvcc $(NVCC) (static runtime),not built (HAVE_CUDA=0 or no nvcc): GPU entry points return "not built in"))
 $(info [config] Criterion: $(if $(CRITERION_LIBS),found,not found (make test needs libcriterion-dev)))
 $(info [config] gnuplot: $(if $(GNUPLOT),$(GNUPLOT),not found))
 endif
-
-LIBS = $(HDF5_LIBS) $(COMP_LIBS) $(BLAS_LIBS) $(CUDA_LIBS) -lm -pthread
 
 # the flags every object is compiled with, kept in $(BUILD)/flags: objects
 # depend on it, so objects built with other flags (OPT=, SAN=, a compiler,
@@ -170,7 +183,7 @@ $(BUILD)/tools/%.o: tools/%.c $(FLAGS_STAMP)
 
 $(BIN)/%: $(BUILD)/tools/%.o $(CLI_OBJ) $(LIBCORE)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LIBS) -o $@
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ $(TOOL_LIBS) -o $@
 
 # ---- tests ----
 $(BUILD)/tests/%.o: tests/unit/%.c $(FLAGS_STAMP)
