@@ -1,9 +1,12 @@
 /* SHA-256 as specified in FIPS 180-4, section 6.2. */
 #include "base/sha256.h"
 
+#include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 
-static const uint32_t K[64] = {
+/* the round constants (sha256_ni.c and the tests use them too) */
+const uint32_t tt_sha256_k[64] = {
     0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u,
     0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu,
     0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu,
@@ -30,7 +33,7 @@ static void block(uint32_t h[8], const uint8_t *p)
     }
     uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], k = h[7];
     for (int i = 0; i < 64; i++) {
-        uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+        uint32_t t1 = k + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + tt_sha256_k[i] + w[i];
         uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
         k = g;
         g = f;
@@ -49,6 +52,23 @@ static void block(uint32_t h[8], const uint8_t *p)
     h[5] += f;
     h[6] += g;
     h[7] += k;
+}
+
+/* n blocks at p: on the SHA extensions where the processor has them
+ * (decided once; a race between threads decides the same) */
+static void blocks(uint32_t h[8], const uint8_t *p, size_t n)
+{
+    static _Atomic int ni = -1;
+    if (ni < 0) {
+        const char *e = getenv("TT_SHA256_PORTABLE");
+        ni = (!e || strcmp(e, "1")) && tt_sha256_ni_available();
+    }
+    if (ni) {
+        tt_sha256_ni_blocks(h, p, n, tt_sha256_k);
+        return;
+    }
+    for (; n > 0; n--, p += 64)
+        block(h, p);
 }
 
 void tt_sha256_init(tt_sha256 *s)
@@ -72,11 +92,12 @@ void tt_sha256_update(tt_sha256 *s, const void *data, size_t n)
         n -= take;
         if (s->nbuf < 64)
             return;
-        block(s->h, s->buf);
+        blocks(s->h, s->buf, 1);
         s->nbuf = 0;
     }
-    for (; n >= 64; p += 64, n -= 64)
-        block(s->h, p);
+    blocks(s->h, p, n / 64);
+    p += n / 64 * 64;
+    n %= 64;
     memcpy(s->buf, p, n);
     s->nbuf = n;
 }
