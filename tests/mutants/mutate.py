@@ -14,6 +14,10 @@ line, `#` lines ignored:
     to:                           what replaces it (may be empty)
     e2e: dedup                    optional: the end-to-end scripts t_NAME.sh
                                   that run when the unit tests pass it
+    equivalent: WHY               optional: the mutant is argued equivalent
+                                  (it cannot change a result, WHY says why):
+                                  the pass checks that it still applies and
+                                  reports it as such, without running it
 
 The text is found by content, never by line number, so a mutant outlives
 edits elsewhere in its file; one whose text is gone says so (exit 3)
@@ -21,6 +25,7 @@ instead of mutating something else.
 
     mutate.py LIST names [GLOB...]      the names, in order, that match
     mutate.py LIST show NAME            file and e2e scripts, tab-separated
+    mutate.py LIST why NAME             the equivalence argument (empty: none)
     mutate.py LIST apply NAME ROOT      applies NAME to the tree at ROOT
 """
 import fnmatch
@@ -41,8 +46,8 @@ def parse(path):
                 cur = {}
                 continue
             key, sep, value = line.partition(":")
-            if not sep or key not in ("name", "file", "in", "from", "to", "e2e"):
-                sys.exit(f"{path}:{n}: expected 'key: value', key one of name file in from to e2e")
+            if not sep or key not in ("name", "file", "in", "from", "to", "e2e", "equivalent"):
+                sys.exit(f"{path}:{n}: expected 'key: value', key one of name file in from to e2e equivalent")
             if key in cur:
                 sys.exit(f"{path}:{n}: '{key}' given twice")
             cur[key] = value[1:] if value.startswith(" ") else value
@@ -103,6 +108,9 @@ def main(argv):
     if cmd == "show" and len(argv) == 4:
         m = find(mutants, argv[3])
         print(f"{m['file']}\t{m.get('e2e', '')}")
+        return 0
+    if cmd == "why" and len(argv) == 4:
+        print(find(mutants, argv[3]).get("equivalent", ""))
         return 0
     if cmd == "apply" and len(argv) == 5:
         return apply(find(mutants, argv[3]), argv[4])

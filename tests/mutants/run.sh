@@ -12,7 +12,8 @@
 #
 # Prints a TSV table on stdout: mutant, file, result (caught, timeout,
 # survived; nobuild: the mutant does not compile; stale: its text is no
-# longer in the file), and the tests that failed. Progress on stderr.
+# longer in the file; equivalent: argued so in mutants.txt, applied but
+# not run), and the tests that failed (for an equivalent one, why). Progress on stderr.
 # TT_MUTANT_TIMEOUT (60): each unit test's limit in seconds; the unit run
 # as a whole and each end-to-end script get 10 times that.
 # TT_MUTANT_KEEP=1 keeps the scratch copy. Needs python3 and git.
@@ -62,7 +63,7 @@ e2e() {
 
 log "building the unmutated copy in $work"
 build || { tail -20 build.log >&2; log "the unmutated tree does not build"; exit 1; }
-all_e2e=$(for n in $names; do mutate show "$n" | cut -f2; done |
+all_e2e=$(for n in $names; do [ -n "$(mutate why "$n")" ] || mutate show "$n" | cut -f2; done |
     tr ' ,' '\n\n' | sort -u | paste -sd ' ')
 if ! unit || ! e2e $all_e2e; then
     log "the unmutated tree fails: $failed"
@@ -70,13 +71,16 @@ if ! unit || ! e2e $all_e2e; then
 fi
 
 printf 'mutant\tfile\tresult\tby\n'
-ncaught=0 nsurv=0 nother=0
+ncaught=0 nsurv=0 nequiv=0 nother=0
 for n in $names; do
     IFS=$'\t' read -r file scripts < <(mutate show "$n")
     cp -p "$file" "$work/.orig"
     failed= result=
+    why=$(mutate why "$n")
     if ! mutate apply "$n" "$work" 2>mutate.log; then
         result=stale failed=$(cat mutate.log)
+    elif [ -n "$why" ]; then
+        result=equivalent failed=$why
     elif ! build; then
         result=nobuild failed=$(grep -m1 'error' build.log)
     elif ! unit; then
@@ -92,9 +96,10 @@ for n in $names; do
     case $result in
     caught | timeout) ncaught=$((ncaught + 1)) ;;
     survived) nsurv=$((nsurv + 1)) ;;
+    equivalent) nequiv=$((nequiv + 1)) ;;
     *) nother=$((nother + 1)) ;;
     esac
     printf '%s\t%s\t%s\t%s\n' "$n" "$file" "$result" "$failed"
     log "$n: $result ${failed:+($failed)}"
 done
-log "$ncaught caught, $nsurv survived, $nother neither (stale or nobuild)"
+log "$ncaught caught, $nsurv survived, $nequiv equivalent, $nother neither (stale or nobuild)"
