@@ -101,6 +101,14 @@ int cli_close_stdout(int status)
     return bad ? EXIT_FAIL : status;
 }
 
+int cli_finish(const tt_ctx *ctx, int status, void (*release)(void *), void *state)
+{
+    if (status != EXIT_OK && ctx && *tt_errmsg(ctx))
+        cli_err("%s", tt_errmsg(ctx));
+    release(state);
+    return cli_close_stdout(status);
+}
+
 static void on_signal(int sig)
 {
     /* kill, unlink and rmdir are async-signal-safe; so is the load, lock-free */

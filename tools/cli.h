@@ -41,6 +41,10 @@ int cli_usage_error(const char *usage);
 /* Flushes and closes stdout; on a write error reports it and returns
  * EXIT_FAIL, else status. Call as `return cli_close_stdout(status)`. */
 int cli_close_stdout(int status);
+/* A tool's last step: on a failure the context's message (when it has
+ * one, before release frees it), release(state), then stdout closed as
+ * cli_close_stdout does. */
+int cli_finish(const tt_ctx *ctx, int status, void (*release)(void *), void *state);
 /* What a signal that ends the process leaves behind otherwise: a child
  * to stop (sent SIGTERM when *child > 0), then files to remove, then a
  * folder (rmdir). NULL and empty strings are skipped. The strings and the

@@ -166,8 +166,9 @@ typedef struct {
     tt_timeline tl;
 } state;
 
-static void release(state *s)
+static void release(void *arg)
 {
+    state *s = arg;
     tt_timeline_free(&s->tl);
     free(s->res);
     tt_sim_jobs_free(&s->jobs);
@@ -178,13 +179,7 @@ static void release(state *s)
 }
 
 /* Reports the context's error on failure, frees, closes stdout. */
-static int finish(state *s, int status)
-{
-    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
-        cli_err("%s", tt_errmsg(s->ctx));
-    release(s);
-    return cli_close_stdout(status);
-}
+static int finish(state *s, int status) { return cli_finish(s->ctx, status, release, s); }
 
 int main(int argc, char **argv)
 {

@@ -65,8 +65,9 @@ typedef struct {
     tt_metrics *metrics;
 } state;
 
-static void release(state *s)
+static void release(void *arg)
 {
+    state *s = arg;
     free(s->metrics);
     free(s->pol);
     free(s->sizes);
@@ -79,13 +80,7 @@ static void release(state *s)
     free(s->cv);
 }
 
-static int finish(state *s, int status)
-{
-    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
-        cli_err("%s", tt_errmsg(s->ctx));
-    release(s);
-    return cli_close_stdout(status);
-}
+static int finish(state *s, int status) { return cli_finish(s->ctx, status, release, s); }
 
 /* The sizes of the -c and --nodes options, sorted. */
 static int sizes_of(state *s, int nc, const char *nodes, int *n)

@@ -123,8 +123,9 @@ typedef struct {
     tt_view view;
 } state;
 
-static void release(state *s)
+static void release(void *arg)
 {
+    state *s = arg;
     free(s->metrics);
     free(s->idx);
     tt_sim_jobs_free(&s->jobs);
@@ -136,13 +137,7 @@ static void release(state *s)
     free(s->pv);
 }
 
-static int finish(state *s, int status)
-{
-    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
-        cli_err("%s", tt_errmsg(s->ctx));
-    release(s);
-    return cli_close_stdout(status);
-}
+static int finish(state *s, int status) { return cli_finish(s->ctx, status, release, s); }
 
 static void print_rows(state *s, int64_t count)
 {

@@ -114,8 +114,9 @@ typedef struct {
     tt_tune *tr, *te;
 } state;
 
-static void release(state *s)
+static void release(void *arg)
 {
+    state *s = arg;
     tt_tune_free(s->tr);
     tt_tune_free(s->te);
     tt_la_free(s->la);
@@ -131,13 +132,7 @@ static void release(state *s)
     free(s->pv);
 }
 
-static int finish(state *s, int status)
-{
-    if (status != EXIT_OK && s->ctx && *tt_errmsg(s->ctx))
-        cli_err("%s", tt_errmsg(s->ctx));
-    release(s);
-    return cli_close_stdout(status);
-}
+static int finish(state *s, int status) { return cli_finish(s->ctx, status, release, s); }
 
 /* Reads the options into s: -1 to go on, or the exit status (help,
  * version, a usage error: said). */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/csv.h"
+#include "base/shown.h"
 #include "ingest/ingest_impl.h"
 #include "tt/parse.h"
 
@@ -196,25 +197,15 @@ int tt_ig_split(ig_state *ig, char *line, char delim, char **f, int max, int wan
     return n;
 }
 
-/* Quotes a field's text for a message, cut to a readable length. */
-static const char *shown(const char *text, char *buf, size_t size)
-{
-    size_t n = strlen(text);
-    if (n < size - 4)
-        return text;
-    snprintf(buf, size, "%.*s...", (int)(size - 4), text);
-    return buf;
-}
-
 static int bad_number(ig_state *ig, const char *field, const char *text, int rc,
                       const char *what)
 {
     char buf[64];
     if (rc == TT_ERANGE)
         return tt_ig_fail(ig, "field '%s': number out of range: '%s'", field,
-                       shown(text, buf, sizeof buf));
+                       tt_shown(text, buf, sizeof buf));
     return tt_ig_fail(ig, "field '%s': expected %s, got '%s'", field, what,
-                   shown(text, buf, sizeof buf));
+                   tt_shown(text, buf, sizeof buf));
 }
 
 int tt_ig_count(ig_state *ig, const char *field, const char *text, int64_t *out)
@@ -261,13 +252,13 @@ int tt_ig_time(ig_state *ig, const char *field, const char *text, int64_t *out)
         if (tt_time_parse(text, ig->tz, out, &flags)) {
             char buf[64];
             return tt_ig_fail(ig, "field '%s': cannot parse time '%s'", field,
-                           shown(text, buf, sizeof buf));
+                           tt_shown(text, buf, sizeof buf));
         }
         /* as a negative number of seconds is refused */
         if (*out < 0) {
             char buf[64];
             return tt_ig_fail(ig, "field '%s': time '%s' is before 1970-01-01 00:00 UTC", field,
-                              shown(text, buf, sizeof buf));
+                              tt_shown(text, buf, sizeof buf));
         }
         if (flags & TT_TIME_AMBIGUOUS)
             ig->trace->prov.ambiguous_times++;

@@ -44,7 +44,7 @@ static int follow(const char *path, char *out, size_t size)
 }
 
 /* "'path'", or "'path' ('target')" when a link led elsewhere, for messages. */
-static const char *shown(const tt_outfile *o, char *buf, size_t size)
+static const char *quoted_path(const tt_outfile *o, char *buf, size_t size)
 {
     if (strcmp(o->path, o->target) == 0)
         snprintf(buf, size, "'%s'", o->path);
@@ -101,7 +101,7 @@ int tt_outfile_open(tt_ctx *ctx, tt_outfile *o, const char *path)
             return fail(o, tt_err(ctx, TT_EIO,
                                   "cannot write %s: %s, not a regular file: refusing to "
                                   "replace it",
-                                  shown(o, buf, sizeof buf), kind_of(st.st_mode)));
+                                  quoted_path(o, buf, sizeof buf), kind_of(st.st_mode)));
         o->mode = (int)(st.st_mode & 07777);
     }
     return 0;
@@ -157,7 +157,7 @@ int tt_outfile_check(tt_ctx *ctx, tt_outfile *o, const char *path, const char *c
     int fd = create_tmp(o);
     if (fd < 0) {
         char buf[8300];
-        return fail(o, tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
+        return fail(o, tt_err(ctx, TT_EIO, "cannot write %s: %s", quoted_path(o, buf, sizeof buf),
                               strerror(errno)));
     }
     close(fd);
@@ -209,7 +209,7 @@ int tt_outfile_write(tt_ctx *ctx, const tt_outfile *o, const void *data, size_t 
         int e = errno;
         char buf[8300];
         unlink(o->tmp);
-        return tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
+        return tt_err(ctx, TT_EIO, "cannot write %s: %s", quoted_path(o, buf, sizeof buf),
                       strerror(e));
     }
     return tt_outfile_commit(ctx, o);
@@ -258,7 +258,7 @@ int tt_outfile_commit(tt_ctx *ctx, const tt_outfile *o)
         int e = errno;
         char buf[8300];
         unlink(o->tmp);
-        return tt_err(ctx, TT_EIO, "cannot write %s: %s", shown(o, buf, sizeof buf),
+        return tt_err(ctx, TT_EIO, "cannot write %s: %s", quoted_path(o, buf, sizeof buf),
                       strerror(e));
     }
     remove_stale(o);

@@ -96,7 +96,7 @@ int tt_conftab_int(tt_conftab *t, const char *field, const char *text, int64_t m
     char buf[64];
     if (tt_parse_i64(text, out) || *out < min || *out > max)
         return tt_conftab_fail(t, "field '%s': expected %s, got '%s'", field, want,
-                               shown(text, buf, sizeof buf));
+                               tt_shown(text, buf, sizeof buf));
     return 0;
 }
 
@@ -149,16 +149,16 @@ static int cluster_text(tt_ctx *ctx, const char *spec, tt_cluster *c)
         return tt_err(ctx, TT_EINVAL,
                       "cluster '%s': expected RxNxG (racks x nodes per rack x GPUs per node, "
                       "e.g. 4x32x8) or a cluster file",
-                      shown(spec, buf, sizeof buf));
+                      tt_shown(spec, buf, sizeof buf));
     int64_t v[3];
     for (int i = 0; i < 3; i++)
         if (tt_parse_i64(part[i], &v[i]) || v[i] < 1 || v[i] > INT32_MAX)
             return tt_err(ctx, TT_EINVAL, "cluster '%s': field '%s': expected an integer "
-                          "1 .. %d, got '%s'", shown(spec, buf, sizeof buf), cluster_fields[i],
+                          "1 .. %d, got '%s'", tt_shown(spec, buf, sizeof buf), cluster_fields[i],
                           INT32_MAX, part[i]);
     if (cluster_gpus(v) < 0)
         return tt_err(ctx, TT_EINVAL, "cluster '%s': more than %d GPUs in all",
-                      shown(spec, buf, sizeof buf), TT_MAX_CLUSTER_GPUS);
+                      tt_shown(spec, buf, sizeof buf), TT_MAX_CLUSTER_GPUS);
     cluster_set(c, v);
     return 0;
 }
@@ -173,7 +173,7 @@ static int cluster_file(tt_ctx *ctx, const char *path, tt_cluster *c)
         return tt_err(ctx, TT_EINVAL,
                       "cluster '%s': not RxNxG (racks x nodes per rack x GPUs per node, "
                       "e.g. 4x32x8), and no cluster file of that name exists",
-                      shown(path, buf, sizeof buf));
+                      tt_shown(path, buf, sizeof buf));
     tt_conftab t;
     int idx[3];
     int64_t v[3];

@@ -172,7 +172,7 @@ static int bad_value(tt_ctx *ctx, const char *name, const char *want, const char
 {
     char buf[64];
     return tt_err(ctx, TT_EINVAL, "parameter '%s': expected %s, got '%s'", name, want,
-                  shown(value, buf, sizeof buf));
+                  tt_shown(value, buf, sizeof buf));
 }
 
 /* Decimal digits only, no sign: the whole uint64_t range. */
@@ -224,7 +224,7 @@ static int set_mix(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *va
                 k += (size_t)snprintf(known + k, sizeof known - k, "%s%s", i ? " " : "",
                                       tt_models_name(m, i));
             return tt_err(ctx, TT_EINVAL, "parameter 'mix': unknown class '%s' (classes: %s)",
-                          shown(name, buf, sizeof buf), known);
+                          tt_shown(name, buf, sizeof buf), known);
         }
         if (named[c])
             return tt_err(ctx, TT_EINVAL, "parameter 'mix': class '%s' given twice", name);
@@ -244,7 +244,7 @@ static int set_mix(tt_ctx *ctx, tt_params *p, const tt_models *m, const char *va
     }
     if (total == 0)
         return tt_err(ctx, TT_EINVAL, "parameter 'mix': expected at least one weight > 0, got "
-                      "'%s'", shown(value, buf, sizeof buf));
+                      "'%s'", tt_shown(value, buf, sizeof buf));
     memcpy(p->mix, mix, sizeof mix);
     p->mix_set = 1;
     return 0;
@@ -456,7 +456,7 @@ static int set_timers(tt_ctx *ctx, tt_params *p, const tt_models *m, const char 
                 class_list(m, known, sizeof known);
                 return tt_err(ctx, TT_EINVAL,
                               "parameter 'timers': unknown class '%s' (classes: %s)",
-                              shown(name, buf, sizeof buf), known);
+                              tt_shown(name, buf, sizeof buf), known);
             }
             if (w0[c] != TT_TIMER_GLOBAL || w1[c] != TT_TIMER_GLOBAL)
                 return tt_err(ctx, TT_EINVAL, "parameter 'timers': class '%s' given twice",
@@ -485,15 +485,15 @@ static int set_class_timer(tt_ctx *ctx, tt_params *p, const tt_models *m, const 
         if (!m)
             return tt_err(ctx, TT_EINVAL,
                           "parameter '%s': no model table to name classes from",
-                          shown(name, buf, sizeof buf));
+                          tt_shown(name, buf, sizeof buf));
         class_list(m, known, sizeof known);
         return tt_err(ctx, TT_EINVAL, "parameter '%s': unknown class '%s' (classes: %s)",
-                      shown(name, buf, sizeof buf), name + 3, known);
+                      tt_shown(name, buf, sizeof buf), name + 3, known);
     }
     int64_t v;
     if (parse_timer(value, strlen(value), &v))
         return tt_err(ctx, TT_EINVAL, "parameter '%s': expected seconds >= 0, inf or -, got '%s'",
-                      name, shown(value, buf, sizeof buf));
+                      name, tt_shown(value, buf, sizeof buf));
     (which ? p->class_w1 : p->class_w0)[c] = v;
     return 0;
 }
@@ -530,7 +530,7 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
             snprintf(near, sizeof near, ", did you mean '%s'?", sug);
         return tt_err(ctx, TT_EINVAL,
                       "unknown parameter '%s'%s (known: %s w0.CLASS w1.CLASS preset)",
-                      shown(name, buf, sizeof buf), near, known);
+                      tt_shown(name, buf, sizeof buf), near, known);
     }
     switch (i) {
     case P_ORDER:

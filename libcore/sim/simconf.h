@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/shown.h"
 #include "io/src.h"
 #include "tt/sim.h"
 
@@ -16,15 +17,6 @@
  * length bound keeps a formatted mix within TT_MAX_CLASSES * 75 bytes. */
 #define NAME_MAX_LEN 63
 #define MAX_FIELDS 64
-
-/* Quotes a value for a message, cut to a readable length. */
-static inline const char *shown(const char *text, char *buf, size_t size)
-{
-    if (strlen(text) < size - 4)
-        return text;
-    snprintf(buf, size, "%.*s...", (int)(size - 4), text);
-    return buf;
-}
 
 /* ---- small TSV tables (cluster and model files; in cluster.c) ---- */
 
