@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/csv.h"
+#include "ingest/fmt_common.h"
 #include "ingest/ingest_impl.h"
 #include "tt/parse.h"
 
@@ -71,14 +72,12 @@ static int parse_one(ig_state *ig)
             (rc = tt_ig_count(ig, "arrival_time", f[F_ARRIVAL], &j.submit)) ||
             (rc = tt_ig_count(ig, "scale_factor", f[F_SCALE], &gpus)))
             return rc;
-        if (gpus > INT32_MAX / 1000)
-            return tt_ig_fail(ig, "field 'scale_factor': %lld GPUs is out of range",
-                           (long long)gpus);
+        if ((rc = tt_fc_gpus(ig, "scale_factor", gpus, &j.gpus)))
+            return rc;
         if (gpus == 0) {
             tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
-        j.gpus = (int32_t)gpus;
         j.model = tt_ig_str(f[F_TYPE]);
         j.vc = vc;
         if ((rc = tt_ig_keep(ig, &j)))

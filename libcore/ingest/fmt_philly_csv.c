@@ -4,6 +4,7 @@
  * seconds, stored as a float ("66.0"); cluster is the VC. */
 #include <string.h>
 
+#include "ingest/fmt_common.h"
 #include "ingest/ingest_impl.h"
 
 #define MAXF 16
@@ -42,13 +43,12 @@ static int parse_one(ig_state *ig)
             return rc;
         if (j.submit == TT_TIME_NONE)
             return tt_ig_fail(ig, "field 'timestamp': value missing");
-        if (gpus > INT32_MAX / 1000)
-            return tt_ig_fail(ig, "field 'num_gpus': %lld GPUs is out of range", (long long)gpus);
+        if ((rc = tt_fc_gpus(ig, "num_gpus", gpus, &j.gpus)))
+            return rc;
         if (gpus == 0) {
             tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
-        j.gpus = (int32_t)gpus;
         j.vc = tt_ig_str(f[cvc]);
         if ((rc = tt_ig_keep(ig, &j)))
             return rc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/csv.h"
+#include "ingest/fmt_common.h"
 #include "ingest/ingest_impl.h"
 
 #define MAXF 64
@@ -58,13 +59,12 @@ static int parse_one(ig_state *ig)
             (rc = tt_ig_count(ig, "duration", f[cdur], &j.duration)) ||
             (rc = tt_ig_count(ig, "num_gpu", f[cgpu], &gpus)))
             return rc;
-        if (gpus > INT32_MAX / 1000)
-            return tt_ig_fail(ig, "field 'num_gpu': %lld GPUs is out of range", (long long)gpus);
+        if ((rc = tt_fc_gpus(ig, "num_gpu", gpus, &j.gpus)))
+            return rc;
         if (gpus == 0) {
             tt_ig_drop(ig, TT_DROP_CPU_ONLY);
             continue;
         }
-        j.gpus = (int32_t)gpus;
         j.name = tt_ig_str(f[cid]);
         j.model = tt_ig_str(f[cmodel]);
         if ((rc = tt_ig_keep(ig, &j)))
