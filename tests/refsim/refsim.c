@@ -126,6 +126,9 @@ void ref_params_default(ref_params *p)
     p->cache_place = REF_PLACE_OFF;
     p->w_warm = 0;
     p->task = NULL;
+    p->net = REF_NET_OFF;
+    p->nic_cap = 1;
+    p->up_cap = 2;
 }
 
 void ref_log_free(ref_log *log)
@@ -279,7 +282,7 @@ int rs_find_l2(const sim *S, int32_t k, int32_t *pl)
 
 /* ---- starts and ends ---- */
 
-static int log_segment(sim *S, int64_t i, int64_t t1, int64_t done, int completed)
+static int log_segment(sim *S, int64_t i, int64_t t1, int64_t done, int completed, int rerated)
 {
     ref_log *L = S->log;
     if (!L)
@@ -310,6 +313,7 @@ static int log_segment(sim *S, int64_t i, int64_t t1, int64_t done, int complete
     g->done = done;
     g->level = j->level;
     g->completed = completed;
+    g->rerated = rerated;
     memcpy(L->alloc + L->nseg * S->nodes, S->on + i * S->nodes,
            (size_t)S->nodes * sizeof *L->alloc);
     L->nseg++;
@@ -330,7 +334,7 @@ void rs_start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
     j->rr = j->started ? S->p.restart : 0;
     rs_wf_start(S, i, pl); /* while i still waits: demand's count skips it */
     j->r = j->rr + j->ld + j->xf;
-    j->t0 = t;
+    j->t0 = j->tstart = t;
     j->w_before = j->w;
     j->end = t + j->r + ceil_div(j->w * j->s, 1000000);
     j->state = RS_RUN;
@@ -350,21 +354,15 @@ void rs_start_job(sim *S, int64_t i, int64_t t, const int32_t *pl)
     S->placed[j->level]++;
 }
 
-/* Ends job i's segment at t: completed, or evicted back to the queue. */
-int rs_end_segment(sim *S, int64_t i, int64_t t, int completed)
+/* The accounting of job i's segment ending at t with done work: the log,
+ * the work left, the GPU-seconds and their shares; rerated: it ends at a
+ * re-rating (SPEC 13.4), the job keeps its GPUs. */
+static int close_segment(sim *S, int64_t i, int64_t t, int64_t done, int completed, int rerated)
 {
     rjob *j = &S->j[i];
-    ref_job_result *o = &S->out[i];
     int32_t k = S->jobs[i].gpus;
-    int64_t held = t - j->t0, run = held - j->r > 0 ? held - j->r : 0, done;
-    if (completed) {
-        done = j->w;
-    } else {
-        done = run * 1000000 / j->s;
-        if (done > j->w)
-            done = j->w;
-    }
-    if (log_segment(S, i, t, done, completed))
+    int64_t held = t - j->t0, run = held - j->r > 0 ? held - j->r : 0;
+    if (log_segment(S, i, t, done, completed, rerated))
         return -1;
     j->w -= done;
     S->used += k * held;
@@ -375,10 +373,55 @@ int rs_end_segment(sim *S, int64_t i, int64_t t, int completed)
     S->restart_gs += k * rs;
     S->load_gs += k * ls;
     S->xfer_gs += k * xs;
+    /* SPEC 13.6: beyond the same work at the link-free slowdown */
+    int64_t s0 = level_slow(&S->p, &S->models[S->jobs[i].model], j->level);
+    if (j->s > s0)
+        S->link_micro += k * (run * 1000000 - done * s0);
     j->attained += k * held;
     j->aq += k * held;
     j->e += held;
-    o->used_gpu_s += k * held;
+    S->out[i].used_gpu_s += k * held;
+    return 0;
+}
+
+/* The work of job i's current segment done by t: all of it at its end,
+ * else what the time past the overhead gave (at most what was left). */
+static int64_t done_by(const rjob *j, int64_t t, int completed)
+{
+    if (completed)
+        return j->w;
+    int64_t held = t - j->t0, run = held - j->r > 0 ? held - j->r : 0;
+    int64_t done = run * 1000000 / j->s;
+    return done < j->w ? done : j->w;
+}
+
+int rs_rerate(sim *S, int64_t i, int64_t t, int64_t s)
+{
+    rjob *j = &S->j[i];
+    int64_t held = t - j->t0;
+    if (close_segment(S, i, t, done_by(j, t, 0), 0, 1))
+        return -1;
+    /* the unpaid overhead keeps its kinds, paid restart, load, transfer */
+    int64_t rs = j->rr < held ? j->rr : held, ls = j->ld < held - rs ? j->ld : held - rs;
+    int64_t xs = j->xf < held - rs - ls ? j->xf : held - rs - ls;
+    j->rr -= rs;
+    j->ld -= ls;
+    j->xf -= xs;
+    j->r = j->rr + j->ld + j->xf;
+    j->t0 = t;
+    j->s = s;
+    j->w_before = j->w;
+    j->end = t + j->r + ceil_div(j->w * s, 1000000);
+    return 0;
+}
+
+/* Ends job i's segment at t: completed, or evicted back to the queue. */
+int rs_end_segment(sim *S, int64_t i, int64_t t, int completed)
+{
+    rjob *j = &S->j[i];
+    ref_job_result *o = &S->out[i];
+    if (close_segment(S, i, t, done_by(j, t, completed), completed, 0))
+        return -1;
     rs_wf_end(S, i, completed);
     for (int32_t x = 0; x < S->nodes; x++) {
         S->freeg[x] += S->on[i * S->nodes + x];
@@ -523,8 +566,9 @@ int rs_bad_input(const ref_cluster *c, const ref_params *p, const ref_model *mod
         p->congestion >= 1000 || p->min_run < 0 || p->max_preempt < 0 ||
         (p->backfill != 0 && p->backfill != 1) || p->load < 1 || p->load > 1000000)
         return 1;
-    if (nmodels < 0 || (nmodels > 0 && !models) || rs_wf_bad(p, n))
+    if (nmodels < 0 || (nmodels > 0 && !models) || rs_wf_bad(p, n) || rs_links_bad(p))
         return 1;
+    int64_t fmax = rs_links_fmax(c, p);
     for (int i = 0; i < nmodels; i++)
         if (models[i].slow_l1 < 1000 || models[i].slow_l1 > REF_MAX_SLOW ||
             models[i].slow_l2 < 1000 || models[i].slow_l2 > REF_MAX_SLOW ||
@@ -538,8 +582,8 @@ int rs_bad_input(const ref_cluster *c, const ref_params *p, const ref_model *mod
             jb->model >= nmodels || (i > 0 && jb->submit < jobs[i - 1].submit))
             return 1;
         const ref_model *md = &models[jb->model];
-        int64_t smax = slow_eff(md->slow_l1 > md->slow_l2 ? md->slow_l1 : md->slow_l2,
-                                p->congestion);
+        int64_t smax = rs_links_slow(
+            slow_eff(md->slow_l1 > md->slow_l2 ? md->slow_l1 : md->slow_l2, p->congestion), fmax);
         if (jb->duration * 1000 > REF_MAX_WORK_S / smax)
             return 1;
     }
@@ -605,6 +649,8 @@ static int fill_metrics(const sim *S, ref_metrics *m)
     m->demotions = S->demotions;
     m->promotions = S->promotions;
     m->preempt_prio = S->preempt_prio;
+    m->link_gpu_s = (double)S->link_micro / 1e6;
+    m->link_peak = S->link_peak;
     int64_t nr = 0, rsum = 0;
     m->ftf_max = REF_NONE;
     for (int64_t i = 0; i < S->n; i++) {
@@ -716,7 +762,8 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
     int32_t *pl = (int32_t *)calloc((size_t)S.nodes, sizeof *pl);
     char *vic = (char *)calloc(nn, 1);
     int rc = 0;
-    if (!S.j || !S.on || !S.freeg || !list || !key || !pl || !vic || rs_wf_init(&S)) {
+    if (!S.j || !S.on || !S.freeg || !list || !key || !pl || !vic || rs_wf_init(&S) ||
+        rs_links_init(&S)) {
         rc = -2;
         goto done;
     }
@@ -762,7 +809,7 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
         int ch;
         while ((ch = run_pass(&S, t, list, key, pl, vic)) > 0)
             ;
-        if (ch < 0) {
+        if (ch < 0 || rs_links_step7(&S, t)) {
             rc = -2;
             goto done;
         }
@@ -774,6 +821,7 @@ int ref_simulate_log(const ref_cluster *c, const ref_params *p, const ref_model 
         rc = -2;
 done:
     rs_wf_free(&S);
+    rs_links_free(&S);
     free(S.git);
     free(S.j);
     free(S.on);

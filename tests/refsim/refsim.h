@@ -1,10 +1,11 @@
-/* The reference simulator: SPEC (docs/model.md) sections 2 to 7, 11 and 12
- * implemented literally and naively (plain arrays, O(n^2) scans), so the real
+/* The reference simulator: SPEC (docs/model.md) sections 2 to 7, 11, 12 and
+ * 13 implemented literally and naively (plain arrays, O(n^2) scans), so the real
  * engine can be checked against it on small traces (5..200 jobs, a few
  * nodes). It uses no libcore code. Where the model text is ambiguous, the
  * reading taken is listed at the top of refsim.c (sections 2 to 7), of
- * refsim_orders.c (section 11) and of refsim_wf.c (section 12, workflows
- * and GPU memory); refsim_check.c checks a run's invariants.
+ * refsim_orders.c (section 11), of refsim_wf.c (section 12, workflows
+ * and GPU memory) and of refsim_links.c (section 13, shared links);
+ * refsim_check.c checks a run's invariants.
  *
  * Single-threaded and reentrant: no global state. */
 #ifndef TT_REFSIM_H
@@ -24,6 +25,7 @@ enum { REF_FIFO, REF_SJF, REF_SRTF, REF_LAS, REF_DLAS, REF_GITTINS, REF_FTF };
 #define REF_MAX_MLFQ 7
 enum { REF_EVICT_LRU, REF_EVICT_DEMAND };
 enum { REF_PLACE_OFF, REF_PLACE_AFFINITY };
+enum { REF_NET_OFF, REF_NET_LINKS };
 #define REF_MAX_SLOTS 8
 
 /* SPEC 12's columns of one trace row: wf (-1: a plain job), the parents
@@ -65,6 +67,10 @@ typedef struct {
      * w0c and git are; NULL (the default): no row is a task, every model
      * is its class's with the table's size, no outputs */
     const ref_task *task;
+    /* SPEC 13 (defaults off, 1, 2): REF_NET_*, the jobs a node's NIC and a
+     * rack's uplink carry at full speed */
+    int net;
+    int64_t nic_cap, up_cap;
 } ref_params;
 
 /* mem_mb: the class's model size (MiB, -1 unknown), read only when
@@ -106,10 +112,15 @@ typedef struct {
     /* SPEC 12.8 (restart_gpu_s above keeps only the restart share) */
     double wf_jct_mean;
     int64_t wf_jct_p99, wf_rejected, cache_hit, loads, model_evicts, load_gpu_s, xfer_gpu_s;
+    /* SPEC 13.6 */
+    double link_gpu_s;
+    int64_t link_peak;
 } ref_metrics;
 
-/* One segment: a stretch of a job holding GPUs, from a start at t0 to its
- * end (completed = 1) or eviction (completed = 0) at t1. */
+/* One segment: a stretch of a job holding GPUs, from a start (or, with
+ * SPEC 13's links, a re-rating) at t0 to its end (completed = 1), eviction
+ * (completed = 0) or re-rating (rerated = 1: the next segment of the job
+ * opens at t1 on the same GPUs) at t1. */
 typedef struct {
     int64_t job, t0, t1;
     int64_t r;        /* overhead of this start (s): rr + ld + xf */
@@ -117,7 +128,7 @@ typedef struct {
     int64_t s;        /* effective slowdown (permille) */
     int64_t w_before; /* remaining work at the start (milli-ideal-seconds) */
     int64_t done;     /* work completed in the segment */
-    int32_t level, completed;
+    int32_t level, completed, rerated;
 } ref_segment;
 
 /* Every segment of a run, in the order they ended, with the GPUs each held

@@ -71,6 +71,111 @@ static int check_orders(const ref_cluster *c, const ref_params *p, const ref_job
     return rc;
 }
 
+/* SPEC 13 recomputed from the log: the loads of every NIC and uplink held
+ * at time tau by the segments u with t0 <= tau < t1 (the allocations step
+ * 7 reads after the last processing of tau), plus, with zero = 1, the
+ * completed segments of zero length at tau (held through tau's first
+ * step 7, refsim.c reading 17). */
+static void link_loads(const ref_log *log, int32_t N, int64_t tau, int zero, int32_t *nic,
+                       int32_t *up, int32_t R)
+{
+    int32_t nodes = log->nodes;
+    memset(nic, 0, (size_t)nodes * sizeof *nic);
+    memset(up, 0, (size_t)R * sizeof *up);
+    for (int64_t u = 0; u < log->nseg; u++) {
+        const ref_segment *g = &log->seg[u];
+        int in = g->t0 <= tau && tau < g->t1;
+        if (zero && g->t0 == tau && g->t1 == tau && g->completed)
+            in = 1;
+        if (!in || g->level == 0)
+            continue;
+        int32_t last = -1;
+        for (int32_t x = 0; x < nodes; x++) {
+            if (!log->alloc[u * nodes + x])
+                continue;
+            nic[x]++;
+            if (g->level == 2 && x / N != last)
+                up[last = x / N]++;
+        }
+    }
+}
+
+/* The slowdown SPEC 13.3 gives segment q's allocation under the loads. */
+static int64_t link_slow(const ref_params *p, const ref_log *log, int32_t N, int64_t q,
+                         int64_t s0, const int32_t *nic, const int32_t *up)
+{
+    const ref_segment *g = &log->seg[q];
+    int64_t f = 1000;
+    for (int32_t x = 0; g->level > 0 && x < log->nodes; x++) {
+        if (!log->alloc[q * log->nodes + x])
+            continue;
+        int64_t a = 1000 * (int64_t)nic[x] / p->nic_cap;
+        f = a > f ? a : f;
+        int64_t b = g->level == 2 ? 1000 * (int64_t)up[x / N] / p->up_cap : 0;
+        f = b > f ? b : f;
+    }
+    return rs_links_slow(s0, f);
+}
+
+/* With links on: each segment's slowdown is the one its allocation has at
+ * its t0, and stays so at every later change of loads before its t1 (or
+ * it would have been re-rated); link_peak is the largest load over cap of
+ * any step 7, within the bounds the log gives. */
+static int check_links(const ref_cluster *c, const ref_params *p, const ref_model *models,
+                       const ref_job *jobs, const ref_metrics *m, const ref_log *log,
+                       char *why, size_t whylen)
+{
+    int32_t N = c->nodes_per_rack, nodes = log->nodes, R = c->racks;
+    int64_t nt = 2 * log->nseg, peak = 0, peak_hi = 0;
+    int64_t *ts = (int64_t *)malloc((size_t)(nt + 1) * sizeof *ts);
+    int32_t *nic = (int32_t *)malloc((size_t)nodes * sizeof *nic);
+    int32_t *up = (int32_t *)malloc((size_t)R * sizeof *up);
+    int rc = ts && nic && up ? 0 : failf(why, whylen, "no memory");
+    for (int64_t q = 0; !rc && q < log->nseg; q++) {
+        ts[2 * q] = log->seg[q].t0;
+        ts[2 * q + 1] = log->seg[q].t1;
+    }
+    if (!rc)
+        qsort(ts, (size_t)nt, sizeof *ts, cmp_i64);
+    for (int64_t a = 0; !rc && a < nt; a++) {
+        if (a > 0 && ts[a] == ts[a - 1])
+            continue;
+        /* the last step 7 at ts[a] (zero = 0) bounds link_peak from below;
+         * with the zero-length completed segments, held through the first
+         * (which the log cannot tell apart from a later pass's starts at
+         * ts[a]), from above */
+        for (int zero = 1; zero >= 0; zero--) {
+            link_loads(log, N, ts[a], zero, nic, up, R);
+            int64_t *pk = zero ? &peak_hi : &peak;
+            for (int32_t x = 0; x < nodes; x++)
+                if (nic[x] && 1000 * (int64_t)nic[x] / p->nic_cap > *pk)
+                    *pk = 1000 * (int64_t)nic[x] / p->nic_cap;
+            for (int32_t r = 0; r < R; r++)
+                if (up[r] && 1000 * (int64_t)up[r] / p->up_cap > *pk)
+                    *pk = 1000 * (int64_t)up[r] / p->up_cap;
+        }
+        /* nic, up: the loads of the last step 7 at ts[a] */
+        for (int64_t q = 0; !rc && q < log->nseg; q++) {
+            const ref_segment *g = &log->seg[q];
+            if (g->t0 > ts[a] || ts[a] >= g->t1)
+                continue;
+            int64_t s0 = level_slow(p, &models[jobs[g->job].model], g->level);
+            int64_t s = link_slow(p, log, N, q, s0, nic, up);
+            if (s != g->s)
+                rc = failf(why, whylen, "job %lld: slowdown %lld from %lld, the links give %lld at "
+                           "%lld", (long long)g->job, (long long)g->s, (long long)g->t0,
+                           (long long)s, (long long)ts[a]);
+        }
+    }
+    if (!rc && (m->link_peak < peak || m->link_peak > peak_hi))
+        rc = failf(why, whylen, "link_peak %lld, recomputed %lld .. %lld", (long long)m->link_peak,
+                   (long long)peak, (long long)peak_hi);
+    free(ts);
+    free(nic);
+    free(up);
+    return rc;
+}
+
 int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_model *models,
                          int nmodels, const ref_job *jobs, int64_t n,
                          const ref_job_result *out, const ref_metrics *m, const ref_log *log,
@@ -102,7 +207,9 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             return failf(why, whylen, "job %lld: holds %lld GPUs, wants %d",
                          (long long)g->job, (long long)sum, jb->gpus);
         int lv = classify(N, G, nodes, al, jb->gpus);
-        if (lv != g->level || g->s != level_slow(p, &models[jb->model], lv))
+        int64_t s0 = level_slow(p, &models[jb->model], lv);
+        /* links (13.3) only raise it: check_links says by how much */
+        if (lv != g->level || (p->net == REF_NET_LINKS ? g->s < s0 : g->s != s0))
             return failf(why, whylen, "job %lld: level %d / slowdown %lld wrong at %lld",
                          (long long)g->job, g->level, (long long)g->s, (long long)g->t0);
         int64_t held = g->t1 - g->t0, run = held - g->r > 0 ? held - g->r : 0;
@@ -117,7 +224,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
         } else {
             int64_t d = run * 1000000 / g->s;
             if (g->done != (d < g->w_before ? d : g->w_before))
-                return failf(why, whylen, "job %lld: eviction progress wrong",
+                return failf(why, whylen, "job %lld: eviction or re-rating progress wrong",
                              (long long)g->job);
             /* ends at t are freed before the passes at t, so only a
              * zero-length segment (reading 17) can be evicted at its end */
@@ -148,7 +255,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
     int64_t pre = 0, placed[3] = {0, 0, 0}, rej = 0;
     int64_t *jct = (int64_t *)malloc((size_t)(n + 1) * sizeof *jct);
     int64_t *que = (int64_t *)malloc((size_t)(n + 1) * sizeof *que);
-    int64_t lds = 0, xfs = 0, hits = 0, wf_rej = 0;
+    int64_t lds = 0, xfs = 0, hits = 0, wf_rej = 0, link = 0, starts = 0, rerates = 0;
     if (!jct || !que || !rejrow || !home) {
         rc = failf(why, whylen, "no memory");
         goto out;
@@ -178,6 +285,10 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
         int64_t used = 0, queue = 0, evic = 0, nseg = 0, lv[3] = {0, 0, 0}, first_t0 = 0, s1 = 0;
         int64_t r1 = 0, mb = rs_model_mb(p, models, jobs, n, rs_model_id(p, jobs, i));
         int victim = 0, last_level = -1;
+        /* after a re-rating (SPEC 13.4): the segment it ended, and the
+         * last start, from which min_run counts */
+        const ref_segment *prev = NULL;
+        int64_t tstart = 0;
         int sens = is_sensitive(p, &models[jb->model]);
         /* a job's segments do not overlap, so the log (in end order) holds
          * them in start order too */
@@ -199,22 +310,36 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
                 rc = failf(why, whylen, "job %lld: work %lld at start, expected %lld",
                            (long long)i, (long long)g->w_before, (long long)w);
             /* r = R (restarts only) + L (0, or the model's whole load) + X
-             * (recomputed from the parents' homes) */
+             * (recomputed from the parents' homes); after a re-rating, the
+             * same GPUs and what the segment before left unpaid of each */
             int64_t lfull = p->gpu_mem > 0 && mb >= 0 ? ceil_div(mb, p->load_bw) : 0;
             const int32_t *al = log->alloc + q * nodes;
-            if (g->r != g->rr + g->ld + g->xf || g->rr != (nseg == 0 ? 0 : p->restart) ||
+            int cont = prev != NULL;
+            if (cont) {
+                int64_t ph = prev->t1 - prev->t0;
+                int64_t prs = prev->rr < ph ? prev->rr : ph;
+                int64_t pls = prev->ld < ph - prs ? prev->ld : ph - prs;
+                int64_t pxs = prev->xf < ph - prs - pls ? prev->xf : ph - prs - pls;
+                const int32_t *pa = log->alloc + (prev - sg) * nodes;
+                if (g->t0 != prev->t1 || g->level != prev->level ||
+                    memcmp(al, pa, (size_t)nodes * sizeof *al) || g->rr != prev->rr - prs ||
+                    g->ld != prev->ld - pls || g->xf != prev->xf - pxs ||
+                    g->r != g->rr + g->ld + g->xf)
+                    rc = failf(why, whylen, "job %lld: the segment after its re-rating at %lld "
+                               "is not its continuation", (long long)i, (long long)prev->t1);
+            } else if (g->r != g->rr + g->ld + g->xf || g->rr != (nseg == 0 ? 0 : p->restart) ||
                 (g->ld != 0 && g->ld != lfull) || g->xf != rs_xfer(p, i, home, al))
                 rc = failf(why, whylen, "job %lld: overhead %lld = %lld + %lld + %lld on start %lld",
                            (long long)i, (long long)g->r, (long long)g->rr, (long long)g->ld,
                            (long long)g->xf, (long long)nseg);
             /* the warm wait: one warm node, or nothing */
-            if (g->t0 - entry < p->w_warm &&
+            if (!cont && g->t0 - entry < p->w_warm &&
                 (g->ld + g->xf != 0 || classify(N, G, nodes, al, jb->gpus) != 0 ||
                  jb->gpus > G))
                 rc = failf(why, whylen, "job %lld: starts cold at %lld in its warm wait",
                            (long long)i, (long long)g->t0);
             /* the level the timers allowed (L0 always) */
-            if (!victim && g->level > 0 && jb->gpus <= N * G) {
+            if (!cont && !victim && g->level > 0 && jb->gpus <= N * G) {
                 int64_t wait = g->t0 - entry, w0 = timer_w0(p, jb->model);
                 int64_t w1 = timer_w1(p, jb->model);
                 int ok = w0 != REF_INF && wait >= w0;
@@ -237,12 +362,27 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             rst += jb->gpus * rs;
             lds += jb->gpus * ls;
             xfs += jb->gpus * (g->xf < held - rs - ls ? g->xf : held - rs - ls);
-            hits += g->ld == 0;
-            lv[g->level]++;
+            int64_t s0 = level_slow(p, &models[jb->model], g->level);
+            if (g->s > s0) /* SPEC 13.6 */
+                link += jb->gpus * (run * 1000000 - g->done * s0);
+            if (!cont) {
+                hits += g->ld == 0;
+                lv[g->level]++;
+                starts++;
+                tstart = g->t0;
+            } else {
+                rerates++;
+            }
+            prev = g->rerated ? g : NULL;
             last_level = g->level;
             w -= g->done;
             nseg++;
-            if (g->completed) {
+            if (g->rerated) {
+                if (g->completed)
+                    rc = failf(why, whylen, "job %lld: a segment both completed and re-rated",
+                               (long long)i);
+                entry = g->t1; /* its continuation waits for nothing */
+            } else if (g->completed) {
                 ends++;
                 if (s != cnt - 1)
                     rc = failf(why, whylen, "job %lld: runs again after its end", (long long)i);
@@ -262,7 +402,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
                         if (log->alloc[u * nodes + x] && log->alloc[q * nodes + x])
                             cause = !sens;
                 }
-                if (held < p->min_run || evic >= p->max_preempt || (sens && !prio))
+                if (g->t1 - tstart < p->min_run || evic >= p->max_preempt || (sens && !prio))
                     rc = failf(why, whylen, "job %lld: illegal eviction at %lld", (long long)i,
                                (long long)g->t1);
                 if (!cause && !prio_cause)
@@ -276,7 +416,9 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
         }
         if (rc)
             break;
-        if (ends != 1 || w != 0)
+        if (prev)
+            rc = failf(why, whylen, "job %lld: re-rated at its last segment's end", (long long)i);
+        else if (ends != 1 || w != 0)
             rc = failf(why, whylen, "job %lld: %lld ends, %lld work left", (long long)i,
                        (long long)ends, (long long)w);
         else if (o->end != prev_end || o->first_start != first_t0 || o->queue_total != queue ||
@@ -312,7 +454,7 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
         int64_t nseg_all = 0;
         for (int l = 0; l < 3; l++)
             nseg_all += placed[l];
-        if (nseg_all != log->nseg) {
+        if (nseg_all != starts || starts + rerates != log->nseg) {
             rc = failf(why, whylen, "log has %lld segments, jobs account for %lld",
                        (long long)log->nseg, (long long)nseg_all);
             goto out;
@@ -337,12 +479,21 @@ int ref_check_invariants(const ref_cluster *c, const ref_params *p, const ref_mo
             !same_real(m->util, cap > 0 ? (double)used_all / cap : NAN))
             rc = failf(why, whylen, "metrics disagree with the log");
         else if (m->load_gpu_s != lds || m->xfer_gpu_s != xfs || m->wf_rejected != wf_rej ||
-                 m->cache_hit != (p->gpu_mem > 0 && log->nseg ? 1000 * hits / log->nseg : 0) ||
+                 m->cache_hit != (p->gpu_mem > 0 && starts ? 1000 * hits / starts : 0) ||
                  (p->gpu_mem == 0 && (m->loads || m->model_evicts)) ||
                  m->model_evicts > m->loads)
             rc = failf(why, whylen, "SPEC 12.8's metrics disagree with the log");
         else if (comm < 0)
             rc = failf(why, whylen, "negative comm_gpu_s");
+        else if (m->link_gpu_s != (double)link / 1e6 || link < 0 || link > 1000 * comm ||
+                 (p->net != REF_NET_LINKS && (link || m->link_peak || rerates)))
+            rc = failf(why, whylen, "link_gpu_s %.6f (recomputed %.6f), link_peak %lld, %lld "
+                       "re-ratings with links %s", m->link_gpu_s, (double)link / 1e6,
+                       (long long)m->link_peak, (long long)rerates,
+                       p->net == REF_NET_LINKS ? "on" : "off");
+        else if (p->net == REF_NET_LINKS &&
+                 (rc = check_links(c, p, models, jobs, m, log, why, whylen)))
+            ;
         else
             rc = check_orders(c, p, jobs, n, out, m, prio, why, whylen);
     }

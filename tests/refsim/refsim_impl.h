@@ -1,7 +1,8 @@
 /* What the files of the reference simulator share (refsim.c: the run,
  * placements and SPEC 6; refsim_preempt.c: SPEC 6's victim search;
  * refsim_orders.c: SPEC 11's queue orders; refsim_wf.c: SPEC 12's
- * workflows and GPU memory; refsim_check.c: the invariants): the state of
+ * workflows and GPU memory; refsim_links.c: SPEC 13's shared links;
+ * refsim_check.c: the invariants): the state of
  * a run and the plain arithmetic of the model. Test code: no libcore. */
 #ifndef TT_REFSIM_IMPL_H
 #define TT_REFSIM_IMPL_H
@@ -30,8 +31,9 @@ typedef struct {
     int64_t started;  /* starts so far */
     int64_t evictions;
     int64_t attained; /* gpus x held over finished segments */
-    /* the current segment */
-    int64_t t0, r, s, end, w_before;
+    /* the current segment; tstart: the last start, from which min_run
+     * counts (a re-rating opens a segment, not a start) */
+    int64_t t0, r, s, end, w_before, tstart;
     int32_t level;
     /* SPEC 11: queue, when it entered it, and since the last promotion (or
      * submit'): GPU-seconds held over finished segments, seconds held, and
@@ -79,6 +81,10 @@ typedef struct {
     int32_t *ncached;
     int32_t *take; /* G GPU numbers: the GPUs a start takes on a node */
     int64_t clock, starts, hits, loads, evicts, load_gs, xfer_gs;
+    /* SPEC 13: the loads of each node's NIC and each rack's uplink at the
+     * last step 7, link_gpu_s in micro-GPU-seconds, link_peak */
+    int32_t *nic, *up;
+    int64_t link_micro, link_peak;
 } sim;
 
 static inline int64_t ceil_div(int64_t a, int64_t b) { return a / b + (a % b != 0); }
@@ -247,5 +253,20 @@ void rs_wf_start(sim *S, int64_t i, const int32_t *pl);
 void rs_wf_end(sim *S, int64_t i, int completed);
 /* SPEC 12.8's metrics into m */
 int rs_wf_metrics(const sim *S, ref_metrics *m);
+
+/* ---- refsim_links.c ---- */
+
+/* SPEC 13's parameter bounds: 1 when they are out */
+int rs_links_bad(const ref_params *p);
+/* the largest contention factor a run on c can see (13.8) */
+int64_t rs_links_fmax(const ref_cluster *c, const ref_params *p);
+/* s'_L (13.3): level slowdown s0 under contention factor f */
+static inline int64_t rs_links_slow(int64_t s0, int64_t f) { return 1000 + (s0 - 1000) * f / 1000; }
+int rs_links_init(sim *S);
+void rs_links_free(sim *S);
+/* step 7 at t: loads, factors, re-ratings; -1 when out of memory */
+int rs_links_step7(sim *S, int64_t t);
+/* re-rates running job i at t to slowdown s (refsim.c): -1 no memory */
+int rs_rerate(sim *S, int64_t i, int64_t t, int64_t s);
 
 #endif

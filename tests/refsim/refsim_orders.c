@@ -208,7 +208,7 @@ void rs_order_events(const sim *S, int64_t now, int have_now, int64_t *best, int
         if (j->state == RS_WAIT && j->started && j->q > 0 && j->e > 0 && S->p.promote > 0)
             at[1] = j->pfrom - j->pw + ceil_div(S->p.promote * j->e, 1000); /* promotion */
         if (running(S, i) && S->p.prio_preempt && S->p.min_run > 0) /* aging */
-            at[2] = sat_add(j->t0, S->p.min_run);
+            at[2] = sat_add(j->tstart, S->p.min_run);
         for (int k = 0; k < 3; k++)
             if (at[k] != REF_INF && (!have_now || at[k] > now) && (!*any || at[k] < *best)) {
                 *best = at[k];
@@ -222,7 +222,7 @@ void rs_order_events(const sim *S, int64_t now, int have_now, int64_t *best, int
 int rs_prio_evictable(const sim *S, int64_t i, int64_t t, int q)
 {
     const rjob *j = &S->j[i];
-    return running(S, i) && j->q > q && t - j->t0 >= S->p.min_run &&
+    return running(S, i) && j->q > q && t - j->tstart >= S->p.min_run &&
            j->evictions < S->p.max_preempt;
 }
 

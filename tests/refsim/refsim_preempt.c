@@ -15,7 +15,7 @@ static int evictable(const sim *S, int64_t i, int64_t t)
     if (S->victim_q >= 0)
         return rs_prio_evictable(S, i, t, S->victim_q);
     return j->state == RS_RUN && !is_sensitive(&S->p, &S->models[S->jobs[i].model]) &&
-           t - j->t0 >= S->p.min_run && j->evictions < S->p.max_preempt;
+           t - j->tstart >= S->p.min_run && j->evictions < S->p.max_preempt;
 }
 
 /* The k <= G rule on node x for need GPUs: evictable occupants, most GPUs on
