@@ -213,6 +213,8 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
     rm->loads = em->loads;
     rm->model_evicts = em->model_evicts;
     rm->load_gpu_s = em->load_gpu_s;
+    rm->link_gpu_s = 0; /* SPEC 13's links are not in the engine yet: net=off's */
+    rm->link_peak = 0;
     rm->xfer_gpu_s = em->xfer_gpu_s;
 }
 
