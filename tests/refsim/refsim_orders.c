@@ -47,6 +47,7 @@ int rs_orders_bad(const ref_params *p)
 {
     if (p->nmlfq < 1 || p->nmlfq > REF_MAX_MLFQ || p->promote < 0 || p->promote > 1000000 ||
         (p->prio_preempt != 0 && p->prio_preempt != 1) || p->gittins_delta < 1 ||
+        (p->requeue_front != 0 && p->requeue_front != 1) ||
         p->gittins_delta > REF_MAX_DELTA || p->ngit < 0 || (p->git && p->ngit == 0))
         return 1;
     for (int q = 0; q < p->nmlfq; q++)
@@ -125,6 +126,20 @@ static void git_index(const sim *S, int64_t a, int64_t *c, int64_t *s)
     }
 }
 
+/* 1 when job a's place in its queue comes before b's (same queue, equal
+ * index): evicted ones (requeue=front) first, the later eviction first;
+ * then by entry time; then by index. */
+static int place_before(const rjob *ja, const rjob *jb, int64_t a, int64_t b)
+{
+    if (ja->qfront != jb->qfront)
+        return ja->qfront;
+    if (ja->qfront && ja->qev != jb->qev)
+        return ja->qev > jb->qev;
+    if (!ja->qfront && ja->qent != jb->qent)
+        return ja->qent < jb->qent;
+    return a < b;
+}
+
 int rs_before(const sim *S, int64_t a, int64_t b)
 {
     const rjob *ja = &S->j[a], *jb = &S->j[b];
@@ -139,9 +154,7 @@ int rs_before(const sim *S, int64_t a, int64_t b)
         if (ca * sb != cb * sa)
             return ca * sb > cb * sa; /* the higher index first */
     }
-    if (ja->qent != jb->qent)
-        return ja->qent < jb->qent;
-    return a < b;
+    return place_before(ja, jb, a, b);
 }
 
 /* ---- demotions, promotions, aging ---- */
@@ -163,6 +176,7 @@ void rs_step2(sim *S, int64_t t)
         if (running(S, i) && j->q < S->p.nmlfq && aq_at(S, i, t) >= S->p.mlfq[j->q]) {
             j->q = queue_of(&S->p, aq_at(S, i, t));
             j->qent = t;
+            j->qfront = 0;
             S->demotions++;
         }
     }
@@ -172,6 +186,7 @@ void rs_step2(sim *S, int64_t t)
         if (j->state == RS_WAIT && j->q > 0 && e > 0 && 1000 * p_at(S, i, t) >= S->p.promote * e) {
             j->q = 0;
             j->qent = t;
+            j->qfront = 0;
             j->aq = j->e = j->pw = 0;
             j->pfrom = t;
             S->promotions++;
@@ -226,16 +241,14 @@ int rs_prio_evictable(const sim *S, int64_t i, int64_t t, int q)
            j->evictions < S->p.max_preempt;
 }
 
-/* 1 when running job a is taken before b: higher queue, later in it,
- * higher index. */
+/* 1 when running job a is taken before b: higher queue, later in it (its
+ * place, as the waiting order reads it), higher index. */
 static int victim_first(const sim *S, int64_t a, int64_t b)
 {
     const rjob *ja = &S->j[a], *jb = &S->j[b];
     if (ja->q != jb->q)
         return ja->q > jb->q;
-    if (ja->qent != jb->qent)
-        return ja->qent > jb->qent;
-    return a > b;
+    return place_before(jb, ja, b, a);
 }
 
 int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)

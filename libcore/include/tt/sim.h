@@ -88,11 +88,16 @@ typedef struct {
      * the warm wait (s) */
     int64_t gpu_mem, cache_slots, load_bw, xfer_bw, w_warm;
     int32_t evict, cache_place;
+    /* dlas and gittins: where an evicted job waits in its queue,
+     * TT_REQUEUE_KEEP (SPEC 11.1) or TT_REQUEUE_FRONT (Tiresias's
+     * simulator; docs/model.md section 11, item 11) */
+    int32_t requeue;
 } tt_params;
 
 enum { TT_RESIZE_SIDECAR, TT_RESIZE_TERM };
 enum { TT_EVICT_LRU, TT_EVICT_DEMAND };
 enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
+enum { TT_REQUEUE_KEEP, TT_REQUEUE_FRONT };
 
 #define TT_TIMER_GLOBAL INT64_C(-1)
 
