@@ -105,11 +105,11 @@ enum { TT_REQUEUE_KEEP, TT_REQUEUE_FRONT };
  * congestion min_run max_preempt backfill load seed mix timers, then
  * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist, then
  * section 10's el_up el_down el_frac resize resize_cost resize_gap, then
- * section 12's gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm
- * (each group after the others, so the columns that were there keep their
- * places). */
+ * section 12's gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm,
+ * then requeue (each group after the others, so the columns that were
+ * there keep their places). */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 31
+#define TT_NPARAMS 32
 /* Every parameter tt_params_set and tt_params_format know: all of them are
  * output columns, sweep axes and tune dimensions. */
 #define TT_NPARAMS_ALL TT_NPARAMS
