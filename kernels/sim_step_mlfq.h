@@ -158,12 +158,50 @@ TTS_FN int tts_victim_first(const tts_state *S, int32_t a, int32_t b)
     return a > b;
 }
 
+/* prio_victims=refill: Tiresias's greedy refill of the cluster. Waiter i
+ * takes k GPUs off cap = (free GPUs + those of the running jobs priority
+ * preemption may take for its queue) - k; those jobs, from the highest
+ * priority down (the reverse of victim order), keep running while their
+ * GPUs fit in what cap has left and are evicted otherwise. Their GPUs and
+ * the free ones then reach k. Fills vic[0..nvic) in index order; 1 found,
+ * 0 when cap < 0. */
+TTS_FN int tts_prio_refill(tts_state *S, int32_t i)
+{
+    int64_t cap = tts_prio_bound(S, S->mq[i]) - S->tr->gpus[i];
+    int32_t last = -1;
+    S->nvic = 0;
+    if (cap < 0)
+        return 0;
+    for (;;) {
+        int32_t best = -1;
+        for (int64_t h = 0; h < S->nheap; h++) {
+            int32_t v = S->heap[h].job;
+            if (tts_prio_evictable(S, v, S->mq[i]) && (last < 0 || tts_victim_first(S, v, last)) &&
+                (best < 0 || tts_victim_first(S, best, v)))
+                best = v;
+        }
+        if (best < 0)
+            break;
+        if (tts_size(S, best) <= cap) { /* current sizes (SPEC 10.5) */
+            cap -= tts_size(S, best);
+        } else {
+            TTS_CHECK(S->nvic < S->cluster_gpus, "vic");
+            S->vic[S->nvic++] = best;
+        }
+        last = best;
+    }
+    tts_vic_sort(S);
+    return 1;
+}
+
 /* Waiter i, whose timers allow L2, needs k GPUs: victims from the running
  * jobs priority preemption may take for its queue, in victim order, until
- * the free GPUs and theirs reach k. Fills vic[0..nvic) in index order; 1
- * found, 0 not enough. */
+ * the free GPUs and theirs reach k (or by the refill). Fills vic[0..nvic)
+ * in index order; 1 found, 0 not enough. */
 TTS_FN int tts_prio_victims(tts_state *S, int32_t i)
 {
+    if (S->cf->prio_refill)
+        return tts_prio_refill(S, i);
     int64_t need = S->tr->gpus[i] - S->total_free;
     int32_t last = -1;
     S->nvic = 0;

@@ -117,6 +117,7 @@ void ref_params_default(ref_params *p)
     p->prio_preempt = 1;
     p->gittins_delta = 3250;
     p->requeue_front = 0;
+    p->prio_refill = 0;
     p->git = NULL;
     p->ngit = 0;
     p->gpu_mem = 0;

@@ -48,6 +48,7 @@ int rs_orders_bad(const ref_params *p)
     if (p->nmlfq < 1 || p->nmlfq > REF_MAX_MLFQ || p->promote < 0 || p->promote > 1000000 ||
         (p->prio_preempt != 0 && p->prio_preempt != 1) || p->gittins_delta < 1 ||
         (p->requeue_front != 0 && p->requeue_front != 1) ||
+        (p->prio_refill != 0 && p->prio_refill != 1) ||
         p->gittins_delta > REF_MAX_DELTA || p->ngit < 0 || (p->git && p->ngit == 0))
         return 1;
     for (int q = 0; q < p->nmlfq; q++)
@@ -263,6 +264,37 @@ int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
         S->victim_q = -1;
         if (rc <= 0)
             return rc;
+    } else if (S->p.prio_refill) {
+        /* the refill: the waiter is placed first among the jobs it may
+         * evict and everything free; those jobs, highest priority first,
+         * stay where what is left holds them */
+        int64_t room = -k;
+        for (int32_t x = 0; x < S->nodes; x++)
+            room += S->freeg[x];
+        for (int64_t v = 0; v < S->n; v++)
+            if (rs_prio_evictable(S, v, t, q))
+                room += S->jobs[v].gpus;
+        if (room < 0)
+            return 0;
+        /* vic: 0 not yet looked at, 1 evicted, 2 kept (cleared below) */
+        memset(vic, 0, (size_t)S->n + 1);
+        for (;;) {
+            int64_t best = -1;
+            for (int64_t v = 0; v < S->n; v++)
+                if (!vic[v] && rs_prio_evictable(S, v, t, q) &&
+                    (best < 0 || victim_first(S, best, v)))
+                    best = v;
+            if (best < 0)
+                break;
+            if (S->jobs[best].gpus <= room) {
+                room -= S->jobs[best].gpus;
+                vic[best] = 2;
+            } else {
+                vic[best] = 1;
+            }
+        }
+        for (int64_t v = 0; v < S->n; v++)
+            vic[v] = vic[v] == 1;
     } else {
         int64_t need = k;
         for (int32_t x = 0; x < S->nodes; x++)

@@ -92,12 +92,17 @@ typedef struct {
      * TT_REQUEUE_KEEP (SPEC 11.1) or TT_REQUEUE_FRONT (Tiresias's
      * simulator; docs/model.md section 11, item 11) */
     int32_t requeue;
+    /* dlas and gittins: step 7's victims, TT_PRIO_VICTIMS_LOWEST (SPEC
+     * 11.1) or TT_PRIO_VICTIMS_REFILL (Tiresias's simulator; docs/model.md
+     * section 11, item 12) */
+    int32_t prio_victims;
 } tt_params;
 
 enum { TT_RESIZE_SIDECAR, TT_RESIZE_TERM };
 enum { TT_EVICT_LRU, TT_EVICT_DEMAND };
 enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
 enum { TT_REQUEUE_KEEP, TT_REQUEUE_FRONT };
+enum { TT_PRIO_VICTIMS_LOWEST, TT_PRIO_VICTIMS_REFILL };
 
 #define TT_TIMER_GLOBAL INT64_C(-1)
 

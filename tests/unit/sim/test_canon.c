@@ -312,13 +312,13 @@ Test(canon, kept)
  * axis. */
 enum { K_THETA, K_W1, K_MIN_RUN, K_RESTART, K_MAX_PREEMPT, K_SEED, K_MIX, K_CONG, K_LOAD,
        K_CLASS, K_MLFQ, K_PROMOTE, K_PRIO, K_DELTA, K_EL_FRAC, K_RESIZE, K_RESIZE_COST,
-       K_RESIZE_GAP, K_REQUEUE, K_NKINDS };
+       K_RESIZE_GAP, K_REQUEUE, K_PRIO_VICTIMS, K_NKINDS };
 static const char *const kind_names[K_NKINDS] = {"theta", "w1", "min_run", "restart",
                                                  "max_preempt", "seed", "mix", "congestion",
                                                  "load", "class timer", "mlfq", "promote",
                                                  "prio_preempt", "gittins_delta", "el_frac",
                                                  "resize", "resize_cost", "resize_gap",
-                                                 "requeue"};
+                                                 "requeue", "prio_victims"};
 
 static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
 {
@@ -353,6 +353,7 @@ static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
     case K_EL_FRAC: p->el_frac = rc_pick(s, 0, 1000); break;
     case K_RESIZE: p->resize = !p->resize; break;
     case K_REQUEUE: p->requeue = !p->requeue; break;
+    case K_PRIO_VICTIMS: p->prio_victims = !p->prio_victims; break;
     case K_RESIZE_COST: p->resize_cost = rc_pick(s, 0, 120); break;
     case K_RESIZE_GAP: p->resize_gap = rc_pick(s, 0, 1) ? 0 : rc_pick(s, 1, 900); break;
     default: {

@@ -388,3 +388,37 @@ Test(orders, requeue_front_demoted_at_eviction_stays_behind)
         expect_job(&r, 2, 50, 1050, 0);
     }
 }
+
+/* ---- prio_victims (docs/model.md section 11, item 12) ----
+ * 1x1x4, dlas mlfq=100 restart=10 min_run=0 w0=w1=0. J0 (3 GPUs, 1000 s) and J1
+ * (1 GPU, 1000 s) start at 0; J0 is demoted at ceil(100 / 3) = 34, J1 at
+ * 100, both to Q1 (J0 ahead: entered 34 < 100). J2 (2 GPUs, 100 s) comes
+ * at 200 to Q0 with no GPU free.
+ * lowest: victims from the back, J1 (1 GPU, 1 short of 2) then J0: both
+ *   are evicted, J2 runs 200..300, and J1 fits the 2 GPUs left at once:
+ *   200 + 10 + 800 = 1010. J0 waits for J2's end: 300 + 10 + 800 = 1110.
+ *   restart_gpu_s 1 x 10 + 3 x 10 = 40.
+ * refill: cap = (0 free + 3 + 1) - 2 = 2; J0 first, 3 > 2: evicted; J1,
+ *   1 <= 2: kept. J2 runs 200..300 beside J1, which ends at 1000; J0 as
+ *   above, 1110. restart_gpu_s 30. (Tiresias's greedy pass at 200: J2
+ *   takes 2 of 4, J0 does not fit the 2 left, J1 does.) */
+Test(orders, prio_victims_lowest_and_refill)
+{
+    static const ref_job jobs[] = {{0, 1000, 3, 0}, {0, 1000, 1, 0}, {200, 100, 2, 0}};
+    for (int refill = 0; refill <= 1; refill++) {
+        ref_params p;
+        dlas(&p, 100);
+        p.restart = 10;
+        p.min_run = 0;
+        p.prio_refill = refill;
+        p.w0 = p.w1 = 0; /* L2 at once: step 7's rule for L2 (the refill's) */
+        result r;
+        run(&ONE4, &p, jobs, 3, &r);
+        expect_job(&r, 0, 0, 1110, 1);
+        expect_job(&r, 1, 0, refill ? 1000 : 1010, refill ? 0 : 1);
+        expect_job(&r, 2, 200, 300, 0);
+        cr_expect_eq(r.m.preempt_prio, refill ? 1 : 2);
+        cr_expect_eq(r.m.restart_gpu_s, refill ? 30 : 40);
+        cr_expect_eq(r.m.demotions, 3);
+    }
+}
