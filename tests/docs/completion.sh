@@ -37,6 +37,7 @@ tt-sim -p evict|=|lru demand
 tt-sim -p cache_place =|a|affinity
 tt-sim -p resize =|t|term
 tt-sim -p requeue =|f|front
+tt-sim -p prio_victims =|r|refill
 tt-sim -p gittins_dist =|ex.|ex.h5 ex.tsv
 tt-sweep -g order =|fifo,s|fifo,sjf fifo,srtf
 tt-sweep -g preset =|k8s-fixed,elastic-s|k8s-fixed,elastic-sidecar

@@ -15,11 +15,11 @@ expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p w0=600 ex.h5
 expect_exit 0 tt-sim -c 2x8x8 -p w0=600 -p preset=tiresias-dlas ex.h5
 cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
 # dlas runs demote and evict by priority on this trace
-[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($54 > 0 && $56 > 0)}')" = 1 ] ||
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($55 > 0 && $57 > 0)}')" = 1 ] ||
     fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
 # with elastic jobs too: resizes, demotions and priority evictions in one run
 expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p el_up=1 ex.h5
-[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($49 > 0 && $54 > 0 && $56 > 0)}')" = 1 ] ||
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($50 > 0 && $55 > 0 && $57 > 0)}')" = 1 ] ||
     fail "dlas with el_up=1: no resize, demotion or priority eviction: $(sed -n 2p out.txt)"
 expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-gittins -p el_down=1 ex.h5
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
@@ -61,11 +61,11 @@ expect_exit 2 tt-sim -c 2x8x8 -p order=dlas -p mlfq=9223372036854775806 ex.h5
 expect_exit 2 tt-sweep -c 2x8x8 -p order=dlas -g 'mlfq=3250;1125899906842625' ex.h5
 expect_err "tt-sweep: grid 'mlfq=3250;1125899906842625': value 2 ('1125899906842625'): expected 1 to 7 ascending GPU-second thresholds 1 .. 1125899906842624"
 expect_exit 0 tt-sim -c 2x8x8 -p order=dlas -p mlfq=1125899906842624 ex.h5
-[ "$(sed -n 2p out.txt | cut -f33-37,47,54)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174${T}0" ] ||
-    fail "dlas at the largest threshold: $(sed -n 2p out.txt | cut -f33-37,47,54)"
+[ "$(sed -n 2p out.txt | cut -f34-38,48,55)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174${T}0" ] ||
+    fail "dlas at the largest threshold: $(sed -n 2p out.txt | cut -f34-38,48,55)"
 expect_exit 0 tt-sim -c 2x8x8 ex.h5
-[ "$(sed -n 2p out.txt | cut -f33-37,47)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174" ] ||
-    fail "fifo: $(sed -n 2p out.txt | cut -f33-37,47)"
+[ "$(sed -n 2p out.txt | cut -f34-38,48)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174" ] ||
+    fail "fifo: $(sed -n 2p out.txt | cut -f34-38,48)"
 expect_exit 2 tt-sim -c 2x8x8 -p max_preempt=2147483648 ex.h5
 expect_err "tt-sim: parameter 'max_preempt': expected a count 0 .. 2147483647 (a job's evictions are counted in 32 bits), got '2147483648'"
 expect_exit 0 tt-sim -c 2x8x8 -p max_preempt=2147483647 ex.h5

@@ -111,10 +111,10 @@ enum { TT_PRIO_VICTIMS_LOWEST, TT_PRIO_VICTIMS_REFILL };
  * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist, then
  * section 10's el_up el_down el_frac resize resize_cost resize_gap, then
  * section 12's gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm,
- * then requeue (each group after the others, so the columns that were
+ * then requeue prio_victims (each group after the others, so the columns that were
  * there keep their places). */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 32
+#define TT_NPARAMS 33
 /* Every parameter tt_params_set and tt_params_format know: all of them are
  * output columns, sweep axes and tune dimensions. */
 #define TT_NPARAMS_ALL TT_NPARAMS
