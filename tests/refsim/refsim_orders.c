@@ -252,6 +252,19 @@ static int victim_first(const sim *S, int64_t a, int64_t b)
     return place_before(jb, ja, b, a);
 }
 
+/* The refill's candidates for waiter i: what step 7 may evict, and the
+ * running jobs of i's own queue that entered it at t (demoted then), whose
+ * place is behind i's, aged and under max_preempt as the others. */
+static int refill_candidate(const sim *S, int64_t v, int64_t i, int64_t t)
+{
+    const rjob *jv = &S->j[v];
+    if (rs_prio_evictable(S, v, t, S->j[i].q))
+        return 1;
+    return running(S, v) && jv->q == S->j[i].q && !jv->qfront && jv->qent == t &&
+           t - jv->t0 >= S->p.min_run && jv->evictions < S->p.max_preempt &&
+           place_before(&S->j[i], jv, i, v);
+}
+
 int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
 {
     if (!rs_is_mlfq(&S->p) || !S->p.prio_preempt)
@@ -272,7 +285,7 @@ int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
         for (int32_t x = 0; x < S->nodes; x++)
             room += S->freeg[x];
         for (int64_t v = 0; v < S->n; v++)
-            if (rs_prio_evictable(S, v, t, q))
+            if (refill_candidate(S, v, i, t))
                 room += S->jobs[v].gpus;
         if (room < 0)
             return 0;
@@ -281,7 +294,7 @@ int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
         for (;;) {
             int64_t best = -1;
             for (int64_t v = 0; v < S->n; v++)
-                if (!vic[v] && rs_prio_evictable(S, v, t, q) &&
+                if (!vic[v] && refill_candidate(S, v, i, t) &&
                     (best < 0 || victim_first(S, best, v)))
                     best = v;
             if (best < 0)

@@ -399,9 +399,13 @@ Test(orders, requeue_front_demoted_at_eviction_stays_behind)
  *   200 + 10 + 800 = 1010. J0 waits for J2's end: 300 + 10 + 800 = 1110.
  *   restart_gpu_s 1 x 10 + 3 x 10 = 40.
  * refill: cap = (0 free + 3 + 1) - 2 = 2; J0 first, 3 > 2: evicted; J1,
- *   1 <= 2: kept. J2 runs 200..300 beside J1, which ends at 1000; J0 as
- *   above, 1110. restart_gpu_s 30. (Tiresias's greedy pass at 200: J2
- *   takes 2 of 4, J0 does not fit the 2 left, J1 does.) */
+ *   1 <= 2: kept, and ends at 1000. (Tiresias's greedy pass at 200: J2
+ *   takes 2 of 4, J0 does not fit the 2 left, J1 does.) J2 runs from 200
+ *   and is demoted at 200 + 100 / 2 = 250 into Q1, behind J0 (entered 34):
+ *   J0's candidates are J2 (same queue, entered now): cap = 1 free + 2 - 3
+ *   = 0, so J2 is evicted (50 s left) and J0 runs 250 + 10 + 800 = 1060.
+ *   J2 waits for 2 GPUs: 1060 + 10 + 50 = 1120. preempt_prio 2,
+ *   restart_gpu_s 3 x 10 + 2 x 10 = 50. */
 Test(orders, prio_victims_lowest_and_refill)
 {
     static const ref_job jobs[] = {{0, 1000, 3, 0}, {0, 1000, 1, 0}, {200, 100, 2, 0}};
@@ -414,11 +418,11 @@ Test(orders, prio_victims_lowest_and_refill)
         p.w0 = p.w1 = 0; /* L2 at once: step 7's rule for L2 (the refill's) */
         result r;
         run(&ONE4, &p, jobs, 3, &r);
-        expect_job(&r, 0, 0, 1110, 1);
+        expect_job(&r, 0, 0, refill ? 1060 : 1110, 1);
         expect_job(&r, 1, 0, refill ? 1000 : 1010, refill ? 0 : 1);
-        expect_job(&r, 2, 200, 300, 0);
-        cr_expect_eq(r.m.preempt_prio, refill ? 1 : 2);
-        cr_expect_eq(r.m.restart_gpu_s, refill ? 30 : 40);
+        expect_job(&r, 2, 200, refill ? 1120 : 300, refill);
+        cr_expect_eq(r.m.preempt_prio, 2);
+        cr_expect_eq(r.m.restart_gpu_s, refill ? 50 : 40);
         cr_expect_eq(r.m.demotions, 3);
     }
 }
