@@ -179,10 +179,28 @@ TTS_FN int tts_refill_cand(const tts_state *S, int32_t v, int32_t i)
            (tts_refill_same(S, v, q) && (S->qent[i] < S->now || v > i));
 }
 
+/* 1 when running job a comes before b in the refill's order: lower queue,
+ * then earlier into the running jobs of its queue (the later of its last
+ * start and its queue entry: Tiresias's lists keep running jobs in the
+ * order they joined them), then place, then index. A front-coded place
+ * (requeue=front, < 0) is an eviction before the last start. */
+TTS_FN int tts_refill_first(const tts_state *S, int32_t a, int32_t b)
+{
+    if (S->mq[a] != S->mq[b])
+        return S->mq[a] < S->mq[b];
+    int64_t sa = S->t0[tts_slot(S, a)], sb = S->t0[tts_slot(S, b)];
+    int64_t ja = S->qent[a] > sa ? S->qent[a] : sa, jb = S->qent[b] > sb ? S->qent[b] : sb;
+    if (ja != jb)
+        return ja < jb;
+    if (S->qent[a] != S->qent[b])
+        return S->qent[a] < S->qent[b];
+    return a < b;
+}
+
 /* prio_victims=refill: Tiresias's greedy refill of the cluster. Waiter i
  * takes k GPUs off cap = (free GPUs + those of its candidates) - k; the
- * candidates, from the highest priority down (the reverse of victim
- * order), keep running while their GPUs fit in what cap has left and are
+ * candidates, from the highest priority down (tts_refill_first), keep
+ * running while their GPUs fit in what cap has left and are
  * evicted otherwise. Their GPUs and the free ones then reach k. Fills
  * vic[0..nvic) in index order; 1 found, 0 when cap < 0. */
 TTS_FN int tts_prio_refill(tts_state *S, int32_t i)
@@ -199,8 +217,8 @@ TTS_FN int tts_prio_refill(tts_state *S, int32_t i)
         int32_t best = -1;
         for (int64_t h = 0; h < S->nheap; h++) {
             int32_t v = S->heap[h].job;
-            if (tts_refill_cand(S, v, i) && (last < 0 || tts_victim_first(S, v, last)) &&
-                (best < 0 || tts_victim_first(S, best, v)))
+            if (tts_refill_cand(S, v, i) && (last < 0 || tts_refill_first(S, last, v)) &&
+                (best < 0 || tts_refill_first(S, v, best)))
                 best = v;
         }
         if (best < 0)

@@ -265,6 +265,21 @@ static int refill_candidate(const sim *S, int64_t v, int64_t i, int64_t t)
            place_before(&S->j[i], jv, i, v);
 }
 
+/* The refill's order of running jobs: by queue, then by when the job joined
+ * its queue's running jobs (the later of its last start and its entry into
+ * the queue), then by place, then by index. */
+static int refill_before(const sim *S, int64_t a, int64_t b)
+{
+    const rjob *ja = &S->j[a], *jb = &S->j[b];
+    if (ja->q != jb->q)
+        return ja->q < jb->q;
+    int64_t xa = ja->t0 > ja->qent ? ja->t0 : ja->qent;
+    int64_t xb = jb->t0 > jb->qent ? jb->t0 : jb->qent;
+    if (xa != xb)
+        return xa < xb;
+    return place_before(ja, jb, a, b);
+}
+
 int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
 {
     if (!rs_is_mlfq(&S->p) || !S->p.prio_preempt)
@@ -295,7 +310,7 @@ int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
             int64_t best = -1;
             for (int64_t v = 0; v < S->n; v++)
                 if (!vic[v] && refill_candidate(S, v, i, t) &&
-                    (best < 0 || victim_first(S, best, v)))
+                    (best < 0 || refill_before(S, v, best)))
                     best = v;
             if (best < 0)
                 break;

@@ -357,7 +357,7 @@ static void parity_variant(int v, const char *what)
 Test(sim, parity_requeue_front_with_reference) { parity_variant(1, "requeue=front"); }
 
 /* The same with prio_victims=refill (it changes 574 of the random cases
- * and 179 of the crowded ones), and with both options (738 and 276). */
+ * and 180 of the crowded ones), and with both options (737 and 276). */
 Test(sim, parity_prio_refill_with_reference) { parity_variant(2, "prio_victims=refill"); }
 Test(sim, parity_front_and_refill_with_reference)
 {
