@@ -23,7 +23,24 @@ expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p el_up=1 ex.h5
     fail "dlas with el_up=1: no resize, demotion or priority eviction: $(sed -n 2p out.txt)"
 expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-gittins -p el_down=1 ex.h5
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
-expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, wf-deps, cache-lru, heft-like, compass-like, got 'tiresias'"
+expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, wf-deps, cache-lru, heft-like, compass-like, tiresias-sim-dlas, tiresias-sim-gittins, got 'tiresias'"
+
+# tiresias-sim-dlas beside Tiresias's released simulator (SymbioticLab/Tiresias
+# @ 959f9b0, simulator/run_sim.py --schedule=dlas-gpu --scheme=count
+# --cluster_spec=n1g4.csv, Python 2.7) on 14 one-GPU jobs in its job-list
+# layout: its job.csv's end_time and preempt, job by job (JOB:END:EVICTIONS).
+# One-GPU jobs keep its demotion timer's defect out (docs/studies.md, 1).
+expect_exit 0 tt-ingest -q -f tiresias -o t1.h5 "$FIX/sim/tiresias_1gpu.csv"
+want="0:10176:1 1:12524:3 2:3132:0 3:4131:0 4:4582:0 5:10943:1 6:6160:0 7:15044:1 8:13176:1 9:16729:1 10:9854:0 11:10003:0 12:16409:1 13:14048:1 "
+expect_exit 0 tt-sim -q -c 1x1x4 -p preset=tiresias-sim-dlas --jobs t1.h5
+got=$(awk -F'\t' 'NR > 1 { printf "%s:%s:%s ", $1, $7, $12 }' out.txt)
+[ "$got" = "$want" ] || fail "tiresias-sim-dlas is not Tiresias's simulator: $got"
+# without requeue=front and prio_victims=refill 4 of the jobs end otherwise or
+# are evicted a different number of times
+expect_exit 0 tt-sim -q -c 1x1x4 -p preset=tiresias-sim-dlas -p requeue=keep \
+    -p prio_victims=lowest --jobs t1.h5
+got=$(awk -F'\t' 'NR > 1 { printf "%s:%s:%s ", $1, $7, $12 }' out.txt)
+[ "$got" != "$want" ] || fail "the options change nothing on the Tiresias trace"
 
 # the presets as a sweep axis: each row is its tt-sim run; -p applies after
 expect_exit 0 tt-sweep -d cpu -c 2x8x8 -g preset=yarn-cs,tiresias-dlas,themis ex.h5

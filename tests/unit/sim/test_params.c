@@ -399,11 +399,12 @@ Test(params, presets)
                                        "pollux-tiresias", "themis", "k8s-fixed",
                                        "elastic-term", "elastic-sidecar", "start-smaller",
                                        "wf-deps",       "cache-lru",       "heft-like",
-                                       "compass-like"};
+                                       "compass-like",  "tiresias-sim-dlas",
+                                       "tiresias-sim-gittins"};
     int n = 0;
     while (tt_preset_name(n))
         n++;
-    cr_assert_eq(n, 13);
+    cr_assert_eq(n, 15);
     for (int i = 0; i < n; i++) {
         cr_expect_str_eq(tt_preset_name(i), want[i]);
         tt_params p, q;
@@ -445,7 +446,7 @@ Test(params, presets)
     cr_expect_eq(tt_params_set(ctx, &p, NULL, "preset", "elastic"), TT_EINVAL);
     cr_expect(strstr(tt_errmsg(ctx), "k8s-fixed, elastic-term, elastic-sidecar, start-smaller, "
                                      "wf-deps, cache-lru, heft-like, compass-like, "
-                                     "got 'elastic'"), "%s", tt_errmsg(ctx));
+                                     "tiresias-sim-dlas, tiresias-sim-gittins, got 'elastic'"), "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);
 }
 
