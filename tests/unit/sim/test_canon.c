@@ -306,6 +306,45 @@ Test(canon, kept)
     tt_models_free(m);
 }
 
+/* requeue and prio_victims (docs/model.md section 11, items 11 and 12)
+ * count only under dlas and gittins, requeue where a job may be evicted
+ * and prio_victims where step 7 exists (prio_preempt=1, max_preempt > 0);
+ * elsewhere they merge with the defaults, hash included. */
+Test(canon, requeue_and_prio_victims)
+{
+    jobs8 s;
+    make_jobs(&s, 4, known_ab, NULL, NULL);
+    tt_canon k = canon_of(&s);
+    tt_params p, d;
+    tt_params_default(&p);
+    tt_params_default(&d);
+    for (int o = 0; o < 3; o++) {
+        p.order = o == 0 ? TT_ORDER_FIFO : o == 1 ? TT_ORDER_LAS : TT_ORDER_FTF;
+        cr_expect(same(&k, &p, with(&p, "requeue", "front")), "order %d", o);
+        cr_expect(same(&k, &p, with(&p, "prio_victims", "refill")), "order %d", o);
+    }
+    for (int o = 0; o < 2; o++) {
+        p = d;
+        p.order = o ? TT_ORDER_GITTINS : TT_ORDER_DLAS;
+        cr_expect(!same(&k, &p, with(&p, "requeue", "front")));
+        cr_expect(!same(&k, &p, with(&p, "prio_victims", "refill")));
+        /* no victims: nothing is evicted, so neither is read */
+        tt_params none = *with(&p, "max_preempt", "0");
+        cr_expect(same(&k, &none, with(&none, "requeue", "front")));
+        cr_expect(same(&k, &none, with(&none, "prio_victims", "refill")));
+        /* no step 7: prio_victims is not read; requeue is where SPEC 6
+         * evicts (w0 finite, b sensitive at theta 1400: as in
+         * eviction_parameters), and not where none can */
+        tt_params nop = *with(&p, "prio_preempt", "0");
+        cr_expect(same(&k, &nop, with(&nop, "prio_victims", "refill")));
+        cr_expect(same(&k, &nop, with(&nop, "requeue", "front")));
+        tt_params sens = *with(&nop, "w0", "60");
+        sens = *with(&sens, "theta", "1400");
+        cr_expect(!same(&k, &sens, with(&sens, "requeue", "front")));
+        cr_expect(same(&k, &sens, with(&sens, "prio_victims", "refill")));
+    }
+}
+
 /* ---- on random traces: one form, one simulation ---- */
 
 /* p with one parameter redrawn (kind: which), the way a grid varies one
