@@ -158,6 +158,12 @@ typedef struct {
      * tts_trace.git */
     int32_t nq, prio_preempt, git;
     int64_t mlfq[TTS_MAX_MLFQ], promote, gittins_delta;
+    /* 1: a job evicted at t waits ahead of its queue's waiters, unless it
+     * entered the queue at t (requeue=front, docs/model.md 11 item 11) */
+    int32_t requeue_front;
+    /* 1: step 7's victims as Tiresias's greedy refill picks them
+     * (prio_victims=refill, docs/model.md 11 item 12) */
+    int32_t prio_refill;
     /* 1: none of the shortcuts docs/model.md says change nothing (the
      * pass's thresholds, step 7's L0 failure bound, the grow phase's
      * skip): every waiting job is tried and the phase always runs. Only

@@ -26,14 +26,26 @@ TTS_FN void tts_pe_add(tts_state *S, int64_t i, int64_t sign)
     S->pe[S->mq[i]] += sign * tts_size(S, i);
 }
 
+/* prio_victims=refill: running job v entered queue q now (demoted now),
+ * so it is behind the waiters of q, and may be evicted by priority. */
+TTS_FN int tts_refill_same(const tts_state *S, int64_t v, int32_t q)
+{
+    return S->cf->prio_refill && S->mq[v] == q && S->qent[v] == S->now &&
+           S->evict[v] < S->cf->max_preempt && !tts_aging(S, v);
+}
+
 /* The most GPUs a waiter of queue q could find free after priority
  * evictions: what is free, and what the running jobs of higher queues
- * that may be evicted hold. */
+ * that may be evicted hold; under refill also those of q that entered it
+ * now (a scan of the running jobs, under that option only). */
 TTS_FN int64_t tts_prio_bound(const tts_state *S, int32_t q)
 {
     int64_t b = S->total_free;
     for (int32_t x = q + 1; x < S->cf->nq; x++)
         b += S->pe[x];
+    for (int64_t h = 0; S->cf->prio_refill && h < S->nheap; h++)
+        if (tts_refill_same(S, S->heap[h].job, q))
+            b += tts_size(S, S->heap[h].job);
     return b;
 }
 
@@ -158,12 +170,79 @@ TTS_FN int tts_victim_first(const tts_state *S, int32_t a, int32_t b)
     return a > b;
 }
 
+/* Whether running job v is a candidate of the refill for waiter i: in a
+ * higher queue, or in i's queue having entered it now, behind i's place. */
+TTS_FN int tts_refill_cand(const tts_state *S, int32_t v, int32_t i)
+{
+    int32_t q = S->mq[i];
+    return tts_prio_evictable(S, v, q) ||
+           (tts_refill_same(S, v, q) && (S->qent[i] < S->now || v > i));
+}
+
+/* 1 when running job a comes before b in the refill's order: lower queue,
+ * then earlier into the running jobs of its queue (the later of its last
+ * start and its queue entry: Tiresias's lists keep running jobs in the
+ * order they joined them), then place, then index. A front-coded place
+ * (requeue=front, < 0) is an eviction before the last start. */
+TTS_FN int tts_refill_first(const tts_state *S, int32_t a, int32_t b)
+{
+    if (S->mq[a] != S->mq[b])
+        return S->mq[a] < S->mq[b];
+    int64_t sa = S->t0[tts_slot(S, a)], sb = S->t0[tts_slot(S, b)];
+    int64_t ja = S->qent[a] > sa ? S->qent[a] : sa, jb = S->qent[b] > sb ? S->qent[b] : sb;
+    if (ja != jb)
+        return ja < jb;
+    if (S->qent[a] != S->qent[b])
+        return S->qent[a] < S->qent[b];
+    return a < b;
+}
+
+/* prio_victims=refill: Tiresias's greedy refill of the cluster. Waiter i
+ * takes k GPUs off cap = (free GPUs + those of its candidates) - k; the
+ * candidates, from the highest priority down (tts_refill_first), keep
+ * running while their GPUs fit in what cap has left and are
+ * evicted otherwise. Their GPUs and the free ones then reach k. Fills
+ * vic[0..nvic) in index order; 1 found, 0 when cap < 0. */
+TTS_FN int tts_prio_refill(tts_state *S, int32_t i)
+{
+    int64_t cap = S->total_free - S->tr->gpus[i];
+    int32_t last = -1;
+    S->nvic = 0;
+    for (int64_t h = 0; h < S->nheap; h++)
+        if (tts_refill_cand(S, S->heap[h].job, i))
+            cap += tts_size(S, S->heap[h].job);
+    if (cap < 0)
+        return 0;
+    for (;;) {
+        int32_t best = -1;
+        for (int64_t h = 0; h < S->nheap; h++) {
+            int32_t v = S->heap[h].job;
+            if (tts_refill_cand(S, v, i) && (last < 0 || tts_refill_first(S, last, v)) &&
+                (best < 0 || tts_refill_first(S, v, best)))
+                best = v;
+        }
+        if (best < 0)
+            break;
+        if (tts_size(S, best) <= cap) { /* current sizes (SPEC 10.5) */
+            cap -= tts_size(S, best);
+        } else {
+            TTS_CHECK(S->nvic < S->cluster_gpus, "vic");
+            S->vic[S->nvic++] = best;
+        }
+        last = best;
+    }
+    tts_vic_sort(S);
+    return 1;
+}
+
 /* Waiter i, whose timers allow L2, needs k GPUs: victims from the running
  * jobs priority preemption may take for its queue, in victim order, until
- * the free GPUs and theirs reach k. Fills vic[0..nvic) in index order; 1
- * found, 0 not enough. */
+ * the free GPUs and theirs reach k (or by the refill). Fills vic[0..nvic)
+ * in index order; 1 found, 0 not enough. */
 TTS_FN int tts_prio_victims(tts_state *S, int32_t i)
 {
+    if (S->cf->prio_refill)
+        return tts_prio_refill(S, i);
     int64_t need = S->tr->gpus[i] - S->total_free;
     int32_t last = -1;
     S->nvic = 0;

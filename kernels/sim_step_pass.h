@@ -228,8 +228,14 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
             tts_wv_push(S, i, t);
         TTS_CHECK(S->npend < S->n, "pend");
         S->pend[S->npend++] = i;
-        if (tts_is_mlfq(S))
+        if (tts_is_mlfq(S)) {
+            /* requeue=front: its place is "evicted at t", coded -t - 1 in
+             * qent, ahead of every entry time (>= 0) and of every earlier
+             * eviction; a job that entered its queue at t keeps its entry */
+            if (S->cf->requeue_front && S->qent[i] != t)
+                S->qent[i] = -t - 1;
             tts_mlfq_wait(S, i, t);
+        }
     }
 }
 

@@ -27,7 +27,7 @@ static void help(void)
     printf(
         "\nSimulates the jobs of a trace on a GPU cluster under many scheduler\n"
         "configurations (docs/model.md), in parallel, and prints one TSV row per\n"
-        "configuration with the columns of tt-sim: the 31 parameters, then the metrics.\n"
+        "configuration with the columns of tt-sim: the 33 parameters, then the metrics.\n"
         "\n"
         "  -c CLUSTER      RxNxG or a cluster file, as for tt-sim\n"
         "  -g NAME=SPEC    a grid over one parameter (repeatable; the sweep is the\n"

@@ -168,7 +168,8 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
             theta = k->slow_l2[c];
         evicts |= (q.class_w0[c] == TT_TIMER_GLOBAL ? q.w0 : q.class_w0[c]) != TT_INF;
     }
-    if ((evicts && victims && p->max_preempt > 0) || prio) {
+    int evictions = (evicts && victims && p->max_preempt > 0) || prio;
+    if (evictions) {
         q.theta = theta;
         q.restart = p->restart;
         q.min_run = p->min_run;
@@ -180,6 +181,12 @@ void tt_canon_form(const tt_canon *k, const tt_params *p, tt_params *out)
         memcpy(q.mlfq, p->mlfq, sizeof q.mlfq);
         q.promote = p->promote;
         q.prio_preempt = prio; /* with max_preempt = 0 no job is a victim */
+        /* where an evicted job waits: only where a job may be evicted */
+        if (evictions)
+            q.requeue = p->requeue;
+        /* step 7's victims: only with priority preemption */
+        if (prio)
+            q.prio_victims = p->prio_victims;
     }
     if (p->order == TT_ORDER_GITTINS) {
         q.gittins_delta = p->gittins_delta;
@@ -256,7 +263,10 @@ static void form_words(const tt_params *q, uint64_t *w)
     uint64_t *x = w + 12 + 3 * TT_MAX_CLASSES;
     x[0] = (uint64_t)q->nmlfq;
     x[1] = (uint64_t)q->promote;
-    x[2] = (uint64_t)q->prio_preempt;
+    /* requeue and prio_victims beside prio_preempt, so that the default
+     * keeps every hash */
+    x[2] = (uint64_t)q->prio_preempt | (uint64_t)q->requeue << 8 |
+           (uint64_t)q->prio_victims << 16;
     x[3] = (uint64_t)q->gittins_delta;
     x[4] = text_hash(q->gittins_dist);
     for (int m = 0; m < TT_MAX_MLFQ; m++)

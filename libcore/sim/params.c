@@ -20,7 +20,7 @@ enum {
     P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS, P_MLFQ, P_PROMOTE, P_PRIO_PREEMPT,
     P_GITTINS_DELTA, P_GITTINS_DIST, P_EL_UP, P_EL_DOWN, P_EL_FRAC, P_RESIZE, P_RESIZE_COST,
     P_RESIZE_GAP, P_GPU_MEM, P_CACHE_SLOTS, P_LOAD_BW, P_XFER_BW, P_EVICT, P_CACHE_PLACE,
-    P_W_WARM
+    P_W_WARM, P_REQUEUE, P_PRIO_VICTIMS
 };
 
 const char *const tt_param_names[TT_NPARAMS_ALL] = {
@@ -28,11 +28,14 @@ const char *const tt_param_names[TT_NPARAMS_ALL] = {
     "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers",
     "mlfq",       "promote", "prio_preempt", "gittins_delta", "gittins_dist",
     "el_up",      "el_down", "el_frac",     "resize",   "resize_cost", "resize_gap",
-    "gpu_mem",    "cache_slots", "load_bw", "xfer_bw",  "evict",   "cache_place", "w_warm"};
+    "gpu_mem",    "cache_slots", "load_bw", "xfer_bw",  "evict",   "cache_place", "w_warm",
+    "requeue",    "prio_victims"};
 
 static const char *const resize_names[] = {"sidecar", "term"};
 static const char *const evict_names[] = {"lru", "demand"};
 static const char *const place_names[] = {"off", "affinity"};
+static const char *const requeue_names[] = {"keep", "front"};
+static const char *const victims_names[] = {"lowest", "refill"};
 
 static const char *const order_names[TT_NORDERS] = {"fifo", "sjf",     "srtf", "las",
                                                     "dlas", "gittins", "ftf"};
@@ -565,14 +568,28 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
             }
         return bad_value(ctx, name, "sidecar or term", value);
     case P_EVICT:
-    case P_CACHE_PLACE: {
-        const char *const *nm = i == P_EVICT ? evict_names : place_names;
+    case P_CACHE_PLACE:
+    case P_REQUEUE:
+    case P_PRIO_VICTIMS: {
+        const char *const *nm = i == P_EVICT          ? evict_names
+                                : i == P_REQUEUE      ? requeue_names
+                                : i == P_PRIO_VICTIMS ? victims_names
+                                                      : place_names;
+        int32_t *f = i == P_EVICT          ? &p->evict
+                     : i == P_REQUEUE      ? &p->requeue
+                     : i == P_PRIO_VICTIMS ? &p->prio_victims
+                                           : &p->cache_place;
         for (int r = 0; r < 2; r++)
             if (strcmp(value, nm[r]) == 0) {
-                *(i == P_EVICT ? &p->evict : &p->cache_place) = r;
+                *f = r;
                 return 0;
             }
-        return bad_value(ctx, name, i == P_EVICT ? "lru or demand" : "off or affinity", value);
+        return bad_value(ctx, name,
+                         i == P_EVICT     ? "lru or demand"
+                         : i == P_REQUEUE ? "keep or front"
+                         : i == P_PRIO_VICTIMS ? "lowest or refill"
+                                          : "off or affinity",
+                         value);
     }
     default: {
         const num_param *q = &nums[i];
@@ -633,6 +650,12 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
     case P_EVICT: n = snprintf(buf, size, "%s", evict_names[p->evict == TT_EVICT_DEMAND]); break;
     case P_CACHE_PLACE:
         n = snprintf(buf, size, "%s", place_names[p->cache_place == TT_CACHE_PLACE_AFFINITY]);
+        break;
+    case P_REQUEUE:
+        n = snprintf(buf, size, "%s", requeue_names[p->requeue == TT_REQUEUE_FRONT]);
+        break;
+    case P_PRIO_VICTIMS:
+        n = snprintf(buf, size, "%s", victims_names[p->prio_victims == TT_PRIO_VICTIMS_REFILL]);
         break;
     case P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
     case P_MIX: {

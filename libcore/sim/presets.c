@@ -45,6 +45,17 @@ static const preset presets[] = {
     {"cache-lru", "gpu_mem=24576 evict=lru cache_place=off w_warm=0"},
     {"heft-like", "gpu_mem=24576 evict=lru cache_place=affinity w_warm=0"},
     {"compass-like", "gpu_mem=24576 evict=demand cache_place=affinity w_warm=5"},
+    /* Tiresias's released simulator (SymbioticLab/Tiresias @ 959f9b0,
+     * simulator/, its dlas-gpu and dlas-gpu-gittins runs): placement by
+     * count, evictions at once, free and without limit, its order inside a
+     * queue and its greedy refill (docs/studies.md, "Against Tiresias's
+     * simulator"); give the cluster as one node of its GPUs (-c 1x1xG) */
+    {"tiresias-sim-dlas", "order=dlas mlfq=3250,7200 promote=0 w0=0 w1=0 min_run=0 restart=0 "
+                          "max_preempt=2147483647 requeue=front prio_victims=refill"},
+    {"tiresias-sim-gittins", "order=gittins mlfq=3250,7200 gittins_delta=3250 "
+                             "gittins_dist=yarn-gput1000 promote=0 w0=0 w1=0 min_run=0 "
+                             "restart=0 max_preempt=2147483647 requeue=front "
+                             "prio_victims=refill"},
 };
 #define NPRESETS (sizeof presets / sizeof presets[0])
 

@@ -42,6 +42,10 @@ int tt_simprep_check_params(tt_ctx *ctx, const tt_params *p, int nclasses)
         return bad_param(ctx, "evict", p->evict, "lru demand");
     if (p->cache_place != TT_CACHE_PLACE_OFF && p->cache_place != TT_CACHE_PLACE_AFFINITY)
         return bad_param(ctx, "cache_place", p->cache_place, "off affinity");
+    if (p->requeue != TT_REQUEUE_KEEP && p->requeue != TT_REQUEUE_FRONT)
+        return bad_param(ctx, "requeue", p->requeue, "keep front");
+    if (p->prio_victims != TT_PRIO_VICTIMS_LOWEST && p->prio_victims != TT_PRIO_VICTIMS_REFILL)
+        return bad_param(ctx, "prio_victims", p->prio_victims, "lowest refill");
     /* the numbers: params.c's table, with the arithmetic each range keeps
      * exact */
     if (tt_params_check_ranges(ctx, p))
@@ -76,6 +80,8 @@ void tt_simrun_config(const tt_params *p, int nclasses, tts_config *cf)
     cf->promote = p->promote;
     cf->prio_preempt = p->prio_preempt;
     cf->gittins_delta = p->gittins_delta;
+    cf->requeue_front = p->requeue == TT_REQUEUE_FRONT;
+    cf->prio_refill = p->prio_victims == TT_PRIO_VICTIMS_REFILL;
     cf->git = -1;
     cf->el_up = (int32_t)p->el_up;
     cf->el_down = (int32_t)p->el_down;

@@ -34,6 +34,8 @@ const sd_param tt_sd_params[TT_NPARAMS] = {
     PAR(SD_TEXT, evict, NULL, 0),       /* lru or demand */
     PAR(SD_TEXT, cache_place, NULL, 0), /* off or affinity */
     PAR(SD_I64, w_warm, "s", 0),
+    PAR(SD_TEXT, requeue, NULL, 0),      /* keep or front */
+    PAR(SD_TEXT, prio_victims, NULL, 0), /* lowest or refill */
 };
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}

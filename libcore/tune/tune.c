@@ -58,6 +58,8 @@ static void param_put(tt_params *p, int i, int64_t v)
     case 23: p->resize_gap = v; break;
     case 25: p->cache_slots = v; break;
     case 30: p->w_warm = v; break;
+    case 31: p->requeue = (int32_t)v; break;
+    case 32: p->prio_victims = (int32_t)v; break;
     default: break;
     }
 }
@@ -86,7 +88,7 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
         return tt_err(ctx, TT_EINVAL, "range '%s': %s (searchable: w0 w1 theta restart "
                       "congestion min_run max_preempt backfill load promote prio_preempt "
                       "gittins_delta el_up el_down resize_cost resize_gap cache_slots w_warm "
-                      "w0.CLASS w1.CLASS)",
+                      "requeue prio_victims w0.CLASS w1.CLASS)",
                       label, i < 0 ? "unknown parameter" : "only integer parameters can be searched");
     /* the grid grammar takes a range ending in ",inf" (the tune's "never"
      * column); said here in the tuner's words for the other parameters */

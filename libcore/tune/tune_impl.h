@@ -105,6 +105,8 @@ static inline int64_t tt_tune_param_get(const tt_params *p, int i)
     case 23: return p->resize_gap;
     case 25: return p->cache_slots;
     case 30: return p->w_warm;
+    case 31: return p->requeue;
+    case 32: return p->prio_victims;
     default: return 0;
     }
 }
@@ -112,11 +114,13 @@ static inline int64_t tt_tune_param_get(const tt_params *p, int i)
 /* 1 for an integer parameter the tuner may search (by index): not seed,
  * which draws the workload, nor el_frac, which says how much of the
  * workload is elastic, nor gpu_mem, load_bw and xfer_bw, the hardware's:
- * none is the scheduler's to choose. */
+ * none is the scheduler's to choose. requeue (keep or front) and
+ * prio_victims (lowest or refill) are words held as 0 or 1, searched as
+ * prio_preempt is. */
 static inline int tt_tune_searchable(int i)
 {
     return (i >= 1 && i <= 9) || (i >= 14 && i <= 16) || i == 18 || i == 19 || i == 22 ||
-           i == 23 || i == 25 || i == 30;
+           i == 23 || i == 25 || i == 30 || i == 31 || i == 32;
 }
 
 /* The value of dimension d in p: a parameter, or a class's own timer. */

@@ -71,7 +71,7 @@ PARAMS = ("order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max
           "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
           "gittins_delta", "gittins_dist", "el_up", "el_down", "el_frac", "resize",
           "resize_cost", "resize_gap", "gpu_mem", "cache_slots", "load_bw", "xfer_bw", "evict",
-          "cache_place", "w_warm")
+          "cache_place", "w_warm", "requeue", "prio_victims")
 METRICS = ("makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0", "placed_l1",
            "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",
@@ -262,7 +262,7 @@ def read_tune(path):
     configurations, 3 hindsight search), round, sim_row (the row whose
     simulation gave its metrics: itself, or one of the same canonical form;
     absent from files written before it), objective, feasible, predicted
-    (NaN where the surrogate did not propose the point), the 31 parameters,
+    (NaN where the surrogate did not propose the point), the 33 parameters,
     a searched class timer's own column (w0.CLASS; NaN where a row uses the
     global timer), the 35 metrics. attrs: the /tune attributes, "space" (each searched
     dimension's values, in -s order) and "roles" ({role: {"train_row": i,

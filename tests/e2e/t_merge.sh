@@ -28,7 +28,7 @@ same_data() {
             <(h5dump -p -d "$d" "$2" | sed '1d; /^ *SIZE /d') ||
             fail "$d differs between $1 and $2: $(diff <(h5dump -p -d "$d" "$1") <(h5dump -p -d "$d" "$2") | head)"
     done
-    [ $n = 67 ] || fail "$1: $n datasets, expected 67 (index, 31 parameters, 35 metrics)"
+    [ $n = 69 ] || fail "$1: $n datasets, expected 69 (index, 33 parameters, 35 metrics)"
 }
 # no_output F: an error left neither F nor a temporary file
 no_output() {
@@ -201,7 +201,7 @@ m, whole = h5py.File(sys.argv[1], "r")["sweep"], h5py.File(sys.argv[2], "r")["sw
 shards = [h5py.File(p, "r")["sweep"] for p in sys.argv[3:]]
 assert list(m["index"][()]) == list(range(12))
 names = ["index"] + ["%s/%s" % (g, k) for g in ("params", "metrics") for k in whole[g]]
-assert len(names) == 67 and sorted(names) == sorted(
+assert len(names) == 69 and sorted(names) == sorted(
     ["index"] + ["%s/%s" % (g, k) for g in ("params", "metrics") for k in m[g]])
 for n in names:
     d = m[n]

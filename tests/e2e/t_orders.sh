@@ -15,15 +15,32 @@ expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p w0=600 ex.h5
 expect_exit 0 tt-sim -c 2x8x8 -p w0=600 -p preset=tiresias-dlas ex.h5
 cmp -s out.txt preset.tsv || fail "a preset overrides an earlier -p"
 # dlas runs demote and evict by priority on this trace
-[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($53 > 0 && $55 > 0)}')" = 1 ] ||
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($55 > 0 && $57 > 0)}')" = 1 ] ||
     fail "dlas: no demotion or priority eviction: $(sed -n 2p out.txt)"
 # with elastic jobs too: resizes, demotions and priority evictions in one run
 expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-dlas -p el_up=1 ex.h5
-[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($48 > 0 && $53 > 0 && $55 > 0)}')" = 1 ] ||
+[ "$(sed -n 2p out.txt | awk -F'\t' '{print ($50 > 0 && $55 > 0 && $57 > 0)}')" = 1 ] ||
     fail "dlas with el_up=1: no resize, demotion or priority eviction: $(sed -n 2p out.txt)"
 expect_exit 0 tt-sim -c 2x8x8 -p preset=tiresias-gittins -p el_down=1 ex.h5
 expect_exit 2 tt-sim -c 2x8x8 -p preset=tiresias ex.h5
-expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, wf-deps, cache-lru, heft-like, compass-like, got 'tiresias'"
+expect_err "tt-sim: parameter 'preset': expected one of yarn-cs, tiresias-dlas, tiresias-gittins, pollux-tiresias, themis, k8s-fixed, elastic-term, elastic-sidecar, start-smaller, wf-deps, cache-lru, heft-like, compass-like, tiresias-sim-dlas, tiresias-sim-gittins, got 'tiresias'"
+
+# tiresias-sim-dlas beside Tiresias's released simulator (SymbioticLab/Tiresias
+# @ 959f9b0, simulator/run_sim.py --schedule=dlas-gpu --scheme=count
+# --cluster_spec=n1g4.csv, Python 2.7) on 14 one-GPU jobs in its job-list
+# layout: its job.csv's end_time and preempt, job by job (JOB:END:EVICTIONS).
+# One-GPU jobs keep its demotion timer's defect out (docs/studies.md, 1).
+expect_exit 0 tt-ingest -q -f tiresias -o t1.h5 "$FIX/sim/tiresias_1gpu.csv"
+want="0:10176:1 1:12524:3 2:3132:0 3:4131:0 4:4582:0 5:10943:1 6:6160:0 7:15044:1 8:13176:1 9:16729:1 10:9854:0 11:10003:0 12:16409:1 13:14048:1 "
+expect_exit 0 tt-sim -q -c 1x1x4 -p preset=tiresias-sim-dlas --jobs t1.h5
+got=$(awk -F'\t' 'NR > 1 { printf "%s:%s:%s ", $1, $7, $12 }' out.txt)
+[ "$got" = "$want" ] || fail "tiresias-sim-dlas is not Tiresias's simulator: $got"
+# without requeue=front and prio_victims=refill 4 of the jobs end otherwise or
+# are evicted a different number of times
+expect_exit 0 tt-sim -q -c 1x1x4 -p preset=tiresias-sim-dlas -p requeue=keep \
+    -p prio_victims=lowest --jobs t1.h5
+got=$(awk -F'\t' 'NR > 1 { printf "%s:%s:%s ", $1, $7, $12 }' out.txt)
+[ "$got" != "$want" ] || fail "the options change nothing on the Tiresias trace"
 
 # the presets as a sweep axis: each row is its tt-sim run; -p applies after
 expect_exit 0 tt-sweep -d cpu -c 2x8x8 -g preset=yarn-cs,tiresias-dlas,themis ex.h5
@@ -61,11 +78,11 @@ expect_exit 2 tt-sim -c 2x8x8 -p order=dlas -p mlfq=9223372036854775806 ex.h5
 expect_exit 2 tt-sweep -c 2x8x8 -p order=dlas -g 'mlfq=3250;1125899906842625' ex.h5
 expect_err "tt-sweep: grid 'mlfq=3250;1125899906842625': value 2 ('1125899906842625'): expected 1 to 7 ascending GPU-second thresholds 1 .. 1125899906842624"
 expect_exit 0 tt-sim -c 2x8x8 -p order=dlas -p mlfq=1125899906842624 ex.h5
-[ "$(sed -n 2p out.txt | cut -f32-36,46,53)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174${T}0" ] ||
-    fail "dlas at the largest threshold: $(sed -n 2p out.txt | cut -f32-36,46,53)"
+[ "$(sed -n 2p out.txt | cut -f34-38,48,55)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174${T}0" ] ||
+    fail "dlas at the largest threshold: $(sed -n 2p out.txt | cut -f34-38,48,55)"
 expect_exit 0 tt-sim -c 2x8x8 ex.h5
-[ "$(sed -n 2p out.txt | cut -f32-36,46)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174" ] ||
-    fail "fifo: $(sed -n 2p out.txt | cut -f32-36,46)"
+[ "$(sed -n 2p out.txt | cut -f34-38,48)" = "1904751${T}18972.585500${T}4905${T}20142${T}358750${T}0.326174" ] ||
+    fail "fifo: $(sed -n 2p out.txt | cut -f34-38,48)"
 expect_exit 2 tt-sim -c 2x8x8 -p max_preempt=2147483648 ex.h5
 expect_err "tt-sim: parameter 'max_preempt': expected a count 0 .. 2147483647 (a job's evictions are counted in 32 bits), got '2147483648'"
 expect_exit 0 tt-sim -c 2x8x8 -p max_preempt=2147483647 ex.h5

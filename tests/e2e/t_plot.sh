@@ -142,7 +142,7 @@ printf 'submit\tduration\tgpus\n0\t100\t16\n50\t200\t32\n' >big.tsv
 expect_exit 0 tt-ingest -q -f csv -o big.h5 big.tsv
 expect_exit 0 tt-sweep -d cpu -c 1x1x8 -g w0=0,60,600,inf -g theta=1100,1500,inf -o bigsw.h5 big.h5
 expect_err "tt-sweep: makespan, jct_mean, jct_p50, jct_p90, jct_p99, queue_mean, queue_p99, comm_share, util, ftf_mean, ftf_max cannot be computed in 12 of 12 configurations (every job is rejected): left empty"
-[ "$(awk -F'\t' 'NR > 1 && $32 == "" && $33 == ""' out.txt | wc -l)" = 12 ] || fail "empty metrics: $(head -3 out.txt)"
+[ "$(awk -F'\t' 'NR > 1 && $34 == "" && $35 == ""' out.txt | wc -l)" = 12 ] || fail "empty metrics: $(head -3 out.txt)"
 sed 's/^fifo/sjf/' out.txt >bigsw.tsv
 expect_exit 1 tt-plot pareto -o f.png bigsw.h5
 expect_err "tt-plot: 'bigsw.h5': no row has both makespan and jct_mean (empty in all 12 rows: they cannot be computed)"

@@ -27,7 +27,7 @@ expect_exit 0 tt-ingest -q -f csv -o small.h5 "$FIX/sim/sim_small.tsv"
 P="order${T}w0${T}w1${T}theta${T}restart${T}congestion${T}min_run${T}max_preempt${T}backfill"
 P="$P${T}load${T}seed${T}mix${T}timers${T}mlfq${T}promote${T}prio_preempt${T}gittins_delta"
 P="$P${T}gittins_dist${T}el_up${T}el_down${T}el_frac${T}resize${T}resize_cost${T}resize_gap"
-P="$P${T}gpu_mem${T}cache_slots${T}load_bw${T}xfer_bw${T}evict${T}cache_place${T}w_warm"
+P="$P${T}gpu_mem${T}cache_slots${T}load_bw${T}xfer_bw${T}evict${T}cache_place${T}w_warm${T}requeue${T}prio_victims"
 M="makespan${T}jct_mean${T}jct_p50${T}jct_p90${T}jct_p99${T}queue_mean${T}queue_p99"
 M="$M${T}comm_gpu_s${T}comm_share${T}restart_gpu_s${T}preemptions${T}placed_l0${T}placed_l1"
 M="$M${T}placed_l2${T}util${T}rejected${T}resizes${T}grows${T}shrinks${T}resize_gpu_s${T}loan_gpu_s${T}demotions${T}promotions${T}preempt_prio${T}ftf_mean"
@@ -36,6 +36,7 @@ M="$M${T}model_evicts${T}load_gpu_s${T}xfer_gpu_s"
 SPEC11="3250,7200${T}0${T}1${T}3250${T}trace"
 SPEC11="$SPEC11${T}0${T}0${T}1000${T}sidecar${T}10${T}300" # and section 10's
 SPEC11="$SPEC11${T}0${T}4${T}2000${T}1250${T}lru${T}off${T}0" # and section 12's
+SPEC11="$SPEC11${T}keep${T}lowest" # and requeue, prio_victims
 DEF="fifo${T}inf${T}inf${T}inf${T}30${T}0${T}300${T}3"
 MIX="bert:1,ncf:1,yolov3:1,resnet18:1,deepspeech2:1,resnet50:1"
 cat >want.tsv <<EOF
@@ -113,7 +114,7 @@ cmp -s out.txt want_tl.tsv || fail "--timeline: $(diff out.txt want_tl.tsv)"
 # JCT 100 140 160 120 (mean 130; sorted 100 120 140 160: p50 120, p90 160);
 # queue 0 90 130 110 (mean 82.5, p99 130); makespan 180; util 470/720.
 expect_exit 0 tt-sim -c 1x1x4 -p backfill=0 small.h5
-[ "$(sed -n 2p out.txt | cut -f9,32-47)" = \
+[ "$(sed -n 2p out.txt | cut -f9,34-49)" = \
   "0${T}180${T}130.000000${T}120${T}160${T}160${T}82.500000${T}130${T}0.000${T}0.000000${T}0${T}0${T}4${T}0${T}0${T}0.652778${T}1" ] ||
     fail "backfill=0: $(sed -n 2p out.txt)"
 # load=2000 halves the gaps: submits 0 5 10 15 20. Job 2 runs 10-40, job 4
@@ -124,7 +125,7 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=500 -p load=2000 --jobs small.h5
   "0,0,100,100,0;5,100,150,145,95;10,10,40,30,0;15,,,,;20,40,50,30,20;" ] ||
     fail "load=2000: $(cat out.txt)"
 expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
-[ "$(sed -n 2p out.txt | cut -f10,32,33,37)" = "2000${T}150${T}76.250000${T}28.750000" ] ||
+[ "$(sed -n 2p out.txt | cut -f10,34,35,39)" = "2000${T}150${T}76.250000${T}28.750000" ] ||
     fail "load=2000 summary: $(sed -n 2p out.txt)"
 
 # ---- a rack placement with a model table of its own (sim_models.tsv:
@@ -138,7 +139,7 @@ expect_exit 0 tt-sim -c 1x1x4 -p load=2000 small.h5
 # default (w0=inf): job 2 waits for a packed node until 1000: 1000-1100.
 expect_exit 0 tt-ingest -q -f csv -o rack.h5 "$FIX/sim/sim_rack.tsv"
 expect_exit 0 tt-sim -c "$FIX/sim/sim_cluster.tsv" --models "$FIX/sim/sim_models.tsv" -p w0=0 rack.h5
-[ "$(sed -n 2p out.txt | cut -f2,12,13,32-47)" = \
+[ "$(sed -n 2p out.txt | cut -f2,12,13,34-49)" = \
   "0${T}fast:1,slow:1${T}-${T}1000${T}733.333333${T}1000${T}1000${T}1000${T}0.000000${T}0${T}200.000${T}0.031250${T}0${T}0${T}2${T}1${T}0${T}0.800000${T}0" ] ||
     fail "w0=0: $(sed -n 2p out.txt)"
 [ ! -s err.txt ] || fail "stderr for a run with every model known: $(cat err.txt)"
@@ -162,7 +163,7 @@ expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0=0 -p time
 cmp -s out.txt strict_jobs.tsv || fail "timers=slow:inf:-: $(diff out.txt strict_jobs.tsv)"
 # fast's own timers change nothing here; the summary names them
 expect_exit 0 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.fast=0 -p w1.fast=inf rack.h5
-[ "$(sed -n 2p out.txt | cut -f13,32,33)" = "fast:0:inf${T}1100${T}1033.333333" ] ||
+[ "$(sed -n 2p out.txt | cut -f13,34,35)" = "fast:0:inf${T}1100${T}1033.333333" ] ||
     fail "w0.fast=0: $(sed -n 2p out.txt)"
 expect_exit 2 tt-sim -c 1x2x4 --models "$FIX/sim/sim_models.tsv" -p w0.medium=0 rack.h5
 expect_err "tt-sim: parameter 'w0.medium': unknown class 'medium' (classes: fast slow)"
@@ -181,7 +182,7 @@ expect_exit 2 tt-sim -c 1x1x4 -p w0=-5 small.h5
 expect_exit 2 tt-sim -c 1x1x4 -p theta=abc small.h5
 expect_err "tt-sim: parameter 'theta': expected permille >= 0 or inf, got 'abc'"
 expect_exit 2 tt-sim -c 1x1x4 -p nosuch=1 small.h5
-expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers mlfq promote prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm w0.CLASS w1.CLASS preset)"
+expect_err "tt-sim: unknown parameter 'nosuch' (known: order w0 w1 theta restart congestion min_run max_preempt backfill load seed mix timers mlfq promote prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm requeue prio_victims w0.CLASS w1.CLASS preset)"
 expect_exit 2 tt-sim -c 1x1x4 -p w0 small.h5
 expect_err "option -p: expected NAME=VALUE, got 'w0'"
 expect_exit 2 tt-sim -c 1x1x4 -p mix=gpt:1 small.h5
@@ -288,7 +289,7 @@ else:
               "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
               "gittins_delta", "gittins_dist", "el_up", "el_down", "el_frac", "resize",
               "resize_cost", "resize_gap", "gpu_mem", "cache_slots", "load_bw", "xfer_bw",
-              "evict", "cache_place", "w_warm"]
+              "evict", "cache_place", "w_warm", "requeue", "prio_victims"]
     metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean",
                "queue_p99", "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions",
                "placed_l0", "placed_l1", "placed_l2", "util", "rejected", "resizes", "grows",

@@ -28,9 +28,9 @@ for bf in 1 0; do
 done
 # and to the values worked out by hand in t_sim.sh: with backfill makespan
 # 150, JCT mean 72.5, util 470/600; without 180, 130, 470/720
-[ "$(sed -n 2p sweep.tsv | cut -f32,33,46)" = "150${T}72.500000${T}0.783333" ] ||
+[ "$(sed -n 2p sweep.tsv | cut -f34,35,48)" = "150${T}72.500000${T}0.783333" ] ||
     fail "backfill=1 row: $(sed -n 2p sweep.tsv)"
-[ "$(sed -n 8p sweep.tsv | cut -f32,33,46)" = "180${T}130.000000${T}0.652778" ] ||
+[ "$(sed -n 8p sweep.tsv | cut -f34,35,48)" = "180${T}130.000000${T}0.652778" ] ||
     fail "backfill=0 row: $(sed -n 8p sweep.tsv)"
 # the device is said once with -d auto (the default), nothing with -d cpu
 grep -q "ran on" err.txt && fail "-d cpu said something about the device"
@@ -122,7 +122,7 @@ awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "jct_mean") j = i }
 expect_exit 0 tt-sweep -d cpu -c 1x2x4 --models "$FIX/sim/sim_models.tsv" --configs picked.tsv rack.h5
 cmp -s out.txt picked.tsv || fail "--configs of a sweep's rows: $(diff picked.tsv out.txt | head)"
 # an unknown column is still an error; metric columns alone configure nothing
-cut -f32- j1.tsv >metrics.tsv
+cut -f34- j1.tsv >metrics.tsv
 expect_exit 2 tt-sweep -c 1x2x4 --configs metrics.tsv rack.h5
 expect_err "tt-sweep: metrics.tsv:1: no parameter column (metric columns are ignored)"
 sed '1s/jct_mean/jct_men/' j1.tsv >typo.tsv
@@ -244,8 +244,8 @@ for r in 2 3 4 5; do
     [ "$(sed -n 2p out.txt)" = "$(sed -n ${r}p cls.tsv)" ] || fail "w0.slow row $r differs from tt-sim's"
 done
 # only the slow job decides (see t_sim.sh): its own w0 sets the makespan
-[ "$(cut -f32 cls.tsv | tail -n +2 | tr '\n' ,)" = "1000,1000,1100,1100," ] ||
-    fail "w0.slow makespans: $(cut -f32 cls.tsv)"
+[ "$(cut -f34 cls.tsv | tail -n +2 | tr '\n' ,)" = "1000,1000,1100,1100," ] ||
+    fail "w0.slow makespans: $(cut -f34 cls.tsv)"
 # shellcheck disable=SC2086
 expect_exit 2 tt-sweep -d cpu -c 1x2x4 $M -p timers=fast:0:0 -g w0.slow=0,inf rack.h5
 expect_err "grid 'w0.slow=0,inf': 'w0.slow' and 'timers' both set class timers: use one or the other"
@@ -300,7 +300,7 @@ params = ["order", "w0", "w1", "theta", "restart", "congestion", "min_run", "max
           "backfill", "load", "seed", "mix", "timers", "mlfq", "promote", "prio_preempt",
           "gittins_delta", "gittins_dist", "el_up", "el_down", "el_frac", "resize",
           "resize_cost", "resize_gap", "gpu_mem", "cache_slots", "load_bw", "xfer_bw", "evict",
-          "cache_place", "w_warm"]
+          "cache_place", "w_warm", "requeue", "prio_victims"]
 metrics = ["makespan", "jct_mean", "jct_p50", "jct_p90", "jct_p99", "queue_mean", "queue_p99",
            "comm_gpu_s", "comm_share", "restart_gpu_s", "preemptions", "placed_l0",
            "placed_l1", "placed_l2", "util", "rejected", "resizes", "grows", "shrinks",

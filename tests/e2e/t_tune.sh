@@ -26,7 +26,7 @@ for st in model refine; do
     cp out.txt $st.tsv
     cp err.txt $st.err
     [ "$(wc -l <$st.tsv)" = 6 ] || fail "$st: a header and 5 rows: $(cat $st.tsv)"
-    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 107 ] || fail "$st: 107 columns"
+    [ "$(head -1 $st.tsv | awk -F'\t' '{print NF}')" = 109 ] || fail "$st: 109 columns"
     [ "$(cut -f1 $st.tsv | tr '\n' ,)" = "role,recommended,strict,no_wait,grid_best,hindsight," ] ||
         fail "$st: roles $(cut -f1 $st.tsv)"
     # every row's train and test metrics are tt-sim's on the parts
@@ -35,14 +35,14 @@ for st in model refine; do
         args=$(row_params $st.tsv $r)
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args train.h5
-        [ "$(sed -n 2p out.txt | cut -f32-66)" = "$(echo "$row" | cut -f38-72)" ] ||
+        [ "$(sed -n 2p out.txt | cut -f34-68)" = "$(echo "$row" | cut -f40-74)" ] ||
             fail "$st row $r: train metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
         # shellcheck disable=SC2086
         expect_exit 0 tt-sim -c 2x8x8 $args test.h5
-        [ "$(sed -n 2p out.txt | cut -f32-66)" = "$(echo "$row" | cut -f73-107)" ] ||
+        [ "$(sed -n 2p out.txt | cut -f34-68)" = "$(echo "$row" | cut -f75-109)" ] ||
             fail "$st row $r: test metrics differ from tt-sim's"
         # the objective is jct_mean; regret = its test value less the hindsight's
-        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f39)" ] || fail "$st: objective_train"
+        [ "$(echo "$row" | cut -f2)" = "$(echo "$row" | cut -f41)" ] || fail "$st: objective_train"
     done
     # the verdict on the test part: what the test objectives call for, and in the file
     want=$(awk -F'\t' -f "$FIX/../e2e/verdict.awk" $st.tsv)
@@ -101,7 +101,7 @@ grep -qF "recommended: tt-sim -c 2x8x8 $(cat out.txt) ex.h5" model.err ||
 # shellcheck disable=SC2086
 expect_exit 0 tt-tune -d cpu -c 2x8x8 $S --strategy refine --objective "jct_mean s.t. makespan <= 1.05 * best" ex.h5
 [ "$(wc -l <out.txt)" = 5 ] || fail "no split: 4 rows: $(cat out.txt)"
-[ "$(sed -n 2p out.txt | cut -f3,4,6,73)" = "${T}${T}${T}" ] || fail "no split: test columns"
+[ "$(sed -n 2p out.txt | cut -f3,4,6,75)" = "${T}${T}${T}" ] || fail "no split: test columns"
 
 # the objective stored in the tune file reads back to the same objective:
 # every digit kept (1.0000001 was stored as 1), any length
@@ -140,8 +140,8 @@ forms=$(sed -n 's/^tt-sweep: 256 configurations, \([0-9]*\) distinct simulations
 expect_exit 0 tt-sweep -d cpu -c 2x8x8 ${G//-s /-g } test.h5
 cp out.txt sweep-test.tsv
 forms_test=$(sed -n 's/^tt-sweep: 256 configurations, \([0-9]*\) distinct simulations$/\1/p' err.txt)
-# least jct_mean (column 33) of a sweep's rows
-least() { awk -F'\t' 'NR > 1 && (m == "" || $33 + 0 < m + 0) { m = $33 } END { print m }' "$1"; }
+# least jct_mean (column 35) of a sweep's rows
+least() { awk -F'\t' 'NR > 1 && (m == "" || $35 + 0 < m + 0) { m = $35 } END { print m }' "$1"; }
 for st in model refine; do
     # shellcheck disable=SC2086
     expect_exit 0 tt-tune -d cpu -c 2x8x8 $G --strategy $st --objective jct_mean --holdout 0.3 \
@@ -202,7 +202,7 @@ for r in 2 3 4 5; do
     args=$(row_params cls.tsv $r)
     # shellcheck disable=SC2086
     expect_exit 0 tt-sim -c 2x8x8 $args ex.h5
-    [ "$(sed -n 2p out.txt | cut -f32-66)" = "$(echo "$row" | cut -f38-72)" ] ||
+    [ "$(sed -n 2p out.txt | cut -f34-68)" = "$(echo "$row" | cut -f40-74)" ] ||
         fail "w0.* row $r: metrics differ from tt-sim's: $(sed -n 2p out.txt) / $row"
 done
 # strict and no_wait keep no class timers of their own

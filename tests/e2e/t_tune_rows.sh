@@ -1,5 +1,5 @@
 # tt-tune's rows against plain tt-sim runs, for every searchable
-# parameter searched alone: each row it prints (its 31 parameters, its
+# parameter searched alone: each row it prints (its 33 parameters, its
 # train and test metrics) is what tt-sim gives those parameters on the
 # part; strict and no_wait are the fixed parameters waiting inf and 0 (as
 # tt-sim prints them); the search simulates as many configurations as
@@ -7,12 +7,12 @@
 # better than the choice unless tt-tune says so on stderr; with a test part,
 # the verdict on stderr is what the test objectives call for.
 T=$(printf '\t')
-# sim_of FILE ROW TRACE: tt-sim's output row for the 31 parameters of a
-# tt-tune row (columns 7 .. 37)
+# sim_of FILE ROW TRACE: tt-sim's output row for the 33 parameters of a
+# tt-tune row (columns 7 .. 39)
 sim_of() {
     local args
-    args=$(awk -F'\t' -v r="$2" 'NR == 1 { for (k = 7; k <= 37; k++) h[k] = $k }
-        NR == r { for (k = 7; k <= 37; k++) printf " -p %s=%s", h[k], $k; exit }' "$1")
+    args=$(awk -F'\t' -v r="$2" 'NR == 1 { for (k = 7; k <= 39; k++) h[k] = $k }
+        NR == r { for (k = 7; k <= 39; k++) printf " -p %s=%s", h[k], $k; exit }' "$1")
     # shellcheck disable=SC2086
     tt-sim -c "$C" $args "$3" 2>/dev/null | sed -n 2p
 }
@@ -24,23 +24,23 @@ check_rows() {
     for r in $(seq 2 "$n"); do
         row=$(sed -n ${r}p "$1")
         sim=$(sim_of "$1" $r "$3")
-        [ "$(echo "$sim" | cut -f1-66)" = "$(echo "$row" | cut -f7-37,38-72)" ] ||
+        [ "$(echo "$sim" | cut -f1-68)" = "$(echo "$row" | cut -f7-39,40-74)" ] ||
             fail "$what: row $(echo "$row" | cut -f1) is not tt-sim's on train:$(echo; echo "$row" | cut -f1-40; echo "$sim" | cut -f1-34)"
         if [ -n "${4:-}" ]; then
             sim=$(sim_of "$1" $r "$4")
-            [ "$(echo "$sim" | cut -f32-66)" = "$(echo "$row" | cut -f73-107)" ] ||
+            [ "$(echo "$sim" | cut -f34-68)" = "$(echo "$row" | cut -f75-109)" ] ||
                 fail "$what: row $(echo "$row" | cut -f1) is not tt-sim's on test"
         fi
     done
     # strict and no_wait: the fixed parameters waiting inf and 0, every
     # other parameter as given (tt-sim prints them all)
     # shellcheck disable=SC2086
-    sim=$(tt-sim -c "$C" $fixed -p w0=inf -p w1=inf "$3" 2>/dev/null | sed -n 2p | cut -f1-66)
-    [ "$(sed -n 3p "$1" | cut -f1)${T}$(sed -n 3p "$1" | cut -f7-72)" = "strict${T}$sim" ] ||
+    sim=$(tt-sim -c "$C" $fixed -p w0=inf -p w1=inf "$3" 2>/dev/null | sed -n 2p | cut -f1-68)
+    [ "$(sed -n 3p "$1" | cut -f1)${T}$(sed -n 3p "$1" | cut -f7-74)" = "strict${T}$sim" ] ||
         fail "$what: strict is not the fixed parameters waiting inf: $(sed -n 3p "$1" | cut -f1-40)"
     # shellcheck disable=SC2086
-    sim=$(tt-sim -c "$C" $fixed -p w0=0 -p w1=0 "$3" 2>/dev/null | sed -n 2p | cut -f1-66)
-    [ "$(sed -n 4p "$1" | cut -f1)${T}$(sed -n 4p "$1" | cut -f7-72)" = "no_wait${T}$sim" ] ||
+    sim=$(tt-sim -c "$C" $fixed -p w0=0 -p w1=0 "$3" 2>/dev/null | sed -n 2p | cut -f1-68)
+    [ "$(sed -n 4p "$1" | cut -f1)${T}$(sed -n 4p "$1" | cut -f7-74)" = "no_wait${T}$sim" ] ||
         fail "$what: no_wait is not the fixed parameters waiting 0: $(sed -n 4p "$1" | cut -f1-40)"
     # with a test part, the verdict there: what the test objectives call for
     if [ -n "${4:-}" ]; then
@@ -113,6 +113,8 @@ resize_cost 1,10,100
 resize_gap 0,300,3000
 cache_slots 1,2,4
 w_warm 0,60,600
+requeue keep,front
+prio_victims lowest,refill
 RANGES
 for BASE in "order=gittins w0=600 w1=3600 theta=1200 gpu_mem=2048 load_bw=100 load=2000" \
     "order=gittins w0=600 w1=3600 theta=1200 gpu_mem=2048 load_bw=100 load=2000 el_up=1"; do
@@ -139,5 +141,5 @@ done
 # every searchable parameter is above: the tool's own list, from its message
 expect_exit 2 tt-tune -c $C -s seed=1,2 --objective jct_mean g.h5
 listed=$(sed -n 's/.*(searchable: \(.*\))$/\1/p' err.txt | tr ' ' '\n' | grep -v CLASS | sort | tr '\n' ' ')
-[ "$listed" = "backfill cache_slots congestion el_down el_up gittins_delta load max_preempt min_run prio_preempt promote resize_cost resize_gap restart theta w0 w1 w_warm " ] ||
+[ "$listed" = "backfill cache_slots congestion el_down el_up gittins_delta load max_preempt min_run prio_preempt prio_victims promote requeue resize_cost resize_gap restart theta w0 w1 w_warm " ] ||
     fail "a searchable parameter this test does not search: $listed"

@@ -116,6 +116,8 @@ void ref_params_default(ref_params *p)
     p->promote = 0;
     p->prio_preempt = 1;
     p->gittins_delta = 3250;
+    p->requeue_front = 0;
+    p->prio_refill = 0;
     p->git = NULL;
     p->ngit = 0;
     p->gpu_mem = 0;
@@ -435,6 +437,12 @@ int rs_end_segment(sim *S, int64_t i, int64_t t, int completed)
         j->enq = t;
         j->pfrom = t;
         j->victim = 1;
+        /* requeue=front: ahead of its queue's waiters, but for a job that
+         * entered its queue at t (demoted then), which stays behind them */
+        if (S->p.requeue_front && rs_is_mlfq(&S->p) && (j->qfront || j->qent != t)) {
+            j->qfront = 1;
+            j->qev = t;
+        }
         j->evictions++;
         o->preemptions++;
         S->preempt++;

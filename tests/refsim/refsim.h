@@ -54,6 +54,12 @@ typedef struct {
     int64_t promote; /* permille; 0 = off */
     int prio_preempt;
     int64_t gittins_delta;
+    /* dlas, gittins: 0 (default): an evicted job keeps its place in its
+     * queue (SPEC 11.1); 1: requeue=front (docs/model.md 11, item 11) */
+    int requeue_front;
+    /* dlas, gittins: 0 (default): step 7's victims from the lowest
+     * priority up; 1: prio_victims=refill (docs/model.md 11, item 12) */
+    int prio_refill;
     /* gittins: ngit samples (GPU-s, any order); NULL: the trace's */
     const int64_t *git;
     int64_t ngit;

@@ -41,6 +41,10 @@ typedef struct {
     int q;
     int64_t qent, aq, e, pw, fkey;
     int64_t pfrom; /* while waiting after the first start: P counts from here */
+    /* requeue=front: its place is "evicted at qev", ahead of every place
+     * "entered at qent"; an entry into a queue clears it */
+    int qfront;
+    int64_t qev;
     /* SPEC 12: the current segment's restart, load and transfer parts
      * (r = rr + ld + xf), the model's id and size (-1: unknown), the node
      * it was homed on at its end */

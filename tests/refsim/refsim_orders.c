@@ -47,6 +47,8 @@ int rs_orders_bad(const ref_params *p)
 {
     if (p->nmlfq < 1 || p->nmlfq > REF_MAX_MLFQ || p->promote < 0 || p->promote > 1000000 ||
         (p->prio_preempt != 0 && p->prio_preempt != 1) || p->gittins_delta < 1 ||
+        (p->requeue_front != 0 && p->requeue_front != 1) ||
+        (p->prio_refill != 0 && p->prio_refill != 1) ||
         p->gittins_delta > REF_MAX_DELTA || p->ngit < 0 || (p->git && p->ngit == 0))
         return 1;
     for (int q = 0; q < p->nmlfq; q++)
@@ -125,6 +127,20 @@ static void git_index(const sim *S, int64_t a, int64_t *c, int64_t *s)
     }
 }
 
+/* 1 when job a's place in its queue comes before b's (same queue, equal
+ * index): evicted ones (requeue=front) first, the later eviction first;
+ * then by entry time; then by index. */
+static int place_before(const rjob *ja, const rjob *jb, int64_t a, int64_t b)
+{
+    if (ja->qfront != jb->qfront)
+        return ja->qfront;
+    if (ja->qfront && ja->qev != jb->qev)
+        return ja->qev > jb->qev;
+    if (!ja->qfront && ja->qent != jb->qent)
+        return ja->qent < jb->qent;
+    return a < b;
+}
+
 int rs_before(const sim *S, int64_t a, int64_t b)
 {
     const rjob *ja = &S->j[a], *jb = &S->j[b];
@@ -139,9 +155,7 @@ int rs_before(const sim *S, int64_t a, int64_t b)
         if (ca * sb != cb * sa)
             return ca * sb > cb * sa; /* the higher index first */
     }
-    if (ja->qent != jb->qent)
-        return ja->qent < jb->qent;
-    return a < b;
+    return place_before(ja, jb, a, b);
 }
 
 /* ---- demotions, promotions, aging ---- */
@@ -163,6 +177,7 @@ void rs_step2(sim *S, int64_t t)
         if (running(S, i) && j->q < S->p.nmlfq && aq_at(S, i, t) >= S->p.mlfq[j->q]) {
             j->q = queue_of(&S->p, aq_at(S, i, t));
             j->qent = t;
+            j->qfront = 0;
             S->demotions++;
         }
     }
@@ -172,6 +187,7 @@ void rs_step2(sim *S, int64_t t)
         if (j->state == RS_WAIT && j->q > 0 && e > 0 && 1000 * p_at(S, i, t) >= S->p.promote * e) {
             j->q = 0;
             j->qent = t;
+            j->qfront = 0;
             j->aq = j->e = j->pw = 0;
             j->pfrom = t;
             S->promotions++;
@@ -226,16 +242,42 @@ int rs_prio_evictable(const sim *S, int64_t i, int64_t t, int q)
            j->evictions < S->p.max_preempt;
 }
 
-/* 1 when running job a is taken before b: higher queue, later in it,
- * higher index. */
+/* 1 when running job a is taken before b: higher queue, later in it (its
+ * place, as the waiting order reads it), higher index. */
 static int victim_first(const sim *S, int64_t a, int64_t b)
 {
     const rjob *ja = &S->j[a], *jb = &S->j[b];
     if (ja->q != jb->q)
         return ja->q > jb->q;
-    if (ja->qent != jb->qent)
-        return ja->qent > jb->qent;
-    return a > b;
+    return place_before(jb, ja, b, a);
+}
+
+/* The refill's candidates for waiter i: what step 7 may evict, and the
+ * running jobs of i's own queue that entered it at t (demoted then), whose
+ * place is behind i's, aged and under max_preempt as the others. */
+static int refill_candidate(const sim *S, int64_t v, int64_t i, int64_t t)
+{
+    const rjob *jv = &S->j[v];
+    if (rs_prio_evictable(S, v, t, S->j[i].q))
+        return 1;
+    return running(S, v) && jv->q == S->j[i].q && !jv->qfront && jv->qent == t &&
+           t - jv->t0 >= S->p.min_run && jv->evictions < S->p.max_preempt &&
+           place_before(&S->j[i], jv, i, v);
+}
+
+/* The refill's order of running jobs: by queue, then by when the job joined
+ * its queue's running jobs (the later of its last start and its entry into
+ * the queue), then by place, then by index. */
+static int refill_before(const sim *S, int64_t a, int64_t b)
+{
+    const rjob *ja = &S->j[a], *jb = &S->j[b];
+    if (ja->q != jb->q)
+        return ja->q < jb->q;
+    int64_t xa = ja->t0 > ja->qent ? ja->t0 : ja->qent;
+    int64_t xb = jb->t0 > jb->qent ? jb->t0 : jb->qent;
+    if (xa != xb)
+        return xa < xb;
+    return place_before(ja, jb, a, b);
 }
 
 int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
@@ -250,6 +292,37 @@ int rs_prio_step(sim *S, int64_t i, int64_t t, int32_t *pl, char *vic)
         S->victim_q = -1;
         if (rc <= 0)
             return rc;
+    } else if (S->p.prio_refill) {
+        /* the refill: the waiter is placed first among the jobs it may
+         * evict and everything free; those jobs, highest priority first,
+         * stay where what is left holds them */
+        int64_t room = -k;
+        for (int32_t x = 0; x < S->nodes; x++)
+            room += S->freeg[x];
+        for (int64_t v = 0; v < S->n; v++)
+            if (refill_candidate(S, v, i, t))
+                room += S->jobs[v].gpus;
+        if (room < 0)
+            return 0;
+        /* vic: 0 not yet looked at, 1 evicted, 2 kept (cleared below) */
+        memset(vic, 0, (size_t)S->n + 1);
+        for (;;) {
+            int64_t best = -1;
+            for (int64_t v = 0; v < S->n; v++)
+                if (!vic[v] && refill_candidate(S, v, i, t) &&
+                    (best < 0 || refill_before(S, v, best)))
+                    best = v;
+            if (best < 0)
+                break;
+            if (S->jobs[best].gpus <= room) {
+                room -= S->jobs[best].gpus;
+                vic[best] = 2;
+            } else {
+                vic[best] = 1;
+            }
+        }
+        for (int64_t v = 0; v < S->n; v++)
+            vic[v] = vic[v] == 1;
     } else {
         int64_t need = k;
         for (int32_t x = 0; x < S->nodes; x++)

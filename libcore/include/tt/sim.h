@@ -89,11 +89,21 @@ typedef struct {
      * the warm wait (s) */
     int64_t gpu_mem, cache_slots, load_bw, xfer_bw, w_warm;
     int32_t evict, cache_place;
+    /* dlas and gittins: where an evicted job waits in its queue,
+     * TT_REQUEUE_KEEP (SPEC 11.1) or TT_REQUEUE_FRONT (Tiresias's
+     * simulator; docs/model.md section 11, item 11) */
+    int32_t requeue;
+    /* dlas and gittins: step 7's victims, TT_PRIO_VICTIMS_LOWEST (SPEC
+     * 11.1) or TT_PRIO_VICTIMS_REFILL (Tiresias's simulator; docs/model.md
+     * section 11, item 12) */
+    int32_t prio_victims;
 } tt_params;
 
 enum { TT_RESIZE_SIDECAR, TT_RESIZE_TERM };
 enum { TT_EVICT_LRU, TT_EVICT_DEMAND };
 enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
+enum { TT_REQUEUE_KEEP, TT_REQUEUE_FRONT };
+enum { TT_PRIO_VICTIMS_LOWEST, TT_PRIO_VICTIMS_REFILL };
 
 #define TT_TIMER_GLOBAL INT64_C(-1)
 
@@ -101,11 +111,11 @@ enum { TT_CACHE_PLACE_OFF, TT_CACHE_PLACE_AFFINITY };
  * congestion min_run max_preempt backfill load seed mix timers, then
  * SPEC 11's mlfq promote prio_preempt gittins_delta gittins_dist, then
  * section 10's el_up el_down el_frac resize resize_cost resize_gap, then
- * section 12's gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm
- * (each group after the others, so the columns that were there keep their
- * places). */
+ * section 12's gpu_mem cache_slots load_bw xfer_bw evict cache_place w_warm,
+ * then requeue prio_victims (each group after the others, so the columns that were
+ * there keep their places). */
 extern const char *const tt_param_names[];
-#define TT_NPARAMS 31
+#define TT_NPARAMS 33
 /* Every parameter tt_params_set and tt_params_format know: all of them are
  * output columns, sweep axes and tune dimensions. */
 #define TT_NPARAMS_ALL TT_NPARAMS

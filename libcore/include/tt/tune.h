@@ -344,7 +344,7 @@ int tt_tune_run_roles(tt_ctx *ctx, tt_tune *train, tt_tune *test, const tt_tune_
 
 /* The header line of the rows tt_tune_tsv_row writes, to f: role,
  * objective_train, objective_test, regret_test, feasible_train,
- * feasible_test, the 31 parameters of tt_param_names, then train_METRIC
+ * feasible_test, the 33 parameters of tt_param_names, then train_METRIC
  * and test_METRIC for each of the 35 metrics of tt_metric_names. 0, or
  * TT_EIO when f has an error set. */
 int tt_tune_tsv_header(FILE *f);
@@ -636,7 +636,7 @@ typedef struct {
  *   /tune/history/objective   float64
  *   /tune/history/feasible    int64 1/0 ("best" bounds over its part)
  *   /tune/history/predicted   float64: the model's prediction, NaN if none
- *   /tune/history/params/<p>  the 31 parameters, as /sweep/params; and for
+ *   /tune/history/params/<p>  the 33 parameters, as /sweep/params; and for
  *                             each searched class timer w0.CLASS / w1.CLASS
  *                             an int64 column of its own (s; -1 where the
  *                             row uses the global timer)

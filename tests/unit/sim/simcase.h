@@ -59,6 +59,8 @@ static inline void params_from_ref(const ref_params *rp, int nm, tt_params *p)
     p->promote = rp->promote;
     p->prio_preempt = rp->prio_preempt;
     p->gittins_delta = rp->gittins_delta;
+    p->requeue = rp->requeue_front ? TT_REQUEUE_FRONT : TT_REQUEUE_KEEP;
+    p->prio_victims = rp->prio_refill ? TT_PRIO_VICTIMS_REFILL : TT_PRIO_VICTIMS_LOWEST;
     p->gpu_mem = rp->gpu_mem;
     p->cache_slots = rp->cache_slots;
     p->load_bw = rp->load_bw;

@@ -306,18 +306,58 @@ Test(canon, kept)
     tt_models_free(m);
 }
 
+/* requeue and prio_victims (docs/model.md section 11, items 11 and 12)
+ * count only under dlas and gittins, requeue where a job may be evicted
+ * and prio_victims where step 7 exists (prio_preempt=1, max_preempt > 0);
+ * elsewhere they merge with the defaults, hash included. */
+Test(canon, requeue_and_prio_victims)
+{
+    jobs8 s;
+    make_jobs(&s, 4, known_ab, NULL, NULL);
+    tt_canon k = canon_of(&s);
+    tt_params p, d;
+    tt_params_default(&p);
+    tt_params_default(&d);
+    for (int o = 0; o < 3; o++) {
+        p.order = o == 0 ? TT_ORDER_FIFO : o == 1 ? TT_ORDER_LAS : TT_ORDER_FTF;
+        cr_expect(same(&k, &p, with(&p, "requeue", "front")), "order %d", o);
+        cr_expect(same(&k, &p, with(&p, "prio_victims", "refill")), "order %d", o);
+    }
+    for (int o = 0; o < 2; o++) {
+        p = d;
+        p.order = o ? TT_ORDER_GITTINS : TT_ORDER_DLAS;
+        cr_expect(!same(&k, &p, with(&p, "requeue", "front")));
+        cr_expect(!same(&k, &p, with(&p, "prio_victims", "refill")));
+        /* no victims: nothing is evicted, so neither is read */
+        tt_params none = *with(&p, "max_preempt", "0");
+        cr_expect(same(&k, &none, with(&none, "requeue", "front")));
+        cr_expect(same(&k, &none, with(&none, "prio_victims", "refill")));
+        /* no step 7: prio_victims is not read; requeue is where SPEC 6
+         * evicts (w0 finite, b sensitive at theta 1400: as in
+         * eviction_parameters), and not where none can */
+        tt_params nop = *with(&p, "prio_preempt", "0");
+        cr_expect(same(&k, &nop, with(&nop, "prio_victims", "refill")));
+        cr_expect(same(&k, &nop, with(&nop, "requeue", "front")));
+        tt_params sens = *with(&nop, "w0", "60");
+        sens = *with(&sens, "theta", "1400");
+        cr_expect(!same(&k, &sens, with(&sens, "requeue", "front")));
+        cr_expect(same(&k, &sens, with(&sens, "prio_victims", "refill")));
+    }
+}
+
 /* ---- on random traces: one form, one simulation ---- */
 
 /* p with one parameter redrawn (kind: which), the way a grid varies one
  * axis. */
 enum { K_THETA, K_W1, K_MIN_RUN, K_RESTART, K_MAX_PREEMPT, K_SEED, K_MIX, K_CONG, K_LOAD,
        K_CLASS, K_MLFQ, K_PROMOTE, K_PRIO, K_DELTA, K_EL_FRAC, K_RESIZE, K_RESIZE_COST,
-       K_RESIZE_GAP, K_NKINDS };
+       K_RESIZE_GAP, K_REQUEUE, K_PRIO_VICTIMS, K_NKINDS };
 static const char *const kind_names[K_NKINDS] = {"theta", "w1", "min_run", "restart",
                                                  "max_preempt", "seed", "mix", "congestion",
                                                  "load", "class timer", "mlfq", "promote",
                                                  "prio_preempt", "gittins_delta", "el_frac",
-                                                 "resize", "resize_cost", "resize_gap"};
+                                                 "resize", "resize_cost", "resize_gap",
+                                                 "requeue", "prio_victims"};
 
 static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
 {
@@ -351,6 +391,8 @@ static void redraw(uint64_t *s, const rcase *k, int kind, tt_params *p)
     case K_DELTA: p->gittins_delta = rc_pick(s, 1, 20000); break;
     case K_EL_FRAC: p->el_frac = rc_pick(s, 0, 1000); break;
     case K_RESIZE: p->resize = !p->resize; break;
+    case K_REQUEUE: p->requeue = !p->requeue; break;
+    case K_PRIO_VICTIMS: p->prio_victims = !p->prio_victims; break;
     case K_RESIZE_COST: p->resize_cost = rc_pick(s, 0, 120); break;
     case K_RESIZE_GAP: p->resize_gap = rc_pick(s, 0, 1) ? 0 : rc_pick(s, 1, 900); break;
     default: {

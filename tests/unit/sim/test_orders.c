@@ -324,3 +324,105 @@ Test(orders, bundled_distribution_is_its_file)
     cr_assert_eq(tt_params_set(NULL, &p, NULL, "gittins_dist", "./yarn-gput1000"), 0);
     cr_expect_str_eq(tt_params_input(&p), "./yarn-gput1000");
 }
+
+/* ---- requeue (docs/model.md section 11, item 11) ----
+ * 1x1x4, 4-GPU jobs of 1000 s, dlas mlfq=100 restart=0 min_run=0: a job
+ * running alone is demoted 100 / 4 = 25 s after it starts.
+ *   J0 at 0 runs, is demoted at 25 (Q1, entered 25); J1 at 30 (Q0) evicts
+ *   it; J1 is demoted at 55 (entered 55); J2 at 60 evicts J1 and runs to
+ *   1060 (demoted at 85; no waiter is in a lower queue). J0 and J1 then
+ *   wait in Q1, each with 1000 - 30 = 970 s left.
+ * keep: places 25 (J0) and 55 (J1): J0 runs 1060..2030, J1 2030..3000.
+ * front: J0 was evicted at 30, J1 at 60, each after it entered Q1: the
+ *   later eviction goes first, J1 1060..2030, then J0 2030..3000. */
+static const ref_job RQ_JOBS[] = {{0, 1000, 4, 0}, {30, 1000, 4, 0}, {60, 1000, 4, 0}};
+
+static void requeue_case(int front, const ref_job *jobs, result *r)
+{
+    ref_params p;
+    dlas(&p, 100);
+    p.restart = 0;
+    p.min_run = 0;
+    p.requeue_front = front;
+    run(&ONE4, &p, jobs, 3, r);
+    cr_expect_eq(r->m.demotions, 3);
+    cr_expect_eq(r->m.preempt_prio, 2);
+}
+
+Test(orders, requeue_keep_and_front)
+{
+    result r;
+    requeue_case(0, RQ_JOBS, &r);
+    expect_job(&r, 0, 0, 2030, 1);
+    expect_job(&r, 1, 30, 3000, 1);
+    expect_job(&r, 2, 60, 1060, 0);
+    requeue_case(1, RQ_JOBS, &r);
+    expect_job(&r, 0, 0, 3000, 1);
+    expect_job(&r, 1, 30, 2030, 1);
+    expect_job(&r, 2, 60, 1060, 0);
+    /* the same under fifo: no queue, so requeue reads nothing */
+    ref_params p;
+    dlas(&p, 100);
+    p.order = REF_FIFO;
+    p.requeue_front = 1;
+    run(&ONE4, &p, RQ_JOBS, 3, &r);
+    expect_job(&r, 1, 1000, 2000, 0);
+}
+
+/* A job evicted at the instant it entered its queue keeps that entry,
+ * behind the queue's older waiters, as Tiresias appends a demoted job:
+ *   J0 at 0 is demoted at 25 (entered 25), J1 at 10 waits in Q0 and evicts
+ *   it at 25; J1 runs 25.., is demoted at 50 (entered 50), and J2 at 50
+ *   evicts it at once; J2 runs 50..1050. J0 has 975 s left, J1 975 too.
+ * Under both settings J0 (entered 25) goes before J1 (entered 50): J0
+ * 1050..2025, J1 2025..3000. (Were J1's eviction at 50 a place ahead, J1
+ * would run first.) */
+Test(orders, requeue_front_demoted_at_eviction_stays_behind)
+{
+    static const ref_job jobs[] = {{0, 1000, 4, 0}, {10, 1000, 4, 0}, {50, 1000, 4, 0}};
+    for (int front = 0; front <= 1; front++) {
+        result r;
+        requeue_case(front, jobs, &r);
+        expect_job(&r, 0, 0, 2025, 1);
+        expect_job(&r, 1, 25, 3000, 1);
+        expect_job(&r, 2, 50, 1050, 0);
+    }
+}
+
+/* ---- prio_victims (docs/model.md section 11, item 12) ----
+ * 1x1x4, dlas mlfq=100 restart=10 min_run=0 w0=w1=0. J0 (3 GPUs, 1000 s) and J1
+ * (1 GPU, 1000 s) start at 0; J0 is demoted at ceil(100 / 3) = 34, J1 at
+ * 100, both to Q1 (J0 ahead: entered 34 < 100). J2 (2 GPUs, 100 s) comes
+ * at 200 to Q0 with no GPU free.
+ * lowest: victims from the back, J1 (1 GPU, 1 short of 2) then J0: both
+ *   are evicted, J2 runs 200..300, and J1 fits the 2 GPUs left at once:
+ *   200 + 10 + 800 = 1010. J0 waits for J2's end: 300 + 10 + 800 = 1110.
+ *   restart_gpu_s 1 x 10 + 3 x 10 = 40.
+ * refill: cap = (0 free + 3 + 1) - 2 = 2; J0 first, 3 > 2: evicted; J1,
+ *   1 <= 2: kept, and ends at 1000. (Tiresias's greedy pass at 200: J2
+ *   takes 2 of 4, J0 does not fit the 2 left, J1 does.) J2 runs from 200
+ *   and is demoted at 200 + 100 / 2 = 250 into Q1, behind J0 (entered 34):
+ *   J0's candidates are J2 (same queue, entered now): cap = 1 free + 2 - 3
+ *   = 0, so J2 is evicted (50 s left) and J0 runs 250 + 10 + 800 = 1060.
+ *   J2 waits for 2 GPUs: 1060 + 10 + 50 = 1120. preempt_prio 2,
+ *   restart_gpu_s 3 x 10 + 2 x 10 = 50. */
+Test(orders, prio_victims_lowest_and_refill)
+{
+    static const ref_job jobs[] = {{0, 1000, 3, 0}, {0, 1000, 1, 0}, {200, 100, 2, 0}};
+    for (int refill = 0; refill <= 1; refill++) {
+        ref_params p;
+        dlas(&p, 100);
+        p.restart = 10;
+        p.min_run = 0;
+        p.prio_refill = refill;
+        p.w0 = p.w1 = 0; /* L2 at once: step 7's rule for L2 (the refill's) */
+        result r;
+        run(&ONE4, &p, jobs, 3, &r);
+        expect_job(&r, 0, 0, refill ? 1060 : 1110, 1);
+        expect_job(&r, 1, 0, refill ? 1000 : 1010, refill ? 0 : 1);
+        expect_job(&r, 2, 200, refill ? 1120 : 300, refill);
+        cr_expect_eq(r.m.preempt_prio, 2);
+        cr_expect_eq(r.m.restart_gpu_s, refill ? 50 : 40);
+        cr_expect_eq(r.m.demotions, 3);
+    }
+}

@@ -12,8 +12,9 @@ Test(params, names_and_defaults)
                           "timers",  "mlfq",        "promote",  "prio_preempt",
                           "gittins_delta",          "gittins_dist", "el_up", "el_down",
                           "el_frac", "resize", "resize_cost", "resize_gap", "gpu_mem",
-                          "cache_slots", "load_bw", "xfer_bw", "evict", "cache_place", "w_warm"};
-    cr_assert_eq(TT_NPARAMS, 31);
+                          "cache_slots", "load_bw", "xfer_bw", "evict", "cache_place", "w_warm",
+                          "requeue", "prio_victims"};
+    cr_assert_eq(TT_NPARAMS, 33);
     for (int i = 0; i < TT_NPARAMS; i++)
         cr_expect_str_eq(tt_param_names[i], want[i]);
     tt_params p;
@@ -162,6 +163,10 @@ Test(params, bad_values)
     expect_set_error(m, "seed", "18446744073709551616",
                      "parameter 'seed': expected an integer 0 .. 18446744073709551615, got "
                      "'18446744073709551616'");
+    expect_set_error(m, "requeue", "back",
+                     "parameter 'requeue': expected keep or front, got 'back'");
+    expect_set_error(m, "prio_victims", "all",
+                     "parameter 'prio_victims': expected lowest or refill, got 'all'");
     expect_set_error(m, "seed", "0x10",
                      "parameter 'seed': expected an integer 0 .. 18446744073709551615, got '0x10'");
     expect_set_error(m, "nosuch", "1",
@@ -169,13 +174,13 @@ Test(params, bad_values)
                      "min_run max_preempt backfill load seed mix timers mlfq promote "
                      "prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
                      "resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict "
-                     "cache_place w_warm w0.CLASS w1.CLASS preset)");
+                     "cache_place w_warm requeue prio_victims w0.CLASS w1.CLASS preset)");
     expect_set_error(m, "W0", "1",
                      "unknown parameter 'W0', did you mean 'w0'? (known: order w0 w1 theta restart congestion "
                      "min_run max_preempt backfill load seed mix timers mlfq promote "
                      "prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
                      "resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict "
-                     "cache_place w_warm w0.CLASS w1.CLASS preset)");
+                     "cache_place w_warm requeue prio_victims w0.CLASS w1.CLASS preset)");
     tt_models_free(m);
 }
 
@@ -235,7 +240,8 @@ Test(params, format_round_trips)
                              {"resize_cost", "2147483647"}, {"resize_gap", "0"},
                              {"gpu_mem", "24576"}, {"cache_slots", "8"}, {"load_bw", "1"},
                              {"xfer_bw", "2147483647"}, {"evict", "demand"},
-                             {"cache_place", "affinity"}, {"w_warm", "600"}};
+                             {"cache_place", "affinity"}, {"w_warm", "600"},
+                             {"requeue", "front"}, {"prio_victims", "refill"}};
     tt_params p, q;
     tt_params_default(&p);
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
@@ -393,11 +399,12 @@ Test(params, presets)
                                        "pollux-tiresias", "themis", "k8s-fixed",
                                        "elastic-term", "elastic-sidecar", "start-smaller",
                                        "wf-deps",       "cache-lru",       "heft-like",
-                                       "compass-like"};
+                                       "compass-like",  "tiresias-sim-dlas",
+                                       "tiresias-sim-gittins"};
     int n = 0;
     while (tt_preset_name(n))
         n++;
-    cr_assert_eq(n, 13);
+    cr_assert_eq(n, 15);
     for (int i = 0; i < n; i++) {
         cr_expect_str_eq(tt_preset_name(i), want[i]);
         tt_params p, q;
@@ -439,7 +446,7 @@ Test(params, presets)
     cr_expect_eq(tt_params_set(ctx, &p, NULL, "preset", "elastic"), TT_EINVAL);
     cr_expect(strstr(tt_errmsg(ctx), "k8s-fixed, elastic-term, elastic-sidecar, start-smaller, "
                                      "wf-deps, cache-lru, heft-like, compass-like, "
-                                     "got 'elastic'"), "%s", tt_errmsg(ctx));
+                                     "tiresias-sim-dlas, tiresias-sim-gittins, got 'elastic'"), "%s", tt_errmsg(ctx));
     tt_ctx_free(ctx);
 }
 

@@ -222,6 +222,7 @@ static void to_ref_results(const tt_job_result *eo, const tt_metrics *em, int64_
 typedef struct {
     int64_t pre, lv[3], rej, per_class, demotions, promotions, prio;
     int64_t crowded; /* cases with more evictions at one time than GPUs */
+    int64_t moved;   /* with variant: cases the options change */
 } reach;
 
 /* Whether the engine's log has more evictions at one time than gpus. */
@@ -237,10 +238,16 @@ static int crowded(const tts_seglog *L, int64_t gpus)
     return 0;
 }
 
+/* options set in every case parity draws: 1 requeue=front (docs/model.md
+ * 11, item 11), 2 prio_victims=refill (item 12), 3 both */
+static int variant;
+
 /* runs random cases seed 1 .. runs, under SPEC 11's orders when orders is
  * 1, crowded by dense_case when 2: the engine and the reference agree on
  * every job, and the engine's own log passes the reference's invariant
- * checker. A failure names its seed. */
+ * checker. A failure names its seed. With variant set, each case runs with
+ * its options, and r->moved counts the cases where the reference's results
+ * differ from the defaults'. */
 static void parity(uint64_t runs, int orders, reach *r)
 {
     static rcase k;
@@ -262,8 +269,19 @@ static void parity(uint64_t runs, int orders, reach *r)
             if (orders)
                 orders_case(&k, seed);
         }
-        cr_assert_eq(ref_simulate(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro, &rm), 0,
+        if (variant) {
+            cr_assert_eq(ref_simulate(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro, &rm), 0);
+            k.rp.requeue_front = variant & 1;
+            k.rp.prio_refill = variant >> 1 & 1;
+        }
+        cr_assert_eq(ref_simulate(&k.rc, &k.rp, k.md, k.nm, k.jobs, k.n, ro2, &rm), 0,
                      "seed %llu", (unsigned long long)seed);
+        for (int64_t i = 0; variant && i < k.n; i++)
+            if (ro[i].end != ro2[i].end || ro[i].first_start != ro2[i].first_start) {
+                r->moved++;
+                break;
+            }
+        memcpy(ro, ro2, (size_t)k.n * sizeof *ro);
         tts_seglog L;
         memset(&L, 0, sizeof L);
         L.cap = 8 * MAXJ;
@@ -318,6 +336,34 @@ Test(sim, parity_orders_with_reference)
     cr_expect_gt(r.promotions, 100);
     cr_expect_gt(r.prio, 300);
     cr_expect_gt(r.lv[2], 200);
+}
+
+/* 3,000 random cases under dlas, gittins and ftf and 3,000 crowded ones,
+ * with requeue=front: the engine and the reference agree, and the option
+ * changes some jobs' times (in 469 of the random cases and 142 of the
+ * crowded ones); at least 100 in all, for each variant below. */
+static void parity_variant(int v, const char *what)
+{
+    reach r;
+    variant = v;
+    parity(3000, 1, &r);
+    int64_t moved = r.moved;
+    cr_expect_gt(r.prio, 300);
+    parity(3000, 2, &r);
+    variant = 0;
+    cr_expect_gt(r.prio, 500);
+    cr_log_info("%s: %lld and %lld cases changed", what, (long long)moved, (long long)r.moved);
+    cr_expect_gt(moved + r.moved, 100);
+}
+
+Test(sim, parity_requeue_front_with_reference) { parity_variant(1, "requeue=front"); }
+
+/* The same with prio_victims=refill (it changes 574 of the random cases
+ * and 180 of the crowded ones), and with both options (737 and 276). */
+Test(sim, parity_prio_refill_with_reference) { parity_variant(2, "prio_victims=refill"); }
+Test(sim, parity_front_and_refill_with_reference)
+{
+    parity_variant(3, "requeue=front prio_victims=refill");
 }
 
 /* 3,000 crowded cases under every order (dense_case): a pass that evicts

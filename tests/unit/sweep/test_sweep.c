@@ -128,7 +128,8 @@ Test(sweep, every_parameter_is_an_axis)
         {"gittins_delta", "99"}, {"gittins_dist", "d.txt"}, {"el_up", "2"}, {"el_down", "1"},
         {"el_frac", "500"}, {"resize", "term"}, {"resize_cost", "40"}, {"resize_gap", "0"},
         {"gpu_mem", "24576"}, {"cache_slots", "2"}, {"load_bw", "500"}, {"xfer_bw", "100"},
-        {"evict", "demand"}, {"cache_place", "affinity"}, {"w_warm", "30"}};
+        {"evict", "demand"}, {"cache_place", "affinity"}, {"w_warm", "30"},
+        {"requeue", "front"}, {"prio_victims", "refill"}};
     size_t nvals = sizeof vals / sizeof vals[0];
     cr_assert_eq(nvals, TT_NPARAMS_ALL, "a parameter without a value here");
     for (size_t v = 0; v < nvals; v++) {
@@ -141,6 +142,8 @@ Test(sweep, every_parameter_is_an_axis)
     expect_grid_error("el_up", "0:7:8", "grid 'el_up=0:7:8': value 8 ('7'): expected "
                                         "doublings 0 .. 6");
     expect_grid_error("resize", "term,stop", "value 2 ('stop'): expected sidecar or term");
+    expect_grid("requeue", "keep,front", (const char *[]){"keep", "front"}, 2);
+    expect_grid_error("requeue", "front,last", "value 2 ('last'): expected keep or front");
     tt_models *m = two_models();
     tt_sweep *s = NULL;
     cr_assert_eq(tt_sweep_create(NULL, m, &s), 0);
@@ -350,7 +353,7 @@ Test(sweep, configs_errors)
                          "theta restart congestion min_run max_preempt backfill load seed mix timers mlfq "
                          "promote prio_preempt gittins_delta gittins_dist el_up el_down el_frac resize "
                          "resize_cost resize_gap gpu_mem cache_slots load_bw xfer_bw evict "
-                         "cache_place w_warm w0.CLASS w1.CLASS preset)");
+                         "cache_place w_warm requeue prio_victims w0.CLASS w1.CLASS preset)");
     expect_configs_error("w0\tw0\n1\t2\n", "1: field 'w0': named twice");
     expect_configs_error("w0\ttheta\n1\n", "1: field 'theta': parameter already in a grid");
     expect_configs_error("w0\tw1\n1\t2\n3\n", "3: expected 2 fields, got 1");

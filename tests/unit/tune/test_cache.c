@@ -27,7 +27,8 @@ static const struct {
     {"resize", "term"},        {"resize_cost", "11"}, {"resize_gap", "301"},
     {"gpu_mem", "1024"},       {"cache_slots", "2"},  {"load_bw", "100"},
     {"xfer_bw", "100"},        {"evict", "demand"},   {"cache_place", "affinity"},
-    {"w_warm", "60"},
+    {"w_warm", "60"},          {"requeue", "front"},
+    {"prio_victims", "refill"},
 };
 
 static const char *other_value(const char *name)
@@ -101,6 +102,7 @@ static const struct {
     {"promote", "0,2000,8000"},  {"prio_preempt", "0,1"},     {"gittins_delta", "100,3250,20000"},
     {"el_up", "0,1,2,3"},        {"el_down", "0,1,2"},        {"resize_cost", "1,10,100"},
     {"resize_gap", "0,300,3000"}, {"cache_slots", "1,2,4"},   {"w_warm", "0,60,600"},
+    {"requeue", "keep,front"},    {"prio_victims", "lowest,refill"},
 };
 
 /* Every parameter of p as text, for comparing configurations without the
