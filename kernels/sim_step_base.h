@@ -161,6 +161,7 @@ typedef struct {
     /* 1: a job evicted at t waits ahead of its queue's waiters, unless it
      * entered the queue at t (requeue=front, docs/model.md 11 item 11) */
     int32_t requeue_front;
+#define TTS_QENT_FRONT (-((int64_t)1 << 62)) /* qent of "evicted at t": this - t */
     /* 1: step 7's victims as Tiresias's greedy refill picks them
      * (prio_victims=refill, docs/model.md 11 item 12) */
     int32_t prio_refill;

@@ -183,7 +183,8 @@ TTS_FN int tts_refill_cand(const tts_state *S, int32_t v, int32_t i)
  * then earlier into the running jobs of its queue (the later of its last
  * start and its queue entry: Tiresias's lists keep running jobs in the
  * order they joined them), then place, then index. A front-coded place
- * (requeue=front, < 0) is an eviction before the last start. */
+ * (requeue=front, below TTS_QENT_FRONT + 2^62) is an eviction before the
+ * last start. */
 TTS_FN int tts_refill_first(const tts_state *S, int32_t a, int32_t b)
 {
     if (S->mq[a] != S->mq[b])

@@ -229,11 +229,12 @@ TTS_FN void tts_end(tts_state *S, int32_t i, int64_t t, int completed)
         TTS_CHECK(S->npend < S->n, "pend");
         S->pend[S->npend++] = i;
         if (tts_is_mlfq(S)) {
-            /* requeue=front: its place is "evicted at t", coded -t - 1 in
-             * qent, ahead of every entry time (>= 0) and of every earlier
-             * eviction; a job that entered its queue at t keeps its entry */
+            /* requeue=front: its place is "evicted at t", coded
+             * TTS_QENT_FRONT - t in qent: ahead of every entry time (each
+             * above -2^52, submit' bounds) and of every earlier eviction;
+             * a job that entered its queue at t keeps its entry */
             if (S->cf->requeue_front && S->qent[i] != t)
-                S->qent[i] = -t - 1;
+                S->qent[i] = TTS_QENT_FRONT - t;
             tts_mlfq_wait(S, i, t);
         }
     }

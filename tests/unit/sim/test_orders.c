@@ -369,6 +369,35 @@ Test(orders, requeue_keep_and_front)
     expect_job(&r, 1, 1000, 2000, 0);
 }
 
+/* An evicted job's place against a kept entry, at two epochs (submit
+ * times may be negative: the place must come before every entry time
+ * whatever their sign). 1x1x4, 4-GPU jobs of 1000 s, dlas mlfq=100:
+ *   J0 at 0 is demoted at 25 and evicted at once by J1 (arrived at 25):
+ *   it keeps its entry 25. J1 runs 25.., is demoted at 50 (entered 50)
+ *   and evicted at 60 by J2, which runs to 1060. J0 has 975 s left, J1
+ *   1000 - 35 = 965.
+ * keep: J0 (25) before J1 (50): J0 1060..2035, J1 2035..3000.
+ * front: J1, evicted at 60 after its entry, goes ahead of J0's kept
+ *   entry: J1 1060..2025, J0 2025..3000. */
+static void requeue_epoch(int64_t d)
+{
+    const ref_job jobs[] = {{0 + d, 1000, 4, 0}, {25 + d, 1000, 4, 0}, {60 + d, 1000, 4, 0}};
+    result r;
+    requeue_case(0, jobs, &r);
+    expect_job(&r, 0, 0 + d, 2035 + d, 1);
+    expect_job(&r, 1, 25 + d, 3000 + d, 1);
+    requeue_case(1, jobs, &r);
+    expect_job(&r, 0, 0 + d, 3000 + d, 1);
+    expect_job(&r, 1, 25 + d, 2025 + d, 1);
+    expect_job(&r, 2, 60 + d, 1060 + d, 0);
+}
+
+Test(orders, requeue_front_against_a_kept_entry_at_any_epoch)
+{
+    requeue_epoch(0);
+    requeue_epoch(-1000000000);
+}
+
 /* A job evicted at the instant it entered its queue keeps that entry,
  * behind the queue's older waiters, as Tiresias appends a demoted job:
  *   J0 at 0 is demoted at 25 (entered 25), J1 at 10 waits in Q0 and evicts
