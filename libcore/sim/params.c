@@ -15,21 +15,91 @@
 
 /* ---- parameters ---- */
 
-enum {
-    P_ORDER, P_W0, P_W1, P_THETA, P_RESTART, P_CONGESTION, P_MIN_RUN, P_MAX_PREEMPT,
-    P_BACKFILL, P_LOAD, P_SEED, P_MIX, P_TIMERS, P_MLFQ, P_PROMOTE, P_PRIO_PREEMPT,
-    P_GITTINS_DELTA, P_GITTINS_DIST, P_EL_UP, P_EL_DOWN, P_EL_FRAC, P_RESIZE, P_RESIZE_COST,
-    P_RESIZE_GAP, P_GPU_MEM, P_CACHE_SLOTS, P_LOAD_BW, P_XFER_BW, P_EVICT, P_CACHE_PLACE,
-    P_W_WARM, P_REQUEUE, P_PRIO_VICTIMS
-};
 
-const char *const tt_param_names[TT_NPARAMS_ALL] = {
+const char *const tt_param_names[] = {
     "order",      "w0",      "w1",          "theta",    "restart", "congestion",
     "min_run",    "max_preempt", "backfill", "load",    "seed",    "mix", "timers",
     "mlfq",       "promote", "prio_preempt", "gittins_delta", "gittins_dist",
     "el_up",      "el_down", "el_frac",     "resize",   "resize_cost", "resize_gap",
     "gpu_mem",    "cache_slots", "load_bw", "xfer_bw",  "evict",   "cache_place", "w_warm",
     "requeue",    "prio_victims"};
+
+/* Where each integer parameter lives in tt_params, its width, and
+ * whether the tuner searches it; the others (mix, timers, mlfq,
+ * gittins_dist) have no row. A new integer parameter: one row here, one in
+ * nums when it has a range. */
+typedef struct {
+    size_t off;
+    unsigned char size, search;
+} int_field;
+
+#define FIELD(f, search) {offsetof(tt_params, f), sizeof(((tt_params *)0)->f), search}
+static const int_field fields[TT_NPARAMS] = {
+    [TT_P_ORDER] = FIELD(order, 0),
+    [TT_P_W0] = FIELD(w0, 1),
+    [TT_P_W1] = FIELD(w1, 1),
+    [TT_P_THETA] = FIELD(theta, 1),
+    [TT_P_RESTART] = FIELD(restart, 1),
+    [TT_P_CONGESTION] = FIELD(congestion, 1),
+    [TT_P_MIN_RUN] = FIELD(min_run, 1),
+    [TT_P_MAX_PREEMPT] = FIELD(max_preempt, 1),
+    [TT_P_BACKFILL] = FIELD(backfill, 1),
+    [TT_P_LOAD] = FIELD(load, 1),
+    [TT_P_SEED] = FIELD(seed, 0),
+    [TT_P_PROMOTE] = FIELD(promote, 1),
+    [TT_P_PRIO_PREEMPT] = FIELD(prio_preempt, 1),
+    [TT_P_GITTINS_DELTA] = FIELD(gittins_delta, 1),
+    [TT_P_EL_UP] = FIELD(el_up, 1),
+    [TT_P_EL_DOWN] = FIELD(el_down, 1),
+    [TT_P_EL_FRAC] = FIELD(el_frac, 0),
+    [TT_P_RESIZE] = FIELD(resize, 0),
+    [TT_P_RESIZE_COST] = FIELD(resize_cost, 1),
+    [TT_P_RESIZE_GAP] = FIELD(resize_gap, 1),
+    [TT_P_GPU_MEM] = FIELD(gpu_mem, 0),
+    [TT_P_CACHE_SLOTS] = FIELD(cache_slots, 1),
+    [TT_P_LOAD_BW] = FIELD(load_bw, 0),
+    [TT_P_XFER_BW] = FIELD(xfer_bw, 0),
+    [TT_P_EVICT] = FIELD(evict, 0),
+    [TT_P_CACHE_PLACE] = FIELD(cache_place, 0),
+    [TT_P_W_WARM] = FIELD(w_warm, 1),
+    [TT_P_REQUEUE] = FIELD(requeue, 1),
+    [TT_P_PRIO_VICTIMS] = FIELD(prio_victims, 1),
+};
+_Static_assert(TT_P_COUNT == TT_NPARAMS, "a parameter index without its name");
+_Static_assert(sizeof tt_param_names / sizeof *tt_param_names == TT_NPARAMS,
+               "a parameter name missing");
+
+int tt_param_int(const tt_params *p, int i, int64_t *v)
+{
+    if (i < 0 || i >= TT_NPARAMS || !fields[i].size)
+        return 0;
+    const char *at = (const char *)p + fields[i].off;
+    if (fields[i].size == 8) {
+        int64_t x;
+        memcpy(&x, at, 8); /* seed is a uint64_t: its bits */
+        *v = x;
+    } else {
+        int32_t x;
+        memcpy(&x, at, 4);
+        *v = x;
+    }
+    return 1;
+}
+
+void tt_param_set_int(tt_params *p, int i, int64_t v)
+{
+    if (i < 0 || i >= TT_NPARAMS || !fields[i].size)
+        return;
+    char *at = (char *)p + fields[i].off;
+    if (fields[i].size == 8) {
+        memcpy(at, &v, 8);
+    } else {
+        int32_t x = (int32_t)v;
+        memcpy(at, &x, 4);
+    }
+}
+
+int tt_param_searchable(int i) { return i >= 0 && i < TT_NPARAMS && fields[i].search; }
 
 static const char *const resize_names[] = {"sidecar", "term"};
 static const char *const evict_names[] = {"lru", "demand"};
@@ -79,51 +149,51 @@ typedef struct {
 
 #define NUM(f, lo, hi, inf, want, over) {offsetof(tt_params, f), lo, hi, inf, want, over}
 static const num_param nums[TT_NPARAMS_ALL] = {
-    [P_W0] = NUM(w0, 0, INT64_MAX, 1, "seconds >= 0 or inf", NULL),
-    [P_W1] = NUM(w1, 0, INT64_MAX, 1, "seconds >= 0 or inf", NULL),
-    [P_THETA] = NUM(theta, 0, INT64_MAX, 1, "permille >= 0 or inf", NULL),
+    [TT_P_W0] = NUM(w0, 0, INT64_MAX, 1, "seconds >= 0 or inf", NULL),
+    [TT_P_W1] = NUM(w1, 0, INT64_MAX, 1, "seconds >= 0 or inf", NULL),
+    [TT_P_THETA] = NUM(theta, 0, INT64_MAX, 1, "permille >= 0 or inf", NULL),
     /* t + r + work at a start or resize, r <= restart + load + transfer
      * <= 2^32 + 2 (2^31 - 1) < 2^34; with elastic jobs the restart part
      * is kept in int32 (el_rk): 2^31 - 1 then (tt_params_check_ranges) */
-    [P_RESTART] = NUM(restart, 0, INT64_C(4294967296), 0, "seconds 0 .. 4294967296", NULL),
+    [TT_P_RESTART] = NUM(restart, 0, INT64_C(4294967296), 0, "seconds 0 .. 4294967296", NULL),
     /* tts_slow_eff: (s - 1000) 1000 / (1000 - c) < 2^30, a divisor >= 1 */
-    [P_CONGESTION] = NUM(congestion, 0, 999, 0, "permille 0 .. 999", NULL),
-    [P_MIN_RUN] = NUM(min_run, 0, INT64_MAX, 0, "seconds >= 0", NULL),
+    [TT_P_CONGESTION] = NUM(congestion, 0, 999, 0, "permille 0 .. 999", NULL),
+    [TT_P_MIN_RUN] = NUM(min_run, 0, INT64_MAX, 0, "seconds >= 0", NULL),
     /* a job's evictions are an int32 (tts_state.evict), counted only while
      * below max_preempt: at most 2^31 - 1 */
-    [P_MAX_PREEMPT] = NUM(max_preempt, 0, INT32_MAX, 0, "a count >= 0",
+    [TT_P_MAX_PREEMPT] = NUM(max_preempt, 0, INT32_MAX, 0, "a count >= 0",
                           "a count 0 .. 2147483647 (a job's evictions are counted in 32 bits)"),
     /* submit' = s0 + (submit - s0) 1000 / load: (submit - s0) 1000 < 2^51
      * and the divisor >= 1 */
-    [P_LOAD] = NUM(load, 1, 1000000, 0, "permille 1 .. 1000000", NULL),
-    [P_PROMOTE] = NUM(promote, 0, 1000000, 0, "permille 0 .. 1000000 (0: off)", NULL),
+    [TT_P_LOAD] = NUM(load, 1, 1000000, 0, "permille 1 .. 1000000", NULL),
+    [TT_P_PROMOTE] = NUM(promote, 0, 1000000, 0, "permille 0 .. 1000000 (0: off)", NULL),
     /* the Gittins index c / s: s <= 1024 D <= 2^50, c <= 1024, and the
      * order compares c1 s2 with c2 s1 <= 2^60 (sim_step_order.h) */
-    [P_GITTINS_DELTA] = NUM(gittins_delta, 1, INT64_C(1099511627776), 0,
+    [TT_P_GITTINS_DELTA] = NUM(gittins_delta, 1, INT64_C(1099511627776), 0,
                             "GPU-seconds 1 .. 1099511627776", NULL),
     /* the size k0 << el_up is kept only up to the cluster's 2^16 GPUs, in
      * a 20-bit field; the doublings and halvings in 3-bit ones */
-    [P_EL_UP] = NUM(el_up, 0, 6, 0, "doublings 0 .. 6", NULL),
-    [P_EL_DOWN] = NUM(el_down, 0, 6, 0, "halvings 0 .. 6", NULL),
-    [P_EL_FRAC] = NUM(el_frac, 0, 1000, 0, "permille 0 .. 1000", NULL),
+    [TT_P_EL_UP] = NUM(el_up, 0, 6, 0, "doublings 0 .. 6", NULL),
+    [TT_P_EL_DOWN] = NUM(el_down, 0, 6, 0, "halvings 0 .. 6", NULL),
+    [TT_P_EL_FRAC] = NUM(el_frac, 0, 1000, 0, "permille 0 .. 1000", NULL),
     /* a resize's end: t + C + u + L + work, C <= 2^31 - 1, u (the
      * overhead still unpaid) < 2^34, L <= 2^31 - 1 */
-    [P_RESIZE_COST] = NUM(resize_cost, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
+    [TT_P_RESIZE_COST] = NUM(resize_cost, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
     /* compared with t - the last resize; its end last + gap (tts_sat_add)
      * is an event only for a running job */
-    [P_RESIZE_GAP] = NUM(resize_gap, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
+    [TT_P_RESIZE_GAP] = NUM(resize_gap, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
     /* a GPU's cached MiB plus a model's, both at most gpu_mem (a job whose
      * model is larger is rejected), are summed in int32 (tts_c_take) */
-    [P_GPU_MEM] = NUM(gpu_mem, 0, INT32_MAX / 2, 0, "MiB 0 .. 1073741823 (0: no model cache)",
+    [TT_P_GPU_MEM] = NUM(gpu_mem, 0, INT32_MAX / 2, 0, "MiB 0 .. 1073741823 (0: no model cache)",
                       NULL),
-    [P_CACHE_SLOTS] = NUM(cache_slots, 1, 8, 0, "models 1 .. 8", NULL),
+    [TT_P_CACHE_SLOTS] = NUM(cache_slots, 1, 8, 0, "models 1 .. 8", NULL),
     /* divisors: ceil(MiB / bw) <= a model's or the parents' outputs' MiB
      * < 2^31, kept in int32 (ov_l, ov_x) */
-    [P_LOAD_BW] = NUM(load_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647", NULL),
-    [P_XFER_BW] = NUM(xfer_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647", NULL),
+    [TT_P_LOAD_BW] = NUM(load_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647", NULL),
+    [TT_P_XFER_BW] = NUM(xfer_bw, 1, INT32_MAX, 0, "MiB/s 1 .. 2147483647", NULL),
     /* compared with t - submit' or t - an eviction; its end (tts_sat_add)
      * is at most 2^31 - 1 s after an arrival or an eviction */
-    [P_W_WARM] = NUM(w_warm, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
+    [TT_P_W_WARM] = NUM(w_warm, 0, INT32_MAX, 0, "seconds 0 .. 2147483647", NULL),
 };
 
 /* mlfq thresholds: a running job's next demotion is t + ceil((theta -
@@ -536,48 +606,48 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
                       tt_shown(name, buf, sizeof buf), near, known);
     }
     switch (i) {
-    case P_ORDER:
+    case TT_P_ORDER:
         for (int o = 0; o < TT_NORDERS; o++)
             if (strcmp(value, order_names[o]) == 0) {
                 p->order = o;
                 return 0;
             }
         return bad_value(ctx, name, "fifo, sjf, srtf, las, dlas, gittins or ftf", value);
-    case P_BACKFILL:
-    case P_PRIO_PREEMPT:
+    case TT_P_BACKFILL:
+    case TT_P_PRIO_PREEMPT:
         if (strcmp(value, "0") != 0 && strcmp(value, "1") != 0)
             return bad_value(ctx, name, "0 or 1", value);
-        *(i == P_BACKFILL ? &p->backfill : &p->prio_preempt) = value[0] - '0';
+        *(i == TT_P_BACKFILL ? &p->backfill : &p->prio_preempt) = value[0] - '0';
         return 0;
-    case P_MLFQ: return set_mlfq(ctx, p, value);
-    case P_GITTINS_DIST: return set_gittins_dist(ctx, p, value);
-    case P_SEED: {
+    case TT_P_MLFQ: return set_mlfq(ctx, p, value);
+    case TT_P_GITTINS_DIST: return set_gittins_dist(ctx, p, value);
+    case TT_P_SEED: {
         uint64_t s;
         if (parse_u64(value, &s))
             return bad_value(ctx, name, "an integer 0 .. 18446744073709551615", value);
         p->seed = s;
         return 0;
     }
-    case P_MIX: return set_mix(ctx, p, models, value);
-    case P_TIMERS: return set_timers(ctx, p, models, value);
-    case P_RESIZE:
+    case TT_P_MIX: return set_mix(ctx, p, models, value);
+    case TT_P_TIMERS: return set_timers(ctx, p, models, value);
+    case TT_P_RESIZE:
         for (int r = 0; r < 2; r++)
             if (strcmp(value, resize_names[r]) == 0) {
                 p->resize = r;
                 return 0;
             }
         return bad_value(ctx, name, "sidecar or term", value);
-    case P_EVICT:
-    case P_CACHE_PLACE:
-    case P_REQUEUE:
-    case P_PRIO_VICTIMS: {
-        const char *const *nm = i == P_EVICT          ? evict_names
-                                : i == P_REQUEUE      ? requeue_names
-                                : i == P_PRIO_VICTIMS ? victims_names
+    case TT_P_EVICT:
+    case TT_P_CACHE_PLACE:
+    case TT_P_REQUEUE:
+    case TT_P_PRIO_VICTIMS: {
+        const char *const *nm = i == TT_P_EVICT          ? evict_names
+                                : i == TT_P_REQUEUE      ? requeue_names
+                                : i == TT_P_PRIO_VICTIMS ? victims_names
                                                       : place_names;
-        int32_t *f = i == P_EVICT          ? &p->evict
-                     : i == P_REQUEUE      ? &p->requeue
-                     : i == P_PRIO_VICTIMS ? &p->prio_victims
+        int32_t *f = i == TT_P_EVICT          ? &p->evict
+                     : i == TT_P_REQUEUE      ? &p->requeue
+                     : i == TT_P_PRIO_VICTIMS ? &p->prio_victims
                                            : &p->cache_place;
         for (int r = 0; r < 2; r++)
             if (strcmp(value, nm[r]) == 0) {
@@ -585,9 +655,9 @@ int tt_params_set(tt_ctx *ctx, tt_params *p, const tt_models *models, const char
                 return 0;
             }
         return bad_value(ctx, name,
-                         i == P_EVICT     ? "lru or demand"
-                         : i == P_REQUEUE ? "keep or front"
-                         : i == P_PRIO_VICTIMS ? "lowest or refill"
+                         i == TT_P_EVICT     ? "lru or demand"
+                         : i == TT_P_REQUEUE ? "keep or front"
+                         : i == TT_P_PRIO_VICTIMS ? "lowest or refill"
                                           : "off or affinity",
                          value);
     }
@@ -625,14 +695,14 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
     buf[0] = '\0';
     int n = 0;
     switch (i) {
-    case P_ORDER:
+    case TT_P_ORDER:
         n = snprintf(buf, size, "%s",
                      p->order >= 0 && p->order < TT_NORDERS ? order_names[p->order] : "?");
         break;
-    case P_BACKFILL: n = snprintf(buf, size, "%d", p->backfill); break;
-    case P_PRIO_PREEMPT: n = snprintf(buf, size, "%d", p->prio_preempt); break;
-    case P_GITTINS_DIST: n = snprintf(buf, size, "%s", p->gittins_dist); break;
-    case P_MLFQ: {
+    case TT_P_BACKFILL: n = snprintf(buf, size, "%d", p->backfill); break;
+    case TT_P_PRIO_PREEMPT: n = snprintf(buf, size, "%d", p->prio_preempt); break;
+    case TT_P_GITTINS_DIST: n = snprintf(buf, size, "%s", p->gittins_dist); break;
+    case TT_P_MLFQ: {
         size_t k = 0;
         for (int q = 0; q < p->nmlfq && q < TT_MAX_MLFQ; q++) {
             n = snprintf(buf + k, size - k, "%s%lld", q ? "," : "", (long long)p->mlfq[q]);
@@ -644,21 +714,21 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
         }
         return 0;
     }
-    case P_RESIZE:
+    case TT_P_RESIZE:
         n = snprintf(buf, size, "%s", p->resize == TT_RESIZE_TERM ? "term" : "sidecar");
         break;
-    case P_EVICT: n = snprintf(buf, size, "%s", evict_names[p->evict == TT_EVICT_DEMAND]); break;
-    case P_CACHE_PLACE:
+    case TT_P_EVICT: n = snprintf(buf, size, "%s", evict_names[p->evict == TT_EVICT_DEMAND]); break;
+    case TT_P_CACHE_PLACE:
         n = snprintf(buf, size, "%s", place_names[p->cache_place == TT_CACHE_PLACE_AFFINITY]);
         break;
-    case P_REQUEUE:
+    case TT_P_REQUEUE:
         n = snprintf(buf, size, "%s", requeue_names[p->requeue == TT_REQUEUE_FRONT]);
         break;
-    case P_PRIO_VICTIMS:
+    case TT_P_PRIO_VICTIMS:
         n = snprintf(buf, size, "%s", victims_names[p->prio_victims == TT_PRIO_VICTIMS_REFILL]);
         break;
-    case P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
-    case P_MIX: {
+    case TT_P_SEED: n = snprintf(buf, size, "%llu", (unsigned long long)p->seed); break;
+    case TT_P_MIX: {
         if (!models)
             return TT_EINVAL;
         size_t k = 0;
@@ -675,7 +745,7 @@ int tt_params_format(const tt_params *p, const tt_models *models, int i, char *b
         }
         return 0;
     }
-    case P_TIMERS: {
+    case TT_P_TIMERS: {
         if (!tt_params_class_timers(p)) {
             n = snprintf(buf, size, "-");
             break;

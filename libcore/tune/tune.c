@@ -32,37 +32,12 @@ static void param_put(tt_params *p, int i, int64_t v);
 static void dim_put(tt_params *p, const tt_tune_dim *d, int64_t v)
 {
     if (d->cls >= 0)
-        (d->param == 1 ? p->class_w0 : p->class_w1)[d->cls] = v;
+        (d->param == TT_P_W0 ? p->class_w0 : p->class_w1)[d->cls] = v;
     else
         param_put(p, d->param, v);
 }
 
-static void param_put(tt_params *p, int i, int64_t v)
-{
-    switch (i) {
-    case 1: p->w0 = v; break;
-    case 2: p->w1 = v; break;
-    case 3: p->theta = v; break;
-    case 4: p->restart = v; break;
-    case 5: p->congestion = v; break;
-    case 6: p->min_run = v; break;
-    case 7: p->max_preempt = v; break;
-    case 8: p->backfill = (int32_t)v; break;
-    case 9: p->load = v; break;
-    case 14: p->promote = v; break;
-    case 15: p->prio_preempt = (int32_t)v; break;
-    case 16: p->gittins_delta = v; break;
-    case 18: p->el_up = v; break;
-    case 19: p->el_down = v; break;
-    case 22: p->resize_cost = v; break;
-    case 23: p->resize_gap = v; break;
-    case 25: p->cache_slots = v; break;
-    case 30: p->w_warm = v; break;
-    case 31: p->requeue = (int32_t)v; break;
-    case 32: p->prio_victims = (int32_t)v; break;
-    default: break;
-    }
-}
+static void param_put(tt_params *p, int i, int64_t v) { tt_param_set_int(p, i, v); }
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -79,17 +54,21 @@ int tt_tune_dim_parse(tt_ctx *ctx, const tt_models *models, const char *name, co
     int i = param_index(name), which, cls = -1;
     int ct = i < 0 ? tt_params_class_timer_name(models, name, &which, &cls) : 0;
     if (ct == 1)
-        i = 1 + which;
+        i = TT_P_W0 + which;
     else
         cls = -1;
     if (ct < 0)
         return tt_err(ctx, TT_EINVAL, "range '%s': unknown model class '%s'", label, name + 3);
-    if (i < 0 || !tt_tune_searchable(i))
-        return tt_err(ctx, TT_EINVAL, "range '%s': %s (searchable: w0 w1 theta restart "
-                      "congestion min_run max_preempt backfill load promote prio_preempt "
-                      "gittins_delta el_up el_down resize_cost resize_gap cache_slots w_warm "
-                      "requeue prio_victims w0.CLASS w1.CLASS)",
-                      label, i < 0 ? "unknown parameter" : "only integer parameters can be searched");
+    if (i < 0 || !tt_tune_searchable(i)) {
+        char names[TT_NPARAMS * 16] = "";
+        size_t at = 0;
+        for (int q = 0; q < TT_NPARAMS; q++)
+            if (tt_tune_searchable(q) && at < sizeof names)
+                at += (size_t)snprintf(names + at, sizeof names - at, "%s ", tt_param_names[q]);
+        return tt_err(ctx, TT_EINVAL, "range '%s': %s (searchable: %sw0.CLASS w1.CLASS)", label,
+                      i < 0 ? "unknown parameter" : "only integer parameters can be searched",
+                      names);
+    }
     /* the grid grammar takes a range ending in ",inf" (the tune's "never"
      * column); said here in the tuner's words for the other parameters */
     size_t len = strlen(spec);

@@ -83,51 +83,21 @@ static inline uint64_t tt_tune_rand(uint64_t *s)
     return tt_tune_mix64(*s += 0x9e3779b97f4a7c15ULL);
 }
 
-/* The value of integer parameter i in p. */
+/* The value of integer parameter i in p (0 for one that is not). */
 static inline int64_t tt_tune_param_get(const tt_params *p, int i)
 {
-    switch (i) {
-    case 1: return p->w0;
-    case 2: return p->w1;
-    case 3: return p->theta;
-    case 4: return p->restart;
-    case 5: return p->congestion;
-    case 6: return p->min_run;
-    case 7: return p->max_preempt;
-    case 8: return p->backfill;
-    case 9: return p->load;
-    case 14: return p->promote;
-    case 15: return p->prio_preempt;
-    case 16: return p->gittins_delta;
-    case 18: return p->el_up;
-    case 19: return p->el_down;
-    case 22: return p->resize_cost;
-    case 23: return p->resize_gap;
-    case 25: return p->cache_slots;
-    case 30: return p->w_warm;
-    case 31: return p->requeue;
-    case 32: return p->prio_victims;
-    default: return 0;
-    }
+    int64_t v = 0;
+    return tt_param_int(p, i, &v) ? v : 0;
 }
 
-/* 1 for an integer parameter the tuner may search (by index): not seed,
- * which draws the workload, nor el_frac, which says how much of the
- * workload is elastic, nor gpu_mem, load_bw and xfer_bw, the hardware's:
- * none is the scheduler's to choose. requeue (keep or front) and
- * prio_victims (lowest or refill) are words held as 0 or 1, searched as
- * prio_preempt is. */
-static inline int tt_tune_searchable(int i)
-{
-    return (i >= 1 && i <= 9) || (i >= 14 && i <= 16) || i == 18 || i == 19 || i == 22 ||
-           i == 23 || i == 25 || i == 30 || i == 31 || i == 32;
-}
+/* 1 for a parameter the tuner may search (params.c's table says which). */
+static inline int tt_tune_searchable(int i) { return tt_param_searchable(i); }
 
 /* The value of dimension d in p: a parameter, or a class's own timer. */
 static inline int64_t tt_tune_dim_get(const tt_params *p, const tt_tune_dim *d)
 {
     if (d->cls >= 0)
-        return (d->param == 1 ? p->class_w0 : p->class_w1)[d->cls];
+        return (d->param == TT_P_W0 ? p->class_w0 : p->class_w1)[d->cls];
     return tt_tune_param_get(p, d->param);
 }
 

@@ -133,7 +133,7 @@ static int write_table(hid_t gp, hid_t gm, const tune_write *w, void *buf)
         int64_t *v = (int64_t *)buf;
         for (int64_t r = 0; r < w->n; r++) {
             const tt_params *q = &w->rows[r]->params;
-            v[r] = (s->param == 1 ? q->class_w0 : q->class_w1)[s->cls];
+            v[r] = (s->param == TT_P_W0 ? q->class_w0 : q->class_w1)[s->cls];
         }
         rc = col_i64(gp, s->name, w->n, v, "s") || tt_sd_mark_inf(gp, s->name);
     }

@@ -116,6 +116,27 @@ enum { TT_PRIO_VICTIMS_LOWEST, TT_PRIO_VICTIMS_REFILL };
  * there keep their places). */
 extern const char *const tt_param_names[];
 #define TT_NPARAMS 33
+/* A parameter's index: its place in tt_param_names and in the output
+ * columns (params.c's tables are indexed by it and checked against
+ * TT_NPARAMS when built). */
+enum {
+    TT_P_ORDER, TT_P_W0, TT_P_W1, TT_P_THETA, TT_P_RESTART, TT_P_CONGESTION, TT_P_MIN_RUN,
+    TT_P_MAX_PREEMPT, TT_P_BACKFILL, TT_P_LOAD, TT_P_SEED, TT_P_MIX, TT_P_TIMERS, TT_P_MLFQ,
+    TT_P_PROMOTE, TT_P_PRIO_PREEMPT, TT_P_GITTINS_DELTA, TT_P_GITTINS_DIST, TT_P_EL_UP,
+    TT_P_EL_DOWN, TT_P_EL_FRAC, TT_P_RESIZE, TT_P_RESIZE_COST, TT_P_RESIZE_GAP, TT_P_GPU_MEM,
+    TT_P_CACHE_SLOTS, TT_P_LOAD_BW, TT_P_XFER_BW, TT_P_EVICT, TT_P_CACHE_PLACE, TT_P_W_WARM,
+    TT_P_REQUEUE, TT_P_PRIO_VICTIMS, TT_P_COUNT
+};
+/* Parameter i held as an integer (numbers, and words held as their index:
+ * backfill, prio_preempt, requeue, prio_victims, ...): 1 and its value in
+ * *v; 0 for one that is not (mix, timers, mlfq, gittins_dist). */
+int tt_param_int(const tt_params *p, int i, int64_t *v);
+/* Sets integer parameter i (tt_param_int says which); no range check. */
+void tt_param_set_int(tt_params *p, int i, int64_t v);
+/* 1 for a parameter the tuner may search: an integer one that is the
+ * scheduler's to choose (not seed, el_frac, which describe the workload,
+ * nor gpu_mem, load_bw, xfer_bw, the hardware's). */
+int tt_param_searchable(int i);
 /* Every parameter tt_params_set and tt_params_format know: all of them are
  * output columns, sweep axes and tune dimensions. */
 #define TT_NPARAMS_ALL TT_NPARAMS

@@ -483,3 +483,64 @@ Test(params, workflow_presets)
         cr_expect(p.el_up == 0 && p.el_down == 0, "%s", want[i].name);
     }
 }
+
+/* params.c's table of integer parameters against the parser: each one set
+ * by text to a value of its own is what tt_param_int reads back, and
+ * tt_param_set_int writes what the formatter prints; the ones without a
+ * row are exactly the four that are not integers. Searchable: the
+ * scheduler's integers, not seed, el_frac or the hardware's. */
+Test(params, integer_fields_agree_with_the_parser)
+{
+    static const struct {
+        int i;
+        const char *text;
+        int64_t v;
+    } set[] = {
+        {TT_P_ORDER, "sjf", TT_ORDER_SJF}, {TT_P_W0, "17", 17}, {TT_P_W1, "18", 18},
+        {TT_P_THETA, "1234", 1234}, {TT_P_RESTART, "19", 19}, {TT_P_CONGESTION, "21", 21},
+        {TT_P_MIN_RUN, "22", 22}, {TT_P_MAX_PREEMPT, "5", 5}, {TT_P_BACKFILL, "0", 0},
+        {TT_P_LOAD, "1500", 1500}, {TT_P_SEED, "77", 77}, {TT_P_PROMOTE, "1100", 1100},
+        {TT_P_PRIO_PREEMPT, "0", 0}, {TT_P_GITTINS_DELTA, "999", 999}, {TT_P_EL_UP, "2", 2},
+        {TT_P_EL_DOWN, "1", 1}, {TT_P_EL_FRAC, "400", 400}, {TT_P_RESIZE, "term", TT_RESIZE_TERM},
+        {TT_P_RESIZE_COST, "23", 23}, {TT_P_RESIZE_GAP, "24", 24}, {TT_P_GPU_MEM, "2048", 2048},
+        {TT_P_CACHE_SLOTS, "3", 3}, {TT_P_LOAD_BW, "25", 25}, {TT_P_XFER_BW, "26", 26},
+        {TT_P_EVICT, "demand", TT_EVICT_DEMAND},
+        {TT_P_CACHE_PLACE, "affinity", TT_CACHE_PLACE_AFFINITY}, {TT_P_W_WARM, "27", 27},
+        {TT_P_REQUEUE, "front", TT_REQUEUE_FRONT},
+        {TT_P_PRIO_VICTIMS, "refill", TT_PRIO_VICTIMS_REFILL},
+    };
+    int seen[TT_NPARAMS] = {0};
+    for (size_t k = 0; k < sizeof set / sizeof set[0]; k++) {
+        tt_params p, q;
+        tt_params_default(&p);
+        tt_params_default(&q);
+        int64_t v = -1, d = -1;
+        cr_assert_eq(tt_params_set(NULL, &p, NULL, tt_param_names[set[k].i], set[k].text), 0,
+                     "%s", tt_param_names[set[k].i]);
+        cr_assert(tt_param_int(&p, set[k].i, &v), "%s has no row", tt_param_names[set[k].i]);
+        cr_expect_eq(v, set[k].v, "%s: read %lld", tt_param_names[set[k].i], (long long)v);
+        cr_assert(tt_param_int(&q, set[k].i, &d));
+        cr_expect_neq(d, v, "%s: the test's value is the default", tt_param_names[set[k].i]);
+        tt_param_set_int(&q, set[k].i, set[k].v);
+        cr_expect(memcmp(&p, &q, sizeof p) == 0, "%s: set by number differs from by text",
+                  tt_param_names[set[k].i]);
+        seen[set[k].i] = 1;
+    }
+    for (int i = 0; i < TT_NPARAMS; i++) {
+        int64_t v;
+        int non_int = i == TT_P_MIX || i == TT_P_TIMERS || i == TT_P_MLFQ || i == TT_P_GITTINS_DIST;
+        cr_expect_eq(tt_param_int(NULL, -1, &v), 0);
+        if (non_int) {
+            tt_params p;
+            tt_params_default(&p);
+            cr_expect_eq(tt_param_int(&p, i, &v), 0, "%s has a row", tt_param_names[i]);
+        } else {
+            cr_expect(seen[i], "%s: an integer parameter this test does not set",
+                      tt_param_names[i]);
+        }
+        int search = !non_int && i != TT_P_ORDER && i != TT_P_SEED && i != TT_P_EL_FRAC &&
+                     i != TT_P_RESIZE && i != TT_P_GPU_MEM && i != TT_P_LOAD_BW &&
+                     i != TT_P_XFER_BW && i != TT_P_EVICT && i != TT_P_CACHE_PLACE;
+        cr_expect_eq(tt_param_searchable(i), search, "%s searchable", tt_param_names[i]);
+    }
+}
