@@ -44,7 +44,7 @@ int main(void)
 }
 C
 ${CC:-cc} $flags -Wno-missing-prototypes "$tmp/probe.c" libcore/io/src.c "$tmp/srcz_none.o" \
-    libcore/base/sha256.c libcore/base/error.c -o "$tmp/probe"
+    libcore/base/sha256.c libcore/base/sha256_ni.c libcore/base/error.c -o "$tmp/probe"
 "$tmp/probe"
 echo "stand_ins: compiled $(echo libcore/*/*_none.c); tt_src without zlib and liblzma reads" \
     "plain text and refuses gzip and xz"
