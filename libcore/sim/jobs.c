@@ -167,7 +167,7 @@ void tt_sim_jobs_free(tt_sim_jobs *j)
 
 /* ---- results ---- */
 
-const char *const tt_metric_names[TT_NMETRICS] = {
+const char *const tt_metric_names[] = {
     "makespan",   "jct_mean",      "jct_p50",     "jct_p90",   "jct_p99",   "queue_mean",
     "queue_p99",  "comm_gpu_s",    "comm_share",  "restart_gpu_s", "preemptions",
     "placed_l0",  "placed_l1",     "placed_l2",   "util",      "rejected",
@@ -181,7 +181,7 @@ const char *const tt_metric_names[TT_NMETRICS] = {
 static const struct {
     size_t off;
     int decimals;
-} metric_desc[TT_NMETRICS] = {
+} metric_desc[] = {
     {offsetof(tt_metrics, makespan), -1},      {offsetof(tt_metrics, jct_mean), 6},
     {offsetof(tt_metrics, jct_p50), -1},       {offsetof(tt_metrics, jct_p90), -1},
     {offsetof(tt_metrics, jct_p99), -1},       {offsetof(tt_metrics, queue_mean), 6},
@@ -201,6 +201,10 @@ static const struct {
     {offsetof(tt_metrics, loads), -1},         {offsetof(tt_metrics, model_evicts), -1},
     {offsetof(tt_metrics, load_gpu_s), -1},    {offsetof(tt_metrics, xfer_gpu_s), -1},
 };
+_Static_assert(sizeof metric_desc / sizeof *metric_desc == TT_NMETRICS,
+               "a metric's row missing");
+_Static_assert(sizeof tt_metric_names / sizeof *tt_metric_names == TT_NMETRICS,
+               "a metric's name missing");
 
 double tt_metric_value(const tt_metrics *m, int i)
 {

@@ -8,7 +8,7 @@
 #include "io/layout.h"
 
 #define PAR(kind, f, units, inf) {kind, offsetof(tt_params, f), units, inf}
-const sd_param tt_sd_params[TT_NPARAMS] = {
+const sd_param tt_sd_params[] = {
     PAR(SD_TEXT, order, NULL, 0),       PAR(SD_I64, w0, "s", 1),
     PAR(SD_I64, w1, "s", 1),            PAR(SD_I64, theta, "permille", 1),
     PAR(SD_I64, restart, "s", 0),       PAR(SD_I64, congestion, "permille", 0),
@@ -37,9 +37,11 @@ const sd_param tt_sd_params[TT_NPARAMS] = {
     PAR(SD_TEXT, requeue, NULL, 0),      /* keep or front */
     PAR(SD_TEXT, prio_victims, NULL, 0), /* lowest or refill */
 };
+_Static_assert(sizeof tt_sd_params / sizeof *tt_sd_params == TT_NPARAMS,
+               "a parameter's storage row missing");
 
 #define MET(f, real, units) {offsetof(tt_metrics, f), real, units}
-const sd_metric tt_sd_metrics[TT_NMETRICS] = {
+const sd_metric tt_sd_metrics[] = {
     MET(makespan, 0, "s"),
     MET(jct_mean, 1, "s"),
     MET(jct_p50, 0, "s"),
@@ -76,6 +78,8 @@ const sd_metric tt_sd_metrics[TT_NMETRICS] = {
     MET(load_gpu_s, 0, "GPU-s"),
     MET(xfer_gpu_s, 0, "GPU-s"),
 };
+_Static_assert(sizeof tt_sd_metrics / sizeof *tt_sd_metrics == TT_NMETRICS,
+               "a metric's storage row missing");
 
 /* The integer attribute attr = v on the dataset name of grp. */
 static int mark(hid_t grp, const char *name, const char *attr, int64_t v)

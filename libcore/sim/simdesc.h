@@ -28,8 +28,8 @@ typedef struct {
     const char *units;
 } sd_metric;
 
-extern const sd_param tt_sd_params[TT_NPARAMS];
-extern const sd_metric tt_sd_metrics[TT_NMETRICS];
+extern const sd_param tt_sd_params[]; /* TT_NPARAMS rows, checked where defined */
+extern const sd_metric tt_sd_metrics[]; /* TT_NMETRICS rows, checked too */
 
 /* The "infinite" attribute (INT64_MAX) on the dataset name of grp. 0 or -1. */
 int tt_sd_mark_inf(hid_t grp, const char *name);
